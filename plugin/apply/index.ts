@@ -1,0 +1,1 @@
+export { planQueries, type ModelQuery, type PlannedQueries, type ScopeHook } from './query';

@@ -1,0 +1,2 @@
+export { problemCodes, problemType, problemTypeBase, type ProblemCode } from './codes';
+export { QueryError, problem, raise, type Problem, type ProblemBody } from './query-error';

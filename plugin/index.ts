@@ -1,0 +1,5 @@
+export { queryModifiers } from './router';
+export type { QueryModifiersOptions, AuthorizeResult } from './options';
+export { optionsSchema } from './options-schema';
+export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemCode } from './errors';
+export type { ModelQuery } from './apply';

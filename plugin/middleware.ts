@@ -1,0 +1,151 @@
+// The one place that touches Koa's ctx for API answers: resolves the collection, runs the authorize
+// and scope hooks, runs the pipeline, and renders results and problems (problem+json; 503 when the
+// database is down or a statement timed out).
+
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { ModelQuery } from './apply';
+import { problem, QueryError, raise } from './errors';
+import type { ResolvedOptions } from './options';
+import { runPipeline, type PipelineOutcome, type PipelineRequest } from './pipeline';
+import type { Catalog, CollectionCatalog } from './schema';
+
+export type RouteContext = Context & { params: Record<string, string> };
+
+const unavailableCodes = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH',
+  '57014', // statement timeout / query canceled
+  '57P01', '57P02', '57P03', // shutdown, crash, cannot connect now
+  '53300', // too many connections
+]);
+
+/** Database down, pool exhausted or a statement timed out: the client may retry later. */
+export function isUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
+  if (name === 'KnexTimeoutError') return true;
+  return typeof message === 'string' && /Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i.test(message);
+}
+
+/** What the plugin tells the host about a request it answered, e.g. for access logs. */
+export interface RequestReport {
+  collection?: string;
+  statements?: number;
+  code?: string;
+}
+
+function report(ctx: Context): RequestReport {
+  const state = ctx.state as { queryModifiers?: RequestReport };
+  state.queryModifiers ??= {};
+  return state.queryModifiers;
+}
+
+function renderProblem(ctx: Context, error: QueryError): void {
+  ctx.status = error.status;
+  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+  // An error depends on this request only; caching it would replay a mistake.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = JSON.stringify(error.toBody());
+  ctx.type = 'application/problem+json';
+  report(ctx).code = error.code;
+}
+
+/**
+ * Sends a JSON body with status 200, a weak ETag and the given Cache-Control; answers 304 when the
+ * client's If-None-Match already names this body.
+ */
+export function renderJson(ctx: Context, body: unknown, cacheControl = 'no-cache'): void {
+  const text = JSON.stringify(body);
+  ctx.status = 200;
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = text;
+  ctx.type = 'application/json; charset=utf-8';
+}
+
+function cacheControlFor(options: ResolvedOptions, collection: string): string {
+  const setting = options.cacheControl;
+  if (typeof setting === 'string') return setting;
+  return Object.prototype.hasOwnProperty.call(setting, collection) ? (setting[collection] as string) : 'no-cache';
+}
+
+function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): void {
+  const serializing = performance.now();
+  if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
+  renderJson(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cacheControlFor(options, collection));
+  const { parse, query, serialize, statements } = outcome.metrics;
+  const ms = (n: number) => n.toFixed(2);
+  ctx.set('Server-Timing',
+    `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}`);
+  report(ctx).statements = statements;
+}
+
+/** Runs the authorize hook for `collection` (a collection name, `_meta` or `_explain`). */
+export async function authorize(ctx: Context, options: ResolvedOptions, collection: string): Promise<void> {
+  if (options.authorize === undefined) return;
+  const result = await options.authorize(ctx, collection);
+  if (result === true) return;
+  if (result === false) raise('FORBIDDEN', undefined, `You are not allowed to read ${collection}`);
+  const detail = result.detail ?? (result.status === 401 ? 'Authentication is required' : `You are not allowed to read ${collection}`);
+  const headers: Record<string, string> = {};
+  if (result.status === 401) headers['WWW-Authenticate'] = ctx.response.get('WWW-Authenticate') || 'Bearer';
+  throw new QueryError([problem(result.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', undefined, detail)], headers);
+}
+
+/** GET and HEAD only; anything else is 405 with an Allow header. */
+export function requireRead(ctx: Context): void {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') return;
+  throw new QueryError([problem('METHOD_NOT_ALLOWED', undefined, `${ctx.method} is not allowed here; use GET or HEAD`)],
+    { Allow: 'GET, HEAD' });
+}
+
+export function findCollection(catalog: Catalog, name: string): CollectionCatalog {
+  const collection = catalog.get(name);
+  if (collection !== undefined) return collection;
+  return raise('UNKNOWN_COLLECTION', undefined,
+    `There is no collection "${name.slice(0, 100)}"; collections: ${[...catalog.keys()].join(', ')}`);
+}
+
+/** What the pipeline needs from the request: the raw query, the collection URL and the scope hook. */
+export function pipelineRequest(ctx: Context, options: ResolvedOptions, collection: CollectionCatalog): PipelineRequest {
+  const scope = options.scope;
+  return {
+    queryString: ctx.querystring,
+    // Koa 3's ctx.origin is the Origin request header, not this server's origin.
+    path: `${ctx.protocol}://${ctx.host}${options.prefix}/${encodeURIComponent(collection.name)}`,
+    scopeHook: (label: string, query: ModelQuery) => scope?.(ctx, label, query),
+  };
+}
+
+/** Wraps a route: client problems become problem+json, an unavailable database 503. */
+export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => Promise<void>) {
+  return async (ctx: RouteContext): Promise<void> => {
+    try {
+      await work(ctx);
+    } catch (error) {
+      if (error instanceof QueryError) return renderProblem(ctx, error);
+      if (!isUnavailable(error)) throw error;
+      options.logger.error('koa-query-modifiers: database unavailable', error);
+      renderProblem(ctx, new QueryError([problem('SERVICE_UNAVAILABLE', undefined,
+        'The database is not answering right now; try again shortly')], { 'Retry-After': '1' }));
+    }
+  };
+}
+
+/** Handles `<prefix>/:collection` for every method. */
+export function collectionRoute(catalog: Catalog, options: ResolvedOptions) {
+  return guarded(options, async (ctx) => {
+    const collection = findCollection(catalog, ctx.params.collection ?? '');
+    report(ctx).collection = collection.name;
+    requireRead(ctx);
+    await authorize(ctx, options, collection.name);
+    renderOutcome(ctx, options, collection.name, await runPipeline(collection, options, pipelineRequest(ctx, options, collection)));
+  });
+}

@@ -1,0 +1,79 @@
+// The JSON Schema of the plugin's options. ajv checks options against it at start-up, and plugin.json
+// publishes the same schema for CMS hosts (a test keeps the two equal).
+
+export const optionsSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'koa-query-modifiers options',
+  type: 'object',
+  required: ['knex', 'collections'],
+  additionalProperties: false,
+  properties: {
+    knex: { description: 'A Knex instance connected to PostgreSQL (pg) or PGlite.' },
+    collections: {
+      description: 'Collection name -> Objection model class; each becomes GET <prefix>/<name>.',
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]*$' },
+    },
+    prefix: {
+      description: 'Route prefix of the collection routes.',
+      type: 'string',
+      pattern: '^(/[A-Za-z0-9._~-]+)*$',
+      default: '/api',
+    },
+    pagination: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        defaultPageSize: { type: 'integer', minimum: 1, default: 15 },
+        maxPageSize: { type: 'integer', minimum: 1, default: 100 },
+      },
+    },
+    maxRows: {
+      description: 'Most records in an unpaginated (bare array) response.',
+      type: 'integer',
+      minimum: 1,
+      default: 1000,
+    },
+    limits: {
+      description: 'Cost caps; a request over one gets 400 LIMIT_EXCEEDED.',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxQueryLength: { type: 'integer', minimum: 1, default: 8192 },
+        maxClauses: { type: 'integer', minimum: 1, default: 50 },
+        maxListItems: { type: 'integer', minimum: 1, default: 500 },
+        maxExpansions: { type: 'integer', minimum: 1, default: 5 },
+      },
+    },
+    cors: {
+      description: 'CORS for the plugin routes: false (default) or the options of @koa/cors, e.g. {"origin": "https://site.example"}.',
+      oneOf: [{ const: false }, { type: 'object' }],
+    },
+    cacheControl: {
+      description: 'Cache-Control of successful responses: one value for all, or per collection name.',
+      oneOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+      ],
+      default: 'no-cache',
+    },
+    admin: {
+      description: 'Serve the admin UI, collection metadata and the explain view; false or absent turns them off.',
+      oneOf: [
+        { const: false },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            path: { type: 'string', pattern: '^(/[A-Za-z0-9._~-]+)+$', default: '/admin' },
+            explain: { type: 'boolean', default: true },
+          },
+        },
+      ],
+    },
+    authorize: { description: 'authorize(ctx, collection): allow, deny (403) or {status: 401|403, detail}.' },
+    scope: { description: 'scope(ctx, collection, query): restricts the root query, each count and each expansion.' },
+    logger: { description: 'An object with an error(message, error) method; defaults to console.' },
+  },
+} as const;

@@ -1,0 +1,108 @@
+// The plugin's options: their types, defaults, and the start-up check (ajv for the plain values,
+// explicit checks for the parts JSON Schema cannot describe: the Knex instance, models and hooks).
+
+import type cors from '@koa/cors';
+import Ajv from 'ajv';
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import type { ModelQuery } from './apply';
+import type { ModelClass } from './schema';
+import { optionsSchema } from './options-schema';
+
+/** `true` allows; `false` is 403; `{status: 401}` asks the client to authenticate. */
+export type AuthorizeResult = boolean | { readonly status: 401 | 403; readonly detail?: string };
+
+export interface QueryModifiersOptions {
+  readonly knex: Knex;
+  readonly collections: Readonly<Record<string, ModelClass>>;
+  readonly prefix?: string;
+  readonly pagination?: { readonly defaultPageSize?: number; readonly maxPageSize?: number };
+  readonly maxRows?: number;
+  readonly limits?: {
+    readonly maxQueryLength?: number;
+    readonly maxClauses?: number;
+    readonly maxListItems?: number;
+    readonly maxExpansions?: number;
+  };
+  /** CORS for the plugin's routes (options of @koa/cors); off when absent or false. */
+  readonly cors?: false | cors.Options;
+  /** Cache-Control of 200 responses: one value, or per collection name (others get `no-cache`). */
+  readonly cacheControl?: string | Readonly<Record<string, string>>;
+  /** Admin UI at `path` (default /admin), `<prefix>/_meta` and, unless `explain: false`, `<prefix>/_explain`. */
+  readonly admin?: false | { readonly path?: string; readonly explain?: boolean };
+  readonly authorize?: (ctx: Context, collection: string) => AuthorizeResult | Promise<AuthorizeResult>;
+  /** Synchronous: it runs inside Objection's relation modifiers. */
+  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void;
+  readonly logger?: { error(message: string, error?: unknown): void };
+}
+
+export interface ResolvedOptions {
+  readonly knex: Knex;
+  readonly collections: Readonly<Record<string, ModelClass>>;
+  readonly prefix: string;
+  readonly defaultPageSize: number;
+  readonly maxPageSize: number;
+  readonly maxRows: number;
+  readonly maxQueryLength: number;
+  readonly maxClauses: number;
+  readonly maxListItems: number;
+  readonly maxExpansions: number;
+  readonly cors: cors.Options | undefined;
+  readonly cacheControl: string | Readonly<Record<string, string>>;
+  readonly admin: { readonly path: string; readonly explain: boolean } | undefined;
+  readonly authorize: QueryModifiersOptions['authorize'];
+  readonly scope: QueryModifiersOptions['scope'];
+  readonly logger: { error(message: string, error?: unknown): void };
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const checkSchema = ajv.compile(optionsSchema);
+
+function isModelClass(value: unknown): value is ModelClass {
+  return typeof value === 'function' && typeof (value as { query?: unknown }).query === 'function'
+    && typeof (value as { tableName?: unknown }).tableName === 'string';
+}
+
+function codeProblems(options: QueryModifiersOptions): string[] {
+  const problems: string[] = [];
+  const knex: unknown = options.knex;
+  if (typeof knex !== 'function' || typeof (knex as { raw?: unknown }).raw !== 'function') {
+    problems.push('knex must be a Knex instance');
+  }
+  for (const [name, model] of Object.entries(options.collections ?? {})) {
+    if (!isModelClass(model)) problems.push(`collections.${name} must be an Objection model class with a tableName`);
+  }
+  for (const hook of ['authorize', 'scope'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') problems.push(`${hook} must be a function`);
+  }
+  const { defaultPageSize = 15, maxPageSize = 100 } = options.pagination ?? {};
+  if (defaultPageSize > maxPageSize) problems.push('pagination.defaultPageSize must not exceed pagination.maxPageSize');
+  return problems;
+}
+
+/** Checks the options and fills in defaults; throws one Error listing every problem. */
+export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions {
+  const schemaOk = checkSchema(options);
+  const problems = schemaOk ? [] : (checkSchema.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+  problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
+  if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);
+  const limits = options.limits ?? {};
+  return Object.freeze({
+    knex: options.knex,
+    collections: options.collections,
+    prefix: options.prefix ?? '/api',
+    defaultPageSize: options.pagination?.defaultPageSize ?? 15,
+    maxPageSize: options.pagination?.maxPageSize ?? 100,
+    maxRows: options.maxRows ?? 1000,
+    maxQueryLength: limits.maxQueryLength ?? 8192,
+    maxClauses: limits.maxClauses ?? 50,
+    maxListItems: limits.maxListItems ?? 500,
+    maxExpansions: limits.maxExpansions ?? 5,
+    cors: options.cors || undefined,
+    cacheControl: options.cacheControl ?? 'no-cache',
+    admin: options.admin ? { path: options.admin.path ?? '/admin', explain: options.admin.explain ?? true } : undefined,
+    authorize: options.authorize,
+    scope: options.scope,
+    logger: options.logger ?? console,
+  });
+}

@@ -1,0 +1,86 @@
+// The one place the stages meet: raw query string -> pairs -> QueryDescription -> ValidatedQuery ->
+// Objection queries -> records -> bare array or pagination envelope.
+
+import { planQueries, type ScopeHook } from './apply';
+import { raise } from './errors';
+import type { ResolvedOptions } from './options';
+import { buildEnvelope, shapeRecords, type Envelope, type JsonRecord } from './respond';
+import type { CollectionCatalog } from './schema';
+import { describeQuery, parseQueryString, type QueryPair } from './syntax';
+import { validateQuery } from './validate';
+
+export interface PipelineRequest {
+  readonly queryString: string;
+  /** The collection's absolute URL without a query, e.g. `http://localhost:3000/api/users`. */
+  readonly path: string;
+  readonly scopeHook: ScopeHook;
+}
+
+/** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */
+export interface PipelineMetrics {
+  readonly parse: number;
+  readonly query: number;
+  readonly serialize: number;
+  readonly statements: number;
+}
+
+export type PipelineOutcome = (
+  | { readonly kind: 'rows'; readonly records: JsonRecord[]; readonly truncated: boolean }
+  | { readonly kind: 'page'; readonly envelope: Envelope }
+) & { readonly metrics: PipelineMetrics };
+
+/** Page links keep every other parameter as sent and replace only `page` (decisions.md 27). */
+function pageUrls(path: string, pairs: readonly QueryPair[]): (page: number) => string {
+  const segments = pairs.map((p) => p.raw);
+  const at = pairs.findIndex((p) => p.key === 'page');
+  return (page) => {
+    const query = [...segments];
+    if (at === -1) query.push(`page=${page}`);
+    else query[at] = `page=${page}`;
+    return `${path}?${query.join('&')}`;
+  };
+}
+
+/** Answers `GET /api/users?<queryString>`; throws QueryError for client mistakes. */
+export async function runPipeline(
+  collection: CollectionCatalog,
+  options: ResolvedOptions,
+  request: PipelineRequest,
+): Promise<PipelineOutcome> {
+  const started = performance.now();
+  if (request.queryString.length > options.maxQueryLength) {
+    raise('LIMIT_EXCEEDED', undefined,
+      `The query string is ${request.queryString.length} characters long; at most ${options.maxQueryLength} are allowed`,
+      options.maxQueryLength);
+  }
+  const pairs = parseQueryString(request.queryString);
+  const validated = validateQuery(describeQuery(pairs), collection, options);
+  const planned = planQueries(validated, options.knex, request.scopeHook);
+  const parsed = performance.now();
+  const rows = (await planned.rows) as unknown as Record<string, unknown>[];
+  const { paging, root, expansions } = validated;
+  // Objection skips a relation's query when there are no parents to attach to.
+  let statements = 1 + (rows.length > 0 ? expansions.length : 0);
+  const metrics = (queried: number, serialized: number): PipelineMetrics =>
+    ({ parse: parsed - started, query: queried - parsed, serialize: serialized - queried, statements });
+  if (paging.kind === 'rows') {
+    const queried = performance.now();
+    const truncated = paging.truncatable && rows.length > paging.limit;
+    const records = shapeRecords(truncated ? rows.slice(0, paging.limit) : rows, root, expansions);
+    return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
+  }
+  const offset = (paging.page - 1) * paging.pageSize;
+  // A partial page, or a short first page, tells the total without a count query.
+  const known = (rows.length > 0 || paging.page === 1) && rows.length < paging.pageSize;
+  if (!known) statements++;
+  const total = known ? offset + rows.length : await planned.count();
+  const queried = performance.now();
+  const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {
+    page: paging.page,
+    pageSize: paging.pageSize,
+    total,
+    path: request.path,
+    pageUrl: pageUrls(request.path, pairs),
+  });
+  return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+}

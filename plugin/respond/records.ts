@@ -1,0 +1,58 @@
+// Shapes fetched rows into response records: only the requested fields, in output order, values in
+// their documented JSON form (decisions.md 13), and expansions under the relation's name (22, 24).
+
+import type { Column } from '../schema';
+import type { ValidatedExpansion, ValidatedScope } from '../validate';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonRecord = { [key: string]: JsonValue };
+
+type Row = Readonly<Record<string, unknown>>;
+
+/** `'9007199254740993'` (bigint) stays text; `'42'` becomes 42. */
+function formatValue(column: Column, value: unknown): JsonValue {
+  if (value === null || value === undefined) return null;
+  switch (column.type) {
+    case 'smallint':
+    case 'integer':
+    case 'float':
+      return Number(value);
+    case 'bigint': {
+      const n = Number(value);
+      return Number.isSafeInteger(n) ? n : String(value);
+    }
+    case 'boolean':
+      return Boolean(value);
+    case 'json':
+      return value as JsonValue;
+    case 'numeric':
+    case 'text':
+    case 'uuid':
+    case 'timestamptz':
+    case 'timestamp':
+    case 'date':
+    case 'other':
+      return String(value);
+  }
+}
+
+function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord {
+  const record: JsonRecord = {};
+  for (const column of scope.output) record[column.name] = formatValue(column, row[column.name]);
+  for (const { relation, scope: related } of expansions) {
+    const value = row[relation.name];
+    if (relation.cardinality === 'many') {
+      record[relation.name] = Array.isArray(value) ? value.map((r: Row) => shapeOne(r, related, [])) : [];
+    } else {
+      record[relation.name] = value === null || value === undefined || typeof value !== 'object'
+        ? null
+        : shapeOne(value as Row, related, []);
+    }
+  }
+  return record;
+}
+
+/** Rows of `users` with `fields=name&expand[posts]=p` -> `[{name, posts: [...]}, ...]`. */
+export function shapeRecords(rows: readonly Row[], scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord[] {
+  return rows.map((row) => shapeOne(row, scope, expansions));
+}

@@ -1,0 +1,2 @@
+export { buildCatalog } from './catalog';
+export type * from './types';

@@ -1,0 +1,50 @@
+// Recognises which query keys belong to this plugin and splits them into alias, modifier and the
+// bracketed argument. Keys that are not ours are ignored (decisions.md 2); keys that look like ours
+// but are malformed are reported.
+
+import { bracketed, isModifier, isScopedModifier, type Modifier } from './vocabulary';
+
+export type KeyReading =
+  | { readonly kind: 'foreign' }
+  | { readonly kind: 'malformed'; readonly detail: string }
+  | {
+      readonly kind: 'modifier';
+      readonly alias: string | undefined;
+      readonly modifier: Modifier;
+      readonly argument: string | undefined;
+    };
+
+const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(\[.*)?$/s;
+const bracketShape = /^\[([^[\]]*)\]$/s;
+
+const scopedList = 'fields, fields!, sort[...], search[...], filter[...], in[...], between[...]';
+
+/** `p_sort[created_at]` -> `{alias: 'p', modifier: 'sort', argument: 'created_at'}`; `utm_source` -> foreign. */
+export function readKey(key: string): KeyReading {
+  if (key === 'per_page' || key === 'page_size') {
+    return { kind: 'malformed', detail: `\`${key}\` is not a parameter of this API; the page size is \`per-page\` or \`page-size\`.` };
+  }
+  const match = keyShape.exec(key);
+  if (match === null) return { kind: 'foreign' };
+  const [, alias, word = '', bracket] = match;
+  if (!isModifier(word)) return { kind: 'foreign' };
+  if (alias !== undefined && !isScopedModifier(word)) {
+    // `x_page` may well be a host's own parameter; only a nested expansion is clearly meant for us.
+    if (word !== 'expand') return { kind: 'foreign' };
+    return { kind: 'malformed', detail: `\`${key}\`: nested expansion is not supported. Only ${scopedList} can follow an expansion alias.` };
+  }
+  if (!bracketed[word]) {
+    if (bracket !== undefined) {
+      return { kind: 'malformed', detail: `\`${word}\` takes no brackets: write \`${alias ? alias + '_' : ''}${word}=...\`.` };
+    }
+    return { kind: 'modifier', alias, modifier: word, argument: undefined };
+  }
+  const inner = bracket === undefined ? undefined : bracketShape.exec(bracket)?.[1];
+  if (inner === undefined || inner === '') {
+    return {
+      kind: 'malformed',
+      detail: `\`${word}\` needs a field in brackets, e.g. \`${alias ? alias + '_' : ''}${word}[name]\`.`,
+    };
+  }
+  return { kind: 'modifier', alias, modifier: word, argument: inner };
+}

@@ -1,0 +1,98 @@
+// What the client wrote, as typed data that knows no model: field names are still plain strings and
+// values are still text. The validate stage turns this into a ValidatedQuery.
+
+import type { Problem } from '../errors';
+import type { ClauseFamily, LogicalWord, Operator, SortDirection } from './vocabulary';
+
+/** A value as written: bare `null`, or text (already unquoted when it was written in double quotes). */
+export type RawValue =
+  | { readonly kind: 'null' }
+  | { readonly kind: 'text'; readonly text: string; readonly quoted: boolean };
+
+interface ClauseBase {
+  readonly parameter: string;
+  readonly word: LogicalWord;
+  readonly negated: boolean;
+  readonly field: string;
+}
+
+export interface FilterClause extends ClauseBase {
+  readonly kind: 'filter';
+  readonly operator: Operator;
+  readonly value: RawValue;
+}
+
+export interface InClause extends ClauseBase {
+  readonly kind: 'in';
+  readonly items: readonly RawValue[];
+}
+
+export interface BetweenClause extends ClauseBase {
+  readonly kind: 'between';
+  readonly min: RawValue;
+  readonly max: RawValue;
+}
+
+export type ClauseDescription = FilterClause | InClause | BetweenClause;
+
+export interface SearchDescription {
+  readonly kind: 'search';
+  readonly parameter: string;
+  readonly fields: readonly string[];
+  /** The term with the outer `*` removed; `*` inside stays literal. */
+  readonly term: string;
+  readonly anchorStart: boolean;
+  readonly anchorEnd: boolean;
+}
+
+export interface SortDescription {
+  readonly kind: 'sort';
+  readonly parameter: string;
+  readonly field: string;
+  readonly direction: SortDirection;
+}
+
+export interface ProjectionDescription {
+  readonly kind: 'include' | 'exclude';
+  readonly parameter: string;
+  readonly fields: readonly string[];
+}
+
+/** The modifiers of one scope: the root collection, or one expansion alias. */
+export interface ScopeDescription {
+  readonly clauses: Readonly<Record<ClauseFamily, readonly ClauseDescription[]>>;
+  readonly searches: readonly SearchDescription[];
+  readonly sorts: readonly SortDescription[];
+  readonly projection: ProjectionDescription | undefined;
+}
+
+export interface ExpandDescription {
+  readonly kind: 'expand';
+  readonly parameter: string;
+  readonly relation: string;
+  readonly alias: string | undefined;
+}
+
+export type PagingDescription =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'page';
+      readonly page: number;
+      readonly pageSize: number | undefined;
+      readonly pageSizeParameter: string | undefined;
+    }
+  | { readonly kind: 'limit'; readonly limit: number | undefined; readonly offset: number };
+
+export interface QueryDescription {
+  readonly root: ScopeDescription;
+  readonly expands: readonly ExpandDescription[];
+  /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
+  readonly aliased: ReadonlyMap<string, ScopeDescription>;
+  readonly paging: PagingDescription;
+  /** Syntax problems found; the validate stage adds its own and reports them all together. */
+  readonly problems: readonly Problem[];
+  /** Every key as sent, in order, so problems can be reported in query-string order. */
+  readonly keys: readonly string[];
+  /** Number of clauses, list items and expansions, for the cost caps. */
+  readonly cost: { readonly clauses: number; readonly listItems: number; readonly longestList: string | undefined };
+}

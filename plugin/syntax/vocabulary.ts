@@ -1,0 +1,85 @@
+// The closed vocabularies of the query language, written once with their guards: modifier names,
+// relational operators, logical prefixes and sort direction words.
+
+export const clauseFamilies = ['filter', 'in', 'between'] as const;
+export type ClauseFamily = (typeof clauseFamilies)[number];
+
+/** Modifiers that may also be written behind an expansion alias (`p_fields`, `p_sort[...]`, ...). */
+export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!'] as const;
+export type ScopedModifier = (typeof scopedModifiers)[number];
+
+/** Modifiers of the root only. */
+export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
+export type RootModifier = (typeof rootModifiers)[number];
+
+export type Modifier = ScopedModifier | RootModifier;
+
+/** Which modifiers are written with a bracketed argument (`filter[id]`) and which are bare (`page`). */
+export const bracketed: Readonly<Record<Modifier, boolean>> = {
+  filter: true,
+  in: true,
+  between: true,
+  search: true,
+  sort: true,
+  expand: true,
+  fields: false,
+  'fields!': false,
+  page: false,
+  'per-page': false,
+  'page-size': false,
+  limit: false,
+  offset: false,
+};
+
+export function isScopedModifier(word: string): word is ScopedModifier {
+  return (scopedModifiers as readonly string[]).includes(word);
+}
+
+export function isModifier(word: string): word is Modifier {
+  return Object.prototype.hasOwnProperty.call(bracketed, word);
+}
+
+export function isClauseFamily(word: string): word is ClauseFamily {
+  return (clauseFamilies as readonly string[]).includes(word);
+}
+
+// Longest first, so that `>=` is not read as `>` followed by `=5`.
+export const operators = ['>=', '<=', '<>', '=', '>', '<'] as const;
+export type Operator = (typeof operators)[number];
+
+export type LogicalWord = 'and' | 'or';
+
+const logicalPrefixes: Readonly<Record<string, { word: LogicalWord; negated: boolean }>> = {
+  and: { word: 'and', negated: false },
+  or: { word: 'or', negated: false },
+  'and!': { word: 'and', negated: true },
+  'or!': { word: 'or', negated: true },
+};
+
+/** `AND!` -> `{word: 'and', negated: true}`; anything else -> undefined. Case-insensitive. */
+export function parseLogicalPrefix(text: string): { word: LogicalWord; negated: boolean } | undefined {
+  const lower = text.toLowerCase();
+  return Object.prototype.hasOwnProperty.call(logicalPrefixes, lower) ? logicalPrefixes[lower] : undefined;
+}
+
+export type SortDirection = 'asc' | 'desc';
+
+const sortWords: Readonly<Record<string, SortDirection>> = {
+  '': 'asc',
+  a: 'asc',
+  asc: 'asc',
+  ascending: 'asc',
+  '-': 'desc',
+  d: 'desc',
+  des: 'desc',
+  desc: 'desc',
+  descending: 'desc',
+};
+
+export const sortWordList = ['a', 'asc', 'ascending', '-', 'd', 'des', 'desc', 'descending'] as const;
+
+/** `sort[name]=DESC` -> 'desc'; an absent or empty value means ascending. */
+export function parseSortDirection(text: string): SortDirection | undefined {
+  const lower = text.toLowerCase();
+  return Object.prototype.hasOwnProperty.call(sortWords, lower) ? sortWords[lower] : undefined;
+}

@@ -1,0 +1,3 @@
+export { validateQuery, type ValidationLimits } from './validate';
+export { coerceValue } from './values';
+export type * from './types';

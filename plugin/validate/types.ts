@@ -1,0 +1,64 @@
+// What a request means against the catalog: resolved columns and typed values. The apply stage only
+// accepts these types, so it can never be handed unchecked client text.
+
+import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
+import type { Operator, SortDirection } from '../syntax';
+
+export type BoundValue = string | number | boolean;
+
+/** A typed comparison value: NULL, a bindable value, or a whole UTC day `[start, end)` (decisions.md 12). */
+export type Operand =
+  | { readonly kind: 'null' }
+  | { readonly kind: 'value'; readonly value: BoundValue }
+  | { readonly kind: 'day'; readonly start: string; readonly end: string };
+
+export type Condition =
+  | { readonly kind: 'compare'; readonly column: Column; readonly operator: Operator; readonly operand: Operand }
+  | { readonly kind: 'in'; readonly column: Column; readonly items: readonly Operand[] }
+  | { readonly kind: 'between'; readonly column: Column; readonly min: Operand; readonly max: Operand }
+  | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string };
+
+export interface Term {
+  readonly negated: boolean;
+  readonly condition: Condition;
+}
+
+/** One parenthesised group: OR of AND-lists, i.e. NOT before AND before OR (decisions.md 15–16). */
+export interface ConditionGroup {
+  readonly anyOf: readonly (readonly Term[])[];
+}
+
+export interface OrderKey {
+  readonly column: Column;
+  readonly direction: SortDirection;
+}
+
+export interface ValidatedScope {
+  readonly catalog: ScopeCatalog;
+  /** The fields each record shows, in output order. */
+  readonly output: readonly Column[];
+  /** All groups are joined with AND. */
+  readonly groups: readonly ConditionGroup[];
+  /** Requested sort keys followed by the primary-key tie-breaker. */
+  readonly order: readonly OrderKey[];
+}
+
+export interface ValidatedExpansion {
+  readonly relation: RelationCatalog;
+  readonly scope: ValidatedScope;
+}
+
+/**
+ * `page`: an envelope. `rows`: a bare array of at most `limit` rows from `offset`; `truncatable` when
+ * `limit` is the server's maxRows cap rather than the client's own limit (decisions.md 28).
+ */
+export type ValidatedPaging =
+  | { readonly kind: 'page'; readonly page: number; readonly pageSize: number }
+  | { readonly kind: 'rows'; readonly limit: number; readonly offset: number; readonly truncatable: boolean };
+
+export interface ValidatedQuery {
+  readonly collection: CollectionCatalog;
+  readonly root: ValidatedScope;
+  readonly expansions: readonly ValidatedExpansion[];
+  readonly paging: ValidatedPaging;
+}

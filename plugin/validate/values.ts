@@ -1,0 +1,124 @@
+// Checks a client's value against the column's type before any SQL runs (decisions.md 9–13) and
+// turns it into a typed Operand. Date-only values on timestamp columns become whole UTC days.
+
+import type { Column } from '../schema';
+import type { RawValue } from '../syntax';
+import type { Operand } from './types';
+
+export type Coerced = { readonly ok: true; readonly operand: Operand } | { readonly ok: false; readonly detail: string };
+
+const integerRanges = {
+  smallint: [-32768n, 32767n],
+  integer: [-2147483648n, 2147483647n],
+  bigint: [-9223372036854775808n, 9223372036854775807n],
+} as const;
+
+const timestampShape =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const numericShape = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+const value = (v: string | number | boolean): Coerced => ({ ok: true, operand: { kind: 'value', value: v } });
+const invalid = (detail: string): Coerced => ({ ok: false, detail });
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+function utcDate(year: number, month: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date;
+}
+
+function isoDay(date: Date): string {
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+interface Moment {
+  readonly date: Date;
+  readonly hasTime: boolean;
+  readonly micros: string;
+}
+
+/** `2025-04-17T01:19:49.123456+02:00` -> that instant in UTC, keeping all six fractional digits. */
+function readMoment(text: string): Moment | undefined {
+  const m = timestampShape.exec(text);
+  if (m === null) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((p) =>
+    p === undefined ? undefined : Number(p),
+  ) as number[];
+  if (year === undefined || month === undefined || day === undefined) return undefined;
+  const date = utcDate(year, month, day);
+  if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const zone = m[8]?.toUpperCase();
+  let offsetMinutes = 0;
+  if (zone !== undefined && zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (oh * 60 + om);
+  }
+  date.setUTCHours(hour, minute - offsetMinutes, second, 0);
+  return { date, hasTime: m[4] !== undefined, micros: (m[7] ?? '').padEnd(6, '0') };
+}
+
+function formatInstant(moment: Moment): string {
+  const d = moment.date;
+  return `${isoDay(d)}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${moment.micros}Z`;
+}
+
+function coerceTimestamp(text: string): Coerced {
+  const moment = readMoment(text);
+  if (moment === undefined) {
+    return invalid('must be a date (YYYY-MM-DD) or an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SS[.ffffff][Z|±HH:MM])');
+  }
+  if (moment.hasTime) return value(formatInstant(moment));
+  const next = new Date(moment.date.getTime());
+  next.setUTCDate(next.getUTCDate() + 1);
+  return { ok: true, operand: { kind: 'day', start: `${isoDay(moment.date)}T00:00:00Z`, end: `${isoDay(next)}T00:00:00Z` } };
+}
+
+function coerceInteger(column: Column & { type: keyof typeof integerRanges }, text: string): Coerced {
+  if (!/^[+-]?\d+$/.test(text)) return invalid('must be a whole number');
+  const n = BigInt(text);
+  const [min, max] = integerRanges[column.type];
+  if (n < min || n > max) return invalid(`is out of range for this ${column.type} field (${min} to ${max})`);
+  return value(column.type === 'bigint' ? n.toString() : Number(n));
+}
+
+/** `filter[id]=abc` on an integer column -> `{ok: false, detail: 'must be a whole number'}`. */
+export function coerceValue(column: Column, raw: RawValue): Coerced {
+  if (raw.kind === 'null') return { ok: true, operand: { kind: 'null' } };
+  const text = raw.text;
+  if (text.includes('\u0000')) return invalid('must not contain a NUL character');
+  switch (column.type) {
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
+      return coerceInteger({ ...column, type: column.type }, text);
+    case 'numeric':
+      return numericShape.test(text) ? value(text) : invalid('must be a decimal number such as 12.50');
+    case 'float': {
+      const n = Number(text);
+      return text.trim() !== '' && Number.isFinite(n) ? value(n) : invalid('must be a number');
+    }
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      return lower === 'true' || lower === 'false' ? value(lower === 'true') : invalid('must be true or false');
+    }
+    case 'timestamptz':
+    case 'timestamp':
+      return coerceTimestamp(text);
+    case 'date': {
+      const moment = readMoment(text);
+      return moment !== undefined && !moment.hasTime ? value(isoDay(moment.date)) : invalid('must be a date written YYYY-MM-DD');
+    }
+    case 'uuid':
+      return uuidShape.test(text) ? value(text.toLowerCase()) : invalid('must be a UUID');
+    case 'text':
+    case 'json':
+    case 'other':
+      return value(text);
+  }
+}
