@@ -1,0 +1,53 @@
+// Owns talking to the API: GET with the optional bearer token, JSON or problem+json bodies, and the
+// time each request took.
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly body: unknown;
+  /** The body as text when it was not JSON. */
+  readonly text: string;
+  readonly milliseconds: number;
+  readonly headers: Headers;
+}
+
+/** A problem+json body (decisions.md 29), or the parts of it that came back. */
+export interface ProblemBody {
+  readonly status?: number;
+  readonly title?: string;
+  readonly detail?: string;
+  readonly code?: string;
+  readonly parameter?: string;
+  readonly allowed?: unknown;
+  readonly errors?: ReadonlyArray<{ code?: string; parameter?: string; detail?: string; allowed?: unknown }>;
+}
+
+/** GETs `url` (same origin), sending `Authorization: Bearer <token>` when a token is given. */
+export async function apiGet(url: string, token: string): Promise<ApiResponse> {
+  const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
+  if (token.trim() !== '') headers.Authorization = `Bearer ${token.trim()}`;
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  const milliseconds = Math.round(performance.now() - started);
+  let body: unknown = undefined;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, statusText: response.statusText, ok: response.ok, body, text, milliseconds, headers: response.headers };
+}
+
+export function asProblem(body: unknown): ProblemBody | undefined {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as ProblemBody) : undefined;
+}
+
+/** `HTTP 400` with the problem's title and detail, or the text that came back. */
+export function describeFailure(response: ApiResponse): string {
+  const problem = asProblem(response.body);
+  const head = `HTTP ${response.status}${problem?.title ? ` ${problem.title}` : response.statusText ? ` ${response.statusText}` : ''}`;
+  if (problem?.detail) return `${head}: ${problem.detail}`;
+  return response.text === '' ? head : `${head}: ${response.text.slice(0, 300)}`;
+}

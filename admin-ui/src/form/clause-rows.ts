@@ -1,0 +1,77 @@
+// Owns the filter, in and between builders: one row per clause (logical word, field, operator or
+// list or bounds), in the order the clauses will be evaluated.
+import { button, choices, h, input, labelled, select } from '../dom';
+import { fieldType, type ScopeMeta } from '../meta';
+import { newClause, type ClauseFamily, type ClauseRow, type ScopeState } from '../state';
+import type { FormContext } from './context';
+import { logicalChoices, operatorChoices, valuePlaceholder } from './hints';
+import { sectionBox } from './section';
+
+const titles: Readonly<Record<ClauseFamily, { legend: string; add: string; help: string }>> = {
+  filter: { legend: 'Filter', add: 'Add filter', help: 'Compare a field with a value.' },
+  in: { legend: 'In list', add: 'Add in-list', help: 'The field is one of several values.' },
+  between: { legend: 'Between', add: 'Add between', help: 'The field lies between two bounds, both included; a date alone means the whole day.' },
+};
+
+function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
+  const placeholder = valuePlaceholder(fieldType(meta, row.field));
+  const set = (part: 'value' | 'max') => (value: string) => {
+    row[part] = value;
+    ctx.changed();
+  };
+  switch (family) {
+    case 'filter':
+      return [
+        labelled('Operator', select(`${row.id}-operator`, operatorChoices(ctx.operators), row.operator, (v) => {
+          row.operator = v;
+          ctx.changed();
+        })),
+        labelled('Value', input(`${row.id}-value`, row.value, set('value'), { placeholder }), 'grow'),
+      ];
+    case 'in':
+      return [labelled('Values (comma-separated)', input(`${row.id}-value`, row.value, set('value'), { placeholder: 'a,b,"with, comma"' }), 'grow')];
+    case 'between':
+      return [
+        labelled('From', input(`${row.id}-value`, row.value, set('value'), { placeholder }), 'grow'),
+        labelled('To', input(`${row.id}-max`, row.max, set('max'), { placeholder }), 'grow'),
+      ];
+  }
+}
+
+function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta: ScopeMeta, ctx: FormContext, addId: string): HTMLElement {
+  const index = rows.indexOf(row);
+  const name = `${titles[family].legend} ${index + 1}`;
+  const logical = select(`${row.id}-logical`, logicalChoices(index === 0), row.logical, (v) => {
+    row.logical = v;
+    ctx.changed();
+  });
+  const field = select(`${row.id}-field`, choices(meta.filterable), row.field, (v) => {
+    row.field = v;
+    // The placeholder depends on the field's type.
+    ctx.rebuild(`${row.id}-field`);
+  });
+  const remove = button('×', () => {
+    rows.splice(index, 1);
+    // The new first row's and/or is ignored by the API; only its negation still counts.
+    const first = rows[0];
+    if (index === 0 && first !== undefined) first.logical = first.logical.endsWith('!') ? 'and!' : 'and';
+    ctx.rebuild(rows[index]?.id !== undefined ? `${rows[index]?.id}-logical` : addId);
+  }, { class: 'icon', label: `Remove ${name.toLowerCase()}` });
+  return h('div', { class: 'row', id: row.id, attrs: { role: 'group', 'aria-label': name } },
+    labelled(index === 0 ? 'Match' : 'Join', logical), labelled('Field', field), ...valueControls(family, row, meta, ctx),
+    h('div', { class: 'control end' }, remove));
+}
+
+/** The builder for one family; empty when the scope has no filterable field. */
+export function clauseSection(family: ClauseFamily, scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement | null {
+  if (meta.filterable.length === 0) return null;
+  const rows = scope[family];
+  const { legend, add, help } = titles[family];
+  const addId = `${scope.id}-add-${family}`;
+  const addButton = button(add, () => {
+    const row = newClause(meta.filterable[0] ?? '');
+    rows.push(row);
+    ctx.rebuild(`${row.id}-field`);
+  }, { id: addId, class: 'add' });
+  return sectionBox(`${scope.id}-${family}`, legend, help, rows.map((row) => clauseRow(family, rows, row, meta, ctx, addId)), addButton);
+}

@@ -1,0 +1,11 @@
+// Owns the contract between the form builders and the page: a value changed (refresh the previews)
+// or the form's shape changed (render it again, then focus a control).
+
+export interface FormContext {
+  /** A value changed: recompute the URL, the curl command and the condition. */
+  changed(): void;
+  /** Rows were added, removed or moved: render the form again and focus `focusId` when given. */
+  rebuild(focusId?: string): void;
+  /** The operators the API accepts (`_meta` `operators`). */
+  readonly operators: readonly string[];
+}

@@ -1,0 +1,273 @@
+// The admin page's controller: loads the metadata, renders the form from the state, keeps the URL,
+// curl command and condition in step with it, and runs or explains the request.
+import { apiGet, describeFailure, type ApiResponse } from './api';
+import { h } from './dom';
+import type { FormContext } from './form/context';
+import { expandSection } from './form/expand-form';
+import { pagingSection } from './form/paging-form';
+import { scopeSections } from './form/scope-form';
+import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
+import { copyText, element, installTabs } from './page';
+import { breakable, curlCommand, conditionText } from './preview';
+import { decodeQuery, readLocation } from './query/decode';
+import { encodeForm, encodePart, toQueryString, type Param } from './query/encode';
+import { clearResults, showExplain, showRun } from './results/show';
+import { emptyForm, type FormState } from './state';
+import { ui } from './ui';
+
+interface App {
+  prefix: string;
+  collections: readonly string[];
+  meta: CollectionMeta | undefined;
+  state: FormState | undefined;
+  params: Param[];
+}
+
+const app: App = { prefix: '/api', collections: [], meta: undefined, state: undefined, params: [] };
+
+/** ` api/ ` -> `/api`; empty stays empty (collections at the root). */
+function normalisePrefix(text: string): string {
+  const trimmed = text.trim().replace(/\/+$/, '');
+  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+const token = (): string => ui.token.value;
+
+function queryString(): string {
+  return toQueryString(app.params);
+}
+
+function requestPath(kind: 'collection' | 'explain' = 'collection'): string {
+  const collection = encodePart(app.state?.collection ?? '');
+  const query = queryString();
+  if (kind === 'explain') return `${app.prefix}/_explain/${collection}?${query}${query === '' ? '' : '&'}explain=plan`;
+  return `${app.prefix}/${collection}${query === '' ? '' : `?${query}`}`;
+}
+
+/** Recomputes everything derived from the form: URL, curl, condition, and the page's own #hash. */
+function refresh(): void {
+  const { state, meta } = app;
+  if (state === undefined || meta === undefined) return;
+  app.params = encodeForm(state);
+  const url = `${window.location.origin}${requestPath()}`;
+  ui.url.replaceChildren(...breakable(url));
+  const curl = curlCommand(url, token().trim() !== '');
+  // Only the URL line wraps by parameter; the lines before it are kept as they are.
+  const urlLine = curl.lastIndexOf('\n') + 1;
+  ui.curl.replaceChildren(curl.slice(0, urlLine), ...breakable(curl.slice(urlLine)));
+  ui.condition.textContent = conditionText(state, meta);
+  const query = queryString();
+  history.replaceState(null, '', `#${encodePart(state.collection)}${query === '' ? '' : `?${query}`}`);
+}
+
+const context: FormContext = {
+  changed: refresh,
+  rebuild: renderForm,
+  get operators() {
+    return app.meta?.operators ?? [];
+  },
+};
+
+function renderForm(focusId?: string): void {
+  const { state, meta } = app;
+  if (state === undefined || meta === undefined) return;
+  ui.form.replaceChildren(
+    ...scopeSections(state.root, meta, context),
+    ...[expandSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
+    pagingSection(state, meta, context));
+  refresh();
+  if (focusId !== undefined) document.getElementById(focusId)?.focus();
+}
+
+function showPageMessage(text: string): void {
+  ui.pageMessage.textContent = text;
+  ui.pageMessage.hidden = text === '';
+}
+
+let finishedRequests = 0;
+
+async function request(path: string): Promise<ApiResponse | undefined> {
+  ui.run.disabled = true;
+  ui.explain.disabled = true;
+  document.body.setAttribute('aria-busy', 'true');
+  try {
+    return await apiGet(path, token());
+  } catch (error) {
+    clearResults('The request did not reach the server.');
+    ui.generalError.replaceChildren(h('p', { text: error instanceof Error ? error.message : String(error) }));
+    ui.generalError.hidden = false;
+    return undefined;
+  } finally {
+    ui.run.disabled = false;
+    ui.explain.disabled = false;
+    document.body.removeAttribute('aria-busy');
+  }
+}
+
+/** Marks the end of a run or explain (after its results are on the page), for scripts and tests. */
+function finished(): void {
+  finishedRequests += 1;
+  document.body.dataset.finished = String(finishedRequests);
+}
+
+/** Runs the request the form describes; the page links of the answer reload the form and run again. */
+async function run(): Promise<void> {
+  try {
+    if (app.state === undefined) return;
+    const params = app.params;
+    clearResults('Running…');
+    const response = await request(requestPath());
+    if (response !== undefined) showRun(response, params, (url) => void loadUrl(url, true));
+  } finally {
+    finished();
+  }
+}
+
+async function explain(): Promise<void> {
+  try {
+    if (app.state === undefined) return;
+    const params = app.params;
+    clearResults('Explaining…');
+    const response = await request(requestPath('explain'));
+    if (response !== undefined) showExplain(response, params);
+  } finally {
+    finished();
+  }
+}
+
+/** The prefix and token of the last successful load of the collection list. */
+let connectedWith = '';
+
+async function loadIndex(): Promise<boolean> {
+  const response = await apiGet(`${app.prefix}/_meta`, token()).catch(() => undefined);
+  if (response === undefined || !response.ok) {
+    const why = response === undefined ? 'the server did not answer' : describeFailure(response);
+    const hint = response?.status === 401 ? ' Enter the bearer token above.' : response?.status === 404 ? ' Is the API prefix right?' : '';
+    showPageMessage(`Could not list the collections at ${app.prefix}/_meta: ${why}.${hint}`);
+    return false;
+  }
+  app.collections = readIndexMeta(response.body).collections;
+  ui.collection.replaceChildren(...app.collections.map((name) => h('option', { text: name, attrs: { value: name } })));
+  ui.collection.disabled = false;
+  showPageMessage('');
+  connectedWith = `${app.prefix}\n${token()}`;
+  return true;
+}
+
+async function loadMeta(collection: string): Promise<boolean> {
+  const response = await apiGet(`${app.prefix}/_meta/${encodePart(collection)}`, token()).catch(() => undefined);
+  if (response === undefined || !response.ok) {
+    showPageMessage(`Could not read what ${collection} allows: ${response === undefined ? 'the server did not answer' : describeFailure(response)}`);
+    return false;
+  }
+  app.meta = readCollectionMeta(response.body);
+  ui.collection.value = collection;
+  return true;
+}
+
+async function chooseCollection(collection: string): Promise<void> {
+  if (!(await loadMeta(collection))) return;
+  app.state = emptyForm(collection);
+  clearResults('Press Run to see the records.');
+  renderForm();
+}
+
+/**
+ * Rebuilds the form from a URL (pasted, from the #hash, or a page link); optionally runs it.
+ * A link to this page itself (`.../admin/#users?...`) counts as the query after its `#`.
+ */
+async function loadUrl(pasted: string, runAfter: boolean): Promise<boolean> {
+  const hashAt = pasted.indexOf('#');
+  const text = hashAt !== -1 && pasted.slice(hashAt + 1).trim() !== '' ? pasted.slice(hashAt + 1) : pasted;
+  const location = readLocation(text);
+  if (location.prefix !== undefined && location.prefix !== app.prefix) {
+    const previous = app.prefix;
+    app.prefix = location.prefix;
+    ui.prefix.value = location.prefix;
+    if (!(await loadIndex())) {
+      app.prefix = previous;
+      ui.prefix.value = previous;
+      await loadIndex();
+      ui.pasteMessage.textContent = `No API answers at ${location.prefix || '/'}; the prefix stays ${previous}.`;
+      return false;
+    }
+  }
+  const collection = location.collection ?? app.state?.collection;
+  if (collection === undefined || !app.collections.includes(collection)) {
+    ui.pasteMessage.textContent = `No collection "${collection ?? ''}" here; the collections are ${app.collections.join(', ')}.`;
+    return false;
+  }
+  if (app.meta?.name !== collection && !(await loadMeta(collection))) return false;
+  const meta = app.meta;
+  if (meta === undefined) return false;
+  const decoded = decodeQuery(location.query, meta);
+  app.state = decoded.state;
+  ui.pasteMessage.textContent = decoded.ignored.length === 0 ? '' : `Left out: ${decoded.ignored.join('; ')}`;
+  clearResults(runAfter ? 'Running…' : 'Press Run to see the records.');
+  renderForm();
+  if (runAfter) await run();
+  return true;
+}
+
+/** After the prefix or token changed (Enter and leaving the field both report it; act once). */
+async function reconnect(): Promise<void> {
+  app.prefix = normalisePrefix(ui.prefix.value);
+  ui.prefix.value = app.prefix;
+  if (`${app.prefix}\n${token()}` === connectedWith) return;
+  if (!(await loadIndex())) return;
+  const current = app.state;
+  const query = queryString();
+  if (current !== undefined && app.collections.includes(current.collection)) await loadUrl(`${current.collection}?${query}`, false);
+  else if (app.collections[0] !== undefined) await chooseCollection(app.collections[0]);
+}
+
+async function copy(what: 'URL' | 'curl command', text: string): Promise<void> {
+  const copied = await copyText(text);
+  ui.copyStatus.textContent = copied ? `${what} copied` : `Could not copy the ${what}; select it and copy by hand.`;
+}
+
+function install(): void {
+  installTabs();
+  ui.collection.addEventListener('change', () => void chooseCollection(ui.collection.value));
+  ui.prefix.addEventListener('change', () => void reconnect());
+  ui.token.addEventListener('change', () => void reconnect());
+  ui.token.addEventListener('input', refresh);
+  element('settings-form', HTMLFormElement).addEventListener('submit', (event) => {
+    event.preventDefault();
+    void reconnect();
+  });
+  ui.form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run();
+  });
+  // The form has many text fields and no submit button, so browsers would not submit it on Enter.
+  ui.form.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type !== 'checkbox' && event.target.type !== 'radio') {
+      event.preventDefault();
+      void run();
+    }
+  });
+  ui.pasteForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (ui.paste.value.trim() !== '') void loadUrl(ui.paste.value, false);
+  });
+  ui.run.addEventListener('click', () => void run());
+  ui.explain.addEventListener('click', () => void explain());
+  element('copy-url', HTMLButtonElement).addEventListener('click', () => void copy('URL', ui.url.textContent ?? ''));
+  element('copy-curl', HTMLButtonElement).addEventListener('click', () => void copy('curl command', ui.curl.textContent ?? ''));
+}
+
+async function start(): Promise<void> {
+  install();
+  app.prefix = normalisePrefix(ui.prefix.value);
+  if (!(await loadIndex())) return;
+  const hash = window.location.hash.slice(1);
+  const restored = hash !== '' && (await loadUrl(hash, false));
+  if (!restored && app.collections[0] !== undefined) await chooseCollection(app.collections[0]);
+}
+
+// `data-ready` tells scripts (and the browser tests) that the first load has finished, well or not.
+start().finally(() => {
+  document.body.dataset.ready = 'true';
+});
+

@@ -1,0 +1,109 @@
+// Owns the shapes of the plugin's metadata endpoints (`GET <prefix>/_meta` and
+// `GET <prefix>/_meta/<collection>`, see the admin UI contract) and the checks that turn JSON into them.
+
+export type FieldType =
+  | 'smallint' | 'integer' | 'bigint' | 'numeric' | 'float' | 'text' | 'boolean'
+  | 'timestamptz' | 'timestamp' | 'date' | 'uuid' | 'json' | 'other';
+
+export interface FieldMeta {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly nullable: boolean;
+}
+
+/** What one scope (the collection itself or one of its relations) allows per modifier. */
+export interface ScopeMeta {
+  readonly fields: readonly FieldMeta[];
+  readonly projectable: readonly string[];
+  readonly sortable: readonly string[];
+  readonly searchable: readonly string[];
+  readonly filterable: readonly string[];
+}
+
+export interface RelationMeta extends ScopeMeta {
+  readonly name: string;
+  readonly kind: string;
+  readonly cardinality: 'one' | 'many';
+}
+
+export interface CollectionMeta extends ScopeMeta {
+  readonly name: string;
+  readonly path: string;
+  readonly operators: readonly string[];
+  readonly logical: readonly string[];
+  readonly sortDirections: { readonly asc: readonly string[]; readonly desc: readonly string[] };
+  readonly pagination: { readonly defaultPageSize: number; readonly maxPageSize: number };
+  readonly maxRows: number;
+  readonly relations: readonly RelationMeta[];
+}
+
+export interface IndexMeta {
+  readonly collections: readonly string[];
+  readonly prefix: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function fieldList(value: unknown): FieldMeta[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).map((field) => ({
+    name: String(field.name),
+    type: (typeof field.type === 'string' ? field.type : 'other') as FieldType,
+    nullable: field.nullable === true,
+  }));
+}
+
+function readScope(body: Json): ScopeMeta {
+  return {
+    fields: fieldList(body.fields),
+    projectable: strings(body.projectable),
+    sortable: strings(body.sortable),
+    searchable: strings(body.searchable),
+    filterable: strings(body.filterable),
+  };
+}
+
+/** `{"collections": ["users"], "prefix": "/api"}` -> IndexMeta; anything else -> an Error. */
+export function readIndexMeta(body: unknown): IndexMeta {
+  if (!isObject(body) || !Array.isArray(body.collections)) throw new Error('the metadata endpoint did not list any collections');
+  return { collections: strings(body.collections), prefix: typeof body.prefix === 'string' ? body.prefix : '' };
+}
+
+/** The body of `GET <prefix>/_meta/users` -> CollectionMeta, with safe defaults for absent parts. */
+export function readCollectionMeta(body: unknown): CollectionMeta {
+  if (!isObject(body) || typeof body.name !== 'string') throw new Error('the collection metadata is not an object with a name');
+  const directions = isObject(body.sortDirections) ? body.sortDirections : {};
+  const pagination = isObject(body.pagination) ? body.pagination : {};
+  return {
+    ...readScope(body),
+    name: body.name,
+    path: typeof body.path === 'string' ? body.path : '',
+    operators: body.operators === undefined ? ['=', '>', '>=', '<', '<=', '<>'] : strings(body.operators),
+    logical: body.logical === undefined ? ['and', 'or', 'and!', 'or!'] : strings(body.logical),
+    sortDirections: { asc: strings(directions.asc), desc: strings(directions.desc) },
+    pagination: {
+      defaultPageSize: typeof pagination.defaultPageSize === 'number' ? pagination.defaultPageSize : 15,
+      maxPageSize: typeof pagination.maxPageSize === 'number' ? pagination.maxPageSize : 100,
+    },
+    maxRows: typeof body.maxRows === 'number' ? body.maxRows : 1000,
+    relations: Array.isArray(body.relations)
+      ? body.relations.filter(isObject).map((relation) => ({
+          ...readScope(relation),
+          name: String(relation.name),
+          kind: String(relation.kind),
+          cardinality: relation.cardinality === 'one' ? 'one' : 'many',
+        }))
+      : [],
+  };
+}
+
+/** The type of `field` in `scope`, or 'other' when the scope does not describe it. */
+export function fieldType(scope: ScopeMeta, field: string): FieldType {
+  return scope.fields.find((f) => f.name === field)?.type ?? 'other';
+}

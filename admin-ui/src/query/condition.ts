@@ -1,0 +1,72 @@
+// Owns the condition preview: the WHERE clause the request will mean, written with explicit
+// parentheses (decisions.md 15-17). Each family (filter, in, between) is one group in form order with
+// NOT before AND before OR; every search parameter is one more group; the groups are joined by AND.
+import { fieldType, type ScopeMeta } from '../meta';
+import { clauseFamilies, type ClauseFamily, type ClauseRow, type ScopeState, type SearchRow } from '../state';
+import { splitList, unquote } from './values';
+
+const numericTypes = new Set(['smallint', 'integer', 'bigint', 'numeric', 'float', 'boolean', 'timestamptz', 'timestamp', 'date']);
+
+/** How one value reads in the preview: `null` -> NULL, text in single quotes, numbers and dates bare. */
+function showValue(raw: string, quoteText: boolean): string {
+  if (raw === 'null') return 'NULL';
+  const text = unquote(raw);
+  return quoteText || raw.startsWith('"') ? `'${text.replace(/'/g, "''")}'` : text;
+}
+
+function clauseText(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta): string {
+  const quoteText = !numericTypes.has(fieldType(meta, row.field));
+  const field = row.field === '' ? '?' : row.field;
+  switch (family) {
+    case 'filter':
+      if (row.value === 'null' && row.operator === '=') return `${field} IS NULL`;
+      if (row.value === 'null' && row.operator === '<>') return `${field} IS NOT NULL`;
+      return `${field} ${row.operator} ${showValue(row.value, quoteText)}`;
+    case 'in':
+      return `${field} IN (${splitList(row.value).map((item) => showValue(item, quoteText)).join(', ')})`;
+    case 'between':
+      return `${field} BETWEEN ${showValue(row.value, quoteText)} AND ${showValue(row.max, quoteText)}`;
+  }
+}
+
+/**
+ * One family's clauses as a parenthesised group. Example: `a`, `and b`, `or! c` ->
+ * `((a AND b) OR NOT (c))`: AND binds tighter than OR, and `!` negates its own clause.
+ */
+export function groupText(family: ClauseFamily, rows: readonly ClauseRow[], meta: ScopeMeta): string {
+  const runs: string[][] = [];
+  rows.forEach((row, index) => {
+    const negated = row.logical.endsWith('!');
+    const text = clauseText(family, row, meta);
+    const term = negated ? `NOT (${text})` : text;
+    const startsRun = index === 0 || row.logical.startsWith('or');
+    if (startsRun) runs.push([term]);
+    else runs[runs.length - 1]?.push(term);
+  });
+  const parts = runs.map((run) => (run.length > 1 && runs.length > 1 ? `(${run.join(' AND ')})` : run.join(' AND ')));
+  return `(${parts.join(' OR ')})`;
+}
+
+function searchText(row: SearchRow): string {
+  let term = row.pattern;
+  const leading = term.startsWith('*');
+  if (leading) term = term.slice(1);
+  const trailing = term.endsWith('*');
+  if (trailing) term = term.slice(0, -1);
+  const how = trailing && !leading ? 'starts with' : leading && !trailing ? 'ends with' : 'contains';
+  const fields = row.fields.length === 0 ? ['?'] : row.fields;
+  return `(${fields.map((field) => `${field} ${how} '${term.replace(/'/g, "''")}'`).join(' OR ')})`;
+}
+
+/** Every group of a scope, in order; empty when the scope has no condition. */
+export function conditionGroups(scope: ScopeState, meta: ScopeMeta): string[] {
+  const groups = clauseFamilies.filter((family) => scope[family].length > 0).map((family) => groupText(family, scope[family], meta));
+  return [...groups, ...scope.search.map(searchText)];
+}
+
+/** The whole condition as lines: `WHERE (...)` then `  AND (...)` for every further group. */
+export function conditionLines(scope: ScopeState, meta: ScopeMeta): string[] {
+  const groups = conditionGroups(scope, meta);
+  if (groups.length === 0) return ['(no condition: every record)'];
+  return groups.map((group, index) => (index === 0 ? `WHERE ${group}` : `  AND ${group}`));
+}

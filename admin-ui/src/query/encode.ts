@@ -1,0 +1,98 @@
+// Owns turning the form's state into the request's query string, in one canonical order (root
+// clauses, search, fields, sort, then each expansion with its alias modifiers, then paging), and
+// remembering which control produced each parameter so a problem's `parameter` can be shown there.
+import { clauseFamilies, scopeIsEmpty, type ClauseRow, type FormState, type ScopeState } from '../state';
+
+/** One query parameter; `value` undefined means a bare key (`expand[posts]`). */
+export interface Param {
+  readonly key: string;
+  readonly value: string | undefined;
+  /** The element id of the row or control that produced it. */
+  readonly control: string;
+}
+
+const operatorStart = /^[<>=]/;
+
+/** `{logical: 'or!', field: 'status'}` -> `or! status`; a plain `and` is written as nothing. */
+function clauseArgument(row: ClauseRow): string {
+  return row.logical === 'and' || row.logical === '' ? row.field : `${row.logical} ${row.field}`;
+}
+
+/** `=` is implied unless the value itself starts like an operator (then `=` is needed to keep it text). */
+function filterValue(row: ClauseRow): string {
+  if (row.operator === '=' && !operatorStart.test(row.value)) return row.value;
+  return `${row.operator}${row.value}`;
+}
+
+function scopeParams(scope: ScopeState, alias: string): Param[] {
+  const prefix = alias === '' ? '' : `${alias}_`;
+  const params: Param[] = [];
+  for (const family of clauseFamilies) {
+    for (const row of scope[family]) {
+      const key = `${prefix}${family}[${clauseArgument(row)}]`;
+      const value = family === 'filter' ? filterValue(row) : family === 'in' ? row.value : `${row.value},${row.max}`;
+      params.push({ key, value, control: row.id });
+    }
+  }
+  for (const row of scope.search) {
+    params.push({ key: `${prefix}search[${row.fields.join(',')}]`, value: row.pattern, control: row.id });
+  }
+  const { mode, fields } = scope.projection;
+  if (mode !== 'all') {
+    params.push({ key: `${prefix}${mode === 'include' ? 'fields' : 'fields!'}`, value: fields.join(','), control: `${scope.id}-fields` });
+  }
+  for (const row of scope.sort) {
+    params.push({ key: `${prefix}sort[${row.field}]`, value: row.direction, control: row.id });
+  }
+  return params;
+}
+
+function pagingParams(state: FormState): Param[] {
+  const { mode, perPage, page, limit, offset } = state.paging;
+  const params: Param[] = [];
+  if (mode === 'pages') {
+    if (perPage !== '') params.push({ key: 'per-page', value: perPage, control: 'paging-per-page' });
+    if (page !== '' || perPage === '') params.push({ key: 'page', value: page === '' ? '1' : page, control: 'paging-page' });
+  } else if (mode === 'limit') {
+    if (limit !== '') params.push({ key: 'limit', value: limit, control: 'paging-limit' });
+    if (offset !== '') params.push({ key: 'offset', value: offset, control: 'paging-offset' });
+  }
+  return params;
+}
+
+/**
+ * The form as ordered parameters. Example: a `created_at` between row, a search on `name` and a
+ * descending sort give `between[created_at]=2025-04-01,2025-04-30`, `search[name]=an`, `sort[created_at]=desc`.
+ */
+export function encodeForm(state: FormState): Param[] {
+  const params = scopeParams(state.root, '');
+  for (const expand of state.expands) {
+    // The alias is written only when something refers to it, so `expand[author]` stays minimal.
+    const aliased = !scopeIsEmpty(expand.scope);
+    params.push({ key: `expand[${expand.relation}]`, value: aliased ? expand.alias : undefined, control: expand.id });
+    if (aliased) params.push(...scopeParams(expand.scope, expand.alias));
+  }
+  params.push(...pagingParams(state));
+  return params;
+}
+
+/**
+ * Percent-encodes like encodeURIComponent but keeps `[ ] , : @ /` readable and writes a space as `+`
+ * (the plugin reads `+` as a space; a real `+` stays `%2B`); `'` is encoded for shell quoting.
+ */
+export function encodePart(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/%20/g, '+')
+    .replace(/%5B/g, '[')
+    .replace(/%5D/g, ']')
+    .replace(/%2C/g, ',')
+    .replace(/%3A/g, ':')
+    .replace(/%40/g, '@')
+    .replace(/%2F/g, '/')
+    .replace(/'/g, '%27');
+}
+
+/** `[{key: 'sort[name]', value: 'desc'}]` -> `sort[name]=desc`. */
+export function toQueryString(params: readonly Param[]): string {
+  return params.map((p) => (p.value === undefined ? encodePart(p.key) : `${encodePart(p.key)}=${encodePart(p.value)}`)).join('&');
+}

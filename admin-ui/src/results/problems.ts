@@ -1,0 +1,77 @@
+// Owns showing a problem+json answer where it belongs: each problem next to the control whose
+// generated parameter equals its `parameter`, and the rest (no parameter, or no such control) in the
+// general message.
+import type { ProblemBody } from '../api';
+import { h } from '../dom';
+import type { Param } from '../query/encode';
+
+interface Problem {
+  readonly code: string;
+  readonly parameter: string | undefined;
+  readonly detail: string;
+  readonly allowed: unknown;
+}
+
+function problemsOf(body: ProblemBody): Problem[] {
+  const list = Array.isArray(body.errors) && body.errors.length > 0 ? body.errors : [body];
+  return list.map((p) => ({ code: String(p.code ?? ''), parameter: p.parameter, detail: String(p.detail ?? ''), allowed: p.allowed }));
+}
+
+/** The detail, then the allowed names when the problem lists them (a limit's number is in the detail already). */
+function message(problem: Problem): string {
+  const detail = /[.!?]$/.test(problem.detail) || problem.detail === '' ? problem.detail : `${problem.detail}.`;
+  return Array.isArray(problem.allowed) ? `${detail} Allowed: ${problem.allowed.join(', ')}.` : detail;
+}
+
+// Which controls of the container a code points at; the others in the row stay unmarked.
+const culprits: Readonly<Record<string, string>> = {
+  INVALID_VALUE: 'input:not([type="checkbox"]):not([type="radio"])',
+  FIELD_NOT_ALLOWED: 'select[id$="-field"], input[type="checkbox"]',
+};
+
+/** Which control a problem belongs to; with repeated keys, the one whose value the detail quotes. */
+function controlFor(problem: Problem, params: readonly Param[]): string | undefined {
+  const candidates = params.filter((p) => p.key === problem.parameter);
+  if (candidates.length <= 1) return candidates[0]?.control;
+  const quoted = candidates.find((p) => p.value !== undefined && p.value !== '' && problem.detail.includes(p.value));
+  return (quoted ?? candidates[0])?.control;
+}
+
+export function clearInlineProblems(): void {
+  for (const element of document.querySelectorAll('.inline-error')) element.remove();
+  for (const element of document.querySelectorAll('[aria-invalid="true"]')) element.removeAttribute('aria-invalid');
+  for (const element of document.querySelectorAll('[aria-describedby]')) {
+    const kept = (element.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id !== '' && !id.endsWith('-error'));
+    if (kept.length === 0) element.removeAttribute('aria-describedby');
+    else element.setAttribute('aria-describedby', kept.join(' '));
+  }
+}
+
+/** Places every problem; returns the ones that have no control, for the general message. */
+export function showInlineProblems(body: ProblemBody, params: readonly Param[]): Problem[] {
+  clearInlineProblems();
+  const unplaced: Problem[] = [];
+  for (const problem of problemsOf(body)) {
+    const id = controlFor(problem, params);
+    const container = id === undefined ? null : document.getElementById(id);
+    if (container === null) {
+      unplaced.push(problem);
+      continue;
+    }
+    const note = h('p', { class: 'inline-error', id: `${id}-error`, attrs: { role: 'alert', 'data-parameter': problem.parameter, 'data-code': problem.code } },
+      problem.parameter !== undefined && !problem.detail.includes(problem.parameter) ? h('strong', { text: `${problem.parameter}: ` }) : null,
+      message(problem));
+    container.append(note);
+    const marked = container.querySelectorAll(culprits[problem.code] ?? 'input, select');
+    for (const control of marked.length > 0 ? marked : container.querySelectorAll('input, select')) {
+      control.setAttribute('aria-invalid', 'true');
+      const described = control.getAttribute('aria-describedby');
+      control.setAttribute('aria-describedby', described ? `${described} ${note.id}` : note.id);
+    }
+  }
+  return unplaced;
+}
+
+export function problemList(problems: readonly Problem[]): HTMLElement {
+  return h('ul', {}, ...problems.map((p) => h('li', {}, p.parameter ? h('code', { text: p.parameter }) : null, `${p.parameter ? ' ' : ''}${message(p)}`)));
+}

@@ -1,0 +1,103 @@
+// Owns the form's state: what the user has built, in the order they built it. The request URL, the
+// condition preview and the form itself are all derived from one FormState.
+
+export const clauseFamilies = ['filter', 'in', 'between'] as const;
+export type ClauseFamily = (typeof clauseFamilies)[number];
+
+/** A filter, in or between row. `value` is the filter value, the in list or the lower bound; `max` the upper bound. */
+export interface ClauseRow {
+  readonly id: string;
+  logical: string;
+  field: string;
+  operator: string;
+  value: string;
+  max: string;
+}
+
+export interface SearchRow {
+  readonly id: string;
+  fields: string[];
+  pattern: string;
+}
+
+export interface SortRow {
+  readonly id: string;
+  field: string;
+  direction: string;
+}
+
+export type ProjectionMode = 'all' | 'include' | 'exclude';
+
+/** The modifiers of one scope: the root collection, or one expansion (written behind its alias). */
+export interface ScopeState {
+  readonly id: string;
+  filter: ClauseRow[];
+  in: ClauseRow[];
+  between: ClauseRow[];
+  search: SearchRow[];
+  projection: { mode: ProjectionMode; fields: string[] };
+  sort: SortRow[];
+}
+
+export interface ExpandState {
+  readonly id: string;
+  relation: string;
+  alias: string;
+  readonly scope: ScopeState;
+}
+
+export type PagingMode = 'none' | 'pages' | 'limit';
+
+export interface PagingState {
+  mode: PagingMode;
+  perPage: string;
+  page: string;
+  limit: string;
+  offset: string;
+}
+
+export interface FormState {
+  collection: string;
+  readonly root: ScopeState;
+  expands: ExpandState[];
+  readonly paging: PagingState;
+}
+
+let counter = 0;
+
+/** A fresh id for a row; also the base of its controls' element ids. */
+export function newId(kind: string): string {
+  counter += 1;
+  return `${kind}${counter}`;
+}
+
+export function emptyScope(id: string = newId('scope')): ScopeState {
+  return { id, filter: [], in: [], between: [], search: [], projection: { mode: 'all', fields: [] }, sort: [] };
+}
+
+export function emptyForm(collection: string): FormState {
+  return {
+    collection,
+    root: emptyScope('root'),
+    expands: [],
+    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '' },
+  };
+}
+
+export function newClause(field: string): ClauseRow {
+  return { id: newId('clause'), logical: 'and', field, operator: '=', value: '', max: '' };
+}
+
+export function scopeIsEmpty(scope: ScopeState): boolean {
+  return clauseFamilies.every((family) => scope[family].length === 0)
+    && scope.search.length === 0 && scope.sort.length === 0 && scope.projection.mode === 'all';
+}
+
+/** The first free alias for a relation: `posts` -> `p`, then `p2`, `p3`, ... */
+export function autoAlias(relation: string, taken: readonly string[]): string {
+  const letter = /^[A-Za-z]/.test(relation) ? relation.charAt(0).toLowerCase() : 'x';
+  if (!taken.includes(letter)) return letter;
+  for (let n = 2; ; n += 1) {
+    if (!taken.includes(`${letter}${n}`)) return `${letter}${n}`;
+  }
+}

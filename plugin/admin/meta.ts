@@ -1,0 +1,39 @@
+// Describes collections for the admin UI (and later OpenAPI): which fields, operators, relations and
+// limits the API accepts, read from the catalog, so the UI never offers what the API would refuse.
+
+import type { ResolvedOptions } from '../options';
+import type { CollectionCatalog, ScopeCatalog } from '../schema';
+import { operators, sortWordList } from '../syntax';
+
+function describeScope(scope: ScopeCatalog) {
+  return {
+    fields: scope.projectable.map((name) => {
+      const column = scope.columns.get(name);
+      return { name, type: column?.type ?? 'other', nullable: column?.nullable ?? true };
+    }),
+    projectable: scope.projectable,
+    sortable: scope.sortable,
+    searchable: scope.searchable,
+    filterable: scope.filterable,
+  };
+}
+
+/** `users` -> `{name: 'users', path: '/api/users', fields: [...], relations: [{name: 'posts', ...}], ...}` */
+export function describeCollection(collection: CollectionCatalog, options: ResolvedOptions) {
+  return {
+    name: collection.name,
+    path: `${options.prefix}/${collection.name}`,
+    ...describeScope(collection),
+    operators: [...operators],
+    logical: ['and', 'or', 'and!', 'or!'],
+    sortDirections: { asc: sortWordList.slice(0, 3), desc: sortWordList.slice(3) },
+    pagination: { defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize },
+    maxRows: options.maxRows,
+    relations: [...collection.relations.values()].map((relation) => ({
+      name: relation.name,
+      kind: relation.kind,
+      cardinality: relation.cardinality,
+      ...describeScope(relation.scope),
+    })),
+  };
+}

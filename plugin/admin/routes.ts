@@ -1,0 +1,46 @@
+// The admin routes beside the collection routes: collection metadata for the UI, the explain view,
+// and the built admin UI's static files.
+
+import type Router from '@koa/router';
+import { authorize, findCollection, guarded, pipelineRequest, renderJson, requireRead, type RouteContext } from '../middleware';
+import type { ResolvedOptions } from '../options';
+import type { Catalog } from '../schema';
+import { explainRequest } from './explain';
+import { describeCollection } from './meta';
+import { serveAdminFile } from './static-files';
+
+export function registerAdminRoutes(router: Router, catalog: Catalog, options: ResolvedOptions): void {
+  const { prefix, admin } = options;
+  if (admin === undefined) return;
+  router.all(`${prefix}/_meta`, guarded(options, async (ctx) => {
+    requireRead(ctx);
+    await authorize(ctx, options, '_meta');
+    renderJson(ctx, { collections: [...catalog.keys()], prefix });
+  }));
+  router.all(`${prefix}/_meta/:collection`, guarded(options, async (ctx) => {
+    const collection = findCollection(catalog, ctx.params.collection ?? '');
+    requireRead(ctx);
+    await authorize(ctx, options, collection.name);
+    renderJson(ctx, describeCollection(collection, options));
+  }));
+  if (admin.explain) {
+    router.all(`${prefix}/_explain/:collection`, guarded(options, async (ctx) => {
+      const collection = findCollection(catalog, ctx.params.collection ?? '');
+      requireRead(ctx);
+      await authorize(ctx, options, '_explain');
+      await authorize(ctx, options, collection.name);
+      const request = pipelineRequest(ctx, options, collection);
+      renderJson(ctx, await explainRequest(collection, options, request, ctx.query.explain === 'plan'));
+    }));
+  }
+  const serve = async (ctx: RouteContext, next: () => Promise<unknown>) => {
+    const relative = ctx.path.slice(admin.path.length);
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      if (relative === '' && !ctx.path.endsWith('/')) return ctx.redirect(`${admin.path}/`);
+      if (await serveAdminFile(ctx, relative)) return;
+    }
+    await next();
+  };
+  router.get(admin.path, serve);
+  router.get(`${admin.path}/{*file}`, serve);
+}

@@ -1,0 +1,356 @@
+// The admin UI in a real browser (Debian's Chromium through playwright-core) against the demo app:
+// building queries with the mouse and keyboard, the URL it copies, the records, the page navigation,
+// problems shown at their control, pasting a URL, the SQL view, the token and a narrow window.
+
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { AdminPage } from './admin-page';
+import { browserUnavailable, launchChromium } from './browser';
+import { listenApp, projectRoot, startDemoServer, type DemoServer } from './demo-server';
+
+type Row = Record<string, unknown>;
+
+/** The API's own answer for a query, to compare the page with. */
+async function apiJson(url: string): Promise<unknown> {
+  const response = await fetch(url);
+  expect(response.status, `GET ${url}`).to.equal(200);
+  return response.json();
+}
+
+function envelopeData(body: unknown): Row[] {
+  const data = (body as { data?: unknown }).data;
+  if (!Array.isArray(data)) return expect.fail(`expected an envelope, got ${JSON.stringify(body).slice(0, 300)}`);
+  return data as Row[];
+}
+
+describe('admin UI (browser)', function () {
+  this.timeout(120000);
+  let server: DemoServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let admin: AdminPage;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    const missing = browserUnavailable();
+    if (missing !== undefined) {
+      console.log(`  browser tests skipped: ${missing}`);
+      this.skip();
+    }
+    server = await startDemoServer();
+    browser = await launchChromium();
+  });
+
+  after(async function () {
+    await browser?.close();
+    await server?.close();
+  });
+
+  beforeEach(async function () {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    admin = new AdminPage(page, server.origin);
+  });
+
+  afterEach(async function () {
+    await context?.close();
+    expect(pageErrors.splice(0), 'uncaught errors in the page').to.deep.equal([]);
+  });
+
+  it('finds the users created in April 2025 whose name contains "an", newest first, 10 per page, with their posts\' titles', async function () {
+    await admin.open();
+    expect(await page.getByLabel('Collection').inputValue()).to.equal('users');
+
+    const between = await admin.addRow('root-between', 'Add between');
+    await between.getByLabel('Field', { exact: true }).selectOption('created_at');
+    await between.getByLabel('From', { exact: true }).fill('2025-04-01');
+    await between.getByLabel('To', { exact: true }).fill('2025-04-30');
+
+    const search = await admin.addRow('root-search', 'Add search');
+    expect(await search.getByLabel('name', { exact: true }).isChecked(), 'search in name by default').to.equal(true);
+    await search.getByLabel(/^Contains/).fill('an');
+
+    const sort = await admin.addRow('root-sort', 'Add sort');
+    await sort.getByLabel('Sort by', { exact: true }).selectOption('created_at');
+    await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
+
+    await page.getByRole('button', { name: 'Add expansion' }).click();
+    const expansion = page.locator('#expand .expansion').first();
+    expect(await expansion.getByLabel('Relation', { exact: true }).inputValue()).to.equal('posts');
+    expect(await expansion.getByLabel('Alias', { exact: true }).inputValue()).to.equal('p');
+    await expansion.getByLabel('Only these', { exact: true }).check();
+    await expansion.getByLabel('title', { exact: true }).check();
+
+    await page.getByLabel('Pages', { exact: true }).check();
+    await page.getByLabel(/^Page size/).fill('10');
+
+    const expected = `${server.origin}/api/users?between[created_at]=2025-04-01,2025-04-30&search[name]=an`
+      + '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10';
+    expect(await admin.requestUrl()).to.equal(expected);
+    expect(await admin.condition()).to.equal("WHERE (created_at BETWEEN 2025-04-01 AND 2025-04-30)\n  AND (name contains 'an')");
+
+    await page.getByRole('button', { name: 'Copy URL' }).click();
+    await page.getByText('URL copied').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(expected);
+
+    await admin.run();
+    const body = await apiJson(expected);
+    const records = envelopeData(body);
+    expect(records).to.have.length(10);
+    expect(await admin.column('name')).to.deep.equal(records.map((r) => r.name));
+    for (const name of await admin.column('name')) expect(name.toLowerCase()).to.contain('an');
+    const created = await admin.column('created_at');
+    expect(created.every((t) => t.startsWith('2025-04-')), created.join(' ')).to.equal(true);
+    expect([...created].sort().reverse()).to.deep.equal(created);
+    expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200 · 10 records · \d+ ms$/);
+    await admin.screenshot('admin-ui-april-users');
+    const firstPosts = (records[0]?.posts ?? []) as Row[];
+    expect(firstPosts.length).to.be.greaterThan(0);
+    expect(await admin.nested(0, 'posts', 'title')).to.deep.equal(firstPosts.map((p) => p.title));
+
+    // The envelope's navigation: « Previous is disabled on page 1, Next » loads page 2.
+    const nav = page.getByRole('navigation', { name: 'Result pages' });
+    expect(await nav.getByRole('button', { name: '« Previous' }).isDisabled()).to.equal(true);
+    await admin.clickAndWait(nav.getByRole('button', { name: 'Next »' }));
+    expect(await admin.requestUrl()).to.equal(`${expected}&page=2`);
+    const second = envelopeData(await apiJson(`${expected}&page=2`));
+    expect(await admin.column('name')).to.deep.equal(second.map((r) => r.name));
+    expect(await nav.getByRole('button', { name: 'Page 2', exact: true }).getAttribute('aria-current')).to.equal('page');
+  });
+
+  it('builds a filtered, sorted, expanded, paginated query and moves between pages', async function () {
+    await admin.open();
+    const first = await admin.addRow('root-filter', 'Add filter');
+    await first.getByLabel('Field', { exact: true }).selectOption('status');
+    await first.getByLabel('Value', { exact: true }).fill('active');
+    const second = await admin.addRow('root-filter', 'Add filter');
+    await second.getByLabel('Join', { exact: true }).selectOption('or');
+    await second.getByLabel('Field', { exact: true }).selectOption('role');
+    await second.getByLabel('Value', { exact: true }).fill('admin');
+    const third = await admin.addRow('root-filter', 'Add filter');
+    await third.getByLabel('Join', { exact: true }).selectOption('and!');
+    await third.getByLabel('Field', { exact: true }).selectOption('id');
+    await third.getByLabel('Operator', { exact: true }).selectOption('>');
+    await third.getByLabel('Value', { exact: true }).fill('250');
+
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name', 'status', 'role']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    const sort = await admin.addRow('root-sort', 'Add sort');
+    await sort.getByLabel('Sort by', { exact: true }).selectOption('name');
+
+    await page.getByRole('button', { name: 'Add expansion' }).click();
+    const expansion = page.locator('#expand .expansion').first();
+    const postFilter = expansion.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    await postFilter.getByRole('button', { name: 'Add filter' }).click();
+    const postRow = postFilter.locator(':scope > .row').last();
+    await postRow.getByLabel('Field', { exact: true }).selectOption('status');
+    await postRow.getByLabel('Value', { exact: true }).fill('published');
+    await page.getByLabel('Pages', { exact: true }).check();
+    await page.getByLabel(/^Page size/).fill('5');
+    await page.getByLabel('Page', { exact: true }).fill('2');
+
+    const query = 'filter[status]=active&filter[or+role]=admin&filter[and!+id]=%3E250&fields=id,name,status,role'
+      + '&sort[name]=asc&expand[posts]=p&p_filter[status]=published&per-page=5&page=2';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal(
+      "WHERE (status = 'active' OR (role = 'admin' AND NOT (id > 250)))\n\nposts (alias p): only related records\nWHERE (status = 'published')");
+
+    await admin.run();
+    const body = await apiJson(`${server.origin}/api/users?${query}`);
+    const records = envelopeData(body);
+    expect(await admin.columns()).to.deep.equal(['id', 'name', 'status', 'role', 'posts']);
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+    const lastPage = (body as { last_page: number }).last_page;
+    expect(lastPage).to.be.greaterThan(3);
+
+    const nav = page.getByRole('navigation', { name: 'Result pages' });
+    expect(await nav.locator('.page-summary').textContent()).to.contain(`page 2 of ${lastPage}`);
+    await admin.clickAndWait(nav.getByRole('button', { name: 'Page 3', exact: true }));
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query.replace('page=2', 'page=3')}`);
+    expect(await page.getByLabel('Page', { exact: true }).inputValue()).to.equal('3');
+    const third3 = envelopeData(await apiJson(`${server.origin}/api/users?${query.replace('page=2', 'page=3')}`));
+    expect(await admin.column('id')).to.deep.equal(third3.map((r) => String(r.id)));
+    await admin.clickAndWait(nav.getByRole('button', { name: '« Previous' }));
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    await admin.clickAndWait(nav.getByRole('button', { name: 'Last page' }));
+    expect(await admin.requestUrl()).to.contain(`page=${lastPage}`);
+    expect(await nav.getByRole('button', { name: 'Next »' }).isDisabled()).to.equal(true);
+    await admin.screenshot('admin-ui-navigation');
+  });
+
+  it('shows each problem next to the control that caused it', async function () {
+    await admin.open();
+    const row = await admin.addRow('root-filter', 'Add filter');
+    await row.getByLabel('Field', { exact: true }).selectOption('id');
+    await row.getByLabel('Value', { exact: true }).fill('abc');
+    await page.getByLabel('Pages', { exact: true }).check();
+    await page.getByLabel(/^Page size/).fill('500');
+    await admin.run();
+
+    const valueError = row.locator('.inline-error');
+    expect(await valueError.getAttribute('data-parameter')).to.equal('filter[id]');
+    expect(await valueError.getAttribute('data-code')).to.equal('INVALID_VALUE');
+    expect(await row.getByLabel('Value', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
+    const sizeError = page.locator('#paging-per-page .inline-error');
+    expect(await sizeError.getAttribute('data-parameter')).to.equal('per-page');
+    expect(await sizeError.getAttribute('data-code')).to.equal('PAGE_SIZE_TOO_LARGE');
+    expect(await sizeError.textContent()).to.contain('100');
+    expect(await page.locator('#general-error').textContent()).to.match(/^HTTP 400/);
+    expect(await page.locator('.inline-error').count()).to.equal(2);
+    await admin.screenshot('admin-ui-errors');
+
+    // Fixing the value and running again clears the messages.
+    await row.getByLabel('Value', { exact: true }).fill('5');
+    await page.getByLabel(/^Page size/).fill('10');
+    await admin.run();
+    expect(await page.locator('.inline-error').count()).to.equal(0);
+    expect(await admin.column('id')).to.deep.equal(['5']);
+  });
+
+  it('rebuilds the form from a pasted URL, and gives the same URL back', async function () {
+    await admin.open();
+    const query = 'filter[id]=%3E%3D5&filter[or!+status]=banned&filter[email]=x%2By@example.com&in[name]=%22Smith,+John%22,Jane'
+      + '&between[birthday]=1990-01-01,1999-12-31&search[name,email]=*son&fields!=updated_at,email_verified_at'
+      + '&sort[name]=desc&sort[id]=asc&expand[posts]=p&p_fields=id,title&p_sort[views]=desc&expand[phone]&limit=20&offset=5';
+    const url = `${server.origin}/api/users?${query}`;
+    await page.getByLabel('Paste a URL to edit it here').fill(url);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('limit=20')`);
+    expect(await admin.requestUrl()).to.equal(url);
+
+    const filters = page.locator('#root-filter > .row');
+    expect(await filters.count()).to.equal(3);
+    expect(await filters.nth(0).getByLabel('Field', { exact: true }).inputValue()).to.equal('id');
+    expect(await filters.nth(0).getByLabel('Operator', { exact: true }).inputValue()).to.equal('>=');
+    expect(await filters.nth(0).getByLabel('Value', { exact: true }).inputValue()).to.equal('5');
+    expect(await filters.nth(1).getByLabel('Join', { exact: true }).inputValue()).to.equal('or!');
+    expect(await filters.nth(1).getByLabel('Value', { exact: true }).inputValue()).to.equal('banned');
+    expect(await filters.nth(2).getByLabel('Value', { exact: true }).inputValue()).to.equal('x+y@example.com');
+    expect(await page.locator('#root-in > .row').getByLabel(/^Values/).inputValue()).to.equal('"Smith, John",Jane');
+    const between = page.locator('#root-between > .row');
+    expect(await between.getByLabel('From', { exact: true }).inputValue()).to.equal('1990-01-01');
+    expect(await between.getByLabel('To', { exact: true }).inputValue()).to.equal('1999-12-31');
+    const search = page.locator('#root-search > .row');
+    expect(await search.getByLabel('email', { exact: true }).isChecked()).to.equal(true);
+    expect(await search.getByLabel(/^Contains/).inputValue()).to.equal('*son');
+    expect(await page.getByLabel('All except these', { exact: true }).first().isChecked()).to.equal(true);
+    const sorts = page.locator('#root-sort > .row');
+    expect(await sorts.nth(0).getByLabel('Direction', { exact: true }).inputValue()).to.equal('desc');
+    expect(await sorts.nth(1).getByLabel('Then by', { exact: true }).inputValue()).to.equal('id');
+    const expansions = page.locator('#expand .expansion');
+    expect(await expansions.count()).to.equal(2);
+    expect(await expansions.nth(0).getByLabel('Alias', { exact: true }).inputValue()).to.equal('p');
+    expect(await expansions.nth(1).getByLabel('Relation', { exact: true }).inputValue()).to.equal('phone');
+    expect(await page.getByLabel('Limit', { exact: true }).inputValue()).to.equal('20');
+    expect(await page.getByLabel('Offset', { exact: true }).inputValue()).to.equal('5');
+    expect(await admin.condition()).to.equal([
+      "WHERE (id >= 5 OR (NOT (status = 'banned') AND email = 'x+y@example.com'))",
+      "  AND (name IN ('Smith, John', 'Jane'))",
+      '  AND (birthday BETWEEN 1990-01-01 AND 1999-12-31)',
+      "  AND (name ends with 'son' OR email ends with 'son')",
+    ].join('\n'));
+
+    // The page's own address keeps the query, so a reload shows the same form.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await admin.requestUrl()).to.equal(url);
+    const ownAddress = page.url();
+
+    // A pasted URL that is not written the form's way is rebuilt into the form's spelling.
+    await page.getByLabel('Paste a URL to edit it here').fill('/api/posts?sort[views]=-&filter[views]=>=100&utm_source=mail');
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('/api/posts')`);
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/posts?filter[views]=%3E%3D100&sort[views]=desc`);
+    expect(await page.getByLabel('Collection').inputValue()).to.equal('posts');
+    expect(await page.locator('#paste-message').textContent()).to.contain('utm_source');
+
+    // The page's own address (a bookmark of a query) can be pasted too.
+    await page.getByLabel('Paste a URL to edit it here').fill(ownAddress);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('/api/users')`);
+    expect(await admin.requestUrl()).to.equal(url);
+    expect(await page.getByLabel('API prefix').inputValue()).to.equal('/api');
+  });
+
+  it('shows the SQL statements, their bindings and the plan', async function () {
+    await admin.open('#users?filter[status]=active&expand[posts]=p&p_filter[status]=published&per-page=5');
+    await admin.clickAndWait(page.getByRole('button', { name: 'Explain: SQL and plan' }));
+    expect(await page.getByRole('tab', { name: 'SQL' }).getAttribute('aria-selected')).to.equal('true');
+    const statements = page.locator('#panel-sql .statement');
+    expect(await statements.count()).to.be.greaterThan(1);
+    const sql = (await page.locator('#panel-sql pre.sql').allTextContents()).join('\n');
+    expect(sql).to.match(/from "users"/i);
+    expect(sql).to.match(/from "posts"/i);
+    const bindings = (await page.locator('#panel-sql .bindings').allTextContents()).join('\n');
+    expect(bindings).to.contain('"active"');
+    expect(bindings).to.contain('"published"');
+    expect(await page.locator('#panel-sql pre.plan').first().textContent()).to.match(/Scan|Limit|Sort|Aggregate/);
+    await admin.screenshot('admin-ui-explain', true);
+  });
+
+  it('is usable with the keyboard alone', async function () {
+    await admin.open();
+    await page.locator('#root-add-filter').focus();
+    await page.keyboard.press('Enter');
+    // The new row's field gets the focus.
+    expect(await page.evaluate('document.activeElement.closest(".row") !== null && document.activeElement.tagName')).to.equal('SELECT');
+    await page.keyboard.press('s'); // status
+    await page.keyboard.press('Tab'); // operator
+    await page.keyboard.press('Tab'); // value
+    await page.keyboard.type('pending');
+    const before = Number(await page.locator('body').getAttribute('data-finished') ?? '0');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`body[data-finished="${before + 1}"]`);
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?filter[status]=pending`);
+    const statuses = await admin.column('status');
+    expect(statuses.length).to.be.greaterThan(0);
+    expect(new Set(statuses)).to.deep.equal(new Set(['pending']));
+  });
+
+  it('sends the bearer token when the API needs one', async function () {
+    const guarded = await listenApp(server.knex, 'sesame');
+    try {
+      const guardedAdmin = new AdminPage(page, guarded.origin);
+      await guardedAdmin.open();
+      expect(await page.locator('#page-message').textContent()).to.contain('401');
+      await page.getByLabel(/^Bearer token/).fill('sesame');
+      await page.getByLabel(/^Bearer token/).press('Enter');
+      await page.waitForFunction(`document.querySelector('#request-url').textContent.endsWith('/api/users')`);
+      expect(await page.locator('#curl-command').textContent()).to.contain('Authorization: Bearer $API_TOKEN');
+      await guardedAdmin.run();
+      expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
+      await guardedAdmin.clickAndWait(page.getByRole('button', { name: 'Explain: SQL and plan' }));
+      expect(await page.locator('#panel-sql .statement').count()).to.be.greaterThan(0);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('takes the guide\'s picture of the finished page (docs/images/admin-ui.png with UPDATE_DOCS_SCREENSHOT=1)', async function () {
+    await admin.open('#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&fields=id,name,created_at'
+      + '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10');
+    await admin.run();
+    const firstRow = page.locator('#panel-table .table-scroll > table > tbody > tr').first();
+    await firstRow.locator('summary').first().click();
+    await page.locator('#builder-title').scrollIntoViewIfNeeded();
+    await page.evaluate('window.scrollTo(0, 0)');
+    const file = await admin.screenshot('admin-ui');
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') {
+      mkdirSync(join(projectRoot, 'docs', 'images'), { recursive: true });
+      copyFileSync(file, join(projectRoot, 'docs', 'images', 'admin-ui.png'));
+    }
+  });
+
+  it('fits a narrow (400px) window without sideways scrolling', async function () {
+    await page.setViewportSize({ width: 400, height: 800 });
+    await admin.open('#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10');
+    await admin.run();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(400);
+    await admin.screenshot('admin-ui-narrow', true);
+  });
+});
