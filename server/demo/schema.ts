@@ -1,0 +1,87 @@
+// Owns the demo database schema: users, posts, phones, roles and user_roles, created only when
+// missing so that running it again changes nothing.
+import type { Knex } from 'knex';
+
+type TableBuilder = (table: Knex.CreateTableBuilder) => void;
+
+const buildUsers: TableBuilder = (table) => {
+  table.increments('id').primary();
+  table.text('name').notNullable();
+  table.text('email').notNullable().unique();
+  table.timestamp('email_verified_at', { useTz: true }).nullable();
+  table.timestamp('created_at', { useTz: true }).notNullable();
+  table.timestamp('updated_at', { useTz: true }).notNullable();
+  table.text('status').notNullable();
+  table.text('role').notNullable();
+  table.decimal('score', 6, 2).nullable();
+  table.boolean('is_admin').notNullable().defaultTo(false);
+  table.date('birthday').nullable();
+  table.index(['status']);
+  table.index(['role']);
+  table.index(['created_at']);
+};
+
+const buildPosts: TableBuilder = (table) => {
+  table.increments('id').primary();
+  table.integer('user_id').notNullable().references('id').inTable('users');
+  table.text('title').notNullable();
+  table.text('body');
+  table.text('status').notNullable();
+  table.integer('views').notNullable().defaultTo(0);
+  table.timestamp('created_at', { useTz: true }).notNullable();
+  table.index(['user_id']);
+  table.index(['created_at']);
+  table.check("?? in ('draft', 'published', 'archived')", ['status']);
+};
+
+const buildPhones: TableBuilder = (table) => {
+  table.increments('id').primary();
+  table.integer('user_id').unique().references('id').inTable('users');
+  table.text('number').notNullable();
+  table.text('kind');
+};
+
+const buildRoles: TableBuilder = (table) => {
+  table.increments('id').primary();
+  table.text('name').notNullable().unique();
+  table.text('description');
+};
+
+const buildUserRoles: TableBuilder = (table) => {
+  table.integer('user_id').notNullable().references('id').inTable('users');
+  table.integer('role_id').notNullable().references('id').inTable('roles');
+  table.primary(['user_id', 'role_id']);
+  // The primary key serves lookups by user; this one serves the way back from a role.
+  table.index(['role_id']);
+};
+
+// Creation order respects the foreign keys.
+const TABLES: ReadonlyArray<readonly [string, TableBuilder]> = [
+  ['users', buildUsers],
+  ['posts', buildPosts],
+  ['phones', buildPhones],
+  ['roles', buildRoles],
+  ['user_roles', buildUserRoles],
+];
+
+/** The demo tables, in creation order. */
+export const DEMO_TABLES: readonly string[] = TABLES.map(([name]) => name);
+
+/**
+ * Creates every demo table that does not exist yet; existing tables are left as they are.
+ * Example: `await createSchema(knex)` twice in a row creates the tables once.
+ */
+export async function createSchema(knex: Knex): Promise<void> {
+  for (const [name, build] of TABLES) {
+    if (!(await knex.schema.hasTable(name))) {
+      await knex.schema.createTable(name, build);
+    }
+  }
+}
+
+/** Drops every demo table (children first). Used to start over: `await dropSchema(knex)`. */
+export async function dropSchema(knex: Knex): Promise<void> {
+  for (const name of [...DEMO_TABLES].reverse()) {
+    await knex.schema.dropTableIfExists(name);
+  }
+}

@@ -1,0 +1,126 @@
+// Owns the demo server's structured logs: a pino logger chosen from the environment, one JSON line
+// per request (request id, method, path, collection, status, duration, SQL statements, problem code),
+// and the adapter through which the plugin reports database errors with the request id attached.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import crypto from 'node:crypto';
+import type Koa from 'koa';
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** The environment variables logging reads. */
+export interface LoggingEnv {
+  readonly LOG_LEVEL?: string | undefined;
+  readonly NODE_ENV?: string | undefined;
+}
+
+const levels = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/**
+ * `createLogger({ LOG_LEVEL: 'debug' })` -> a JSON logger on stdout. Quiet (`silent`) under
+ * `NODE_ENV=test` or `LOG_LEVEL=silent`; an unknown level falls back to `info`.
+ */
+export function createLogger(env: LoggingEnv, destination?: pino.DestinationStream): Logger {
+  const wanted = (env.LOG_LEVEL ?? '').toLowerCase();
+  const level = env.NODE_ENV === 'test' ? 'silent' : levels.has(wanted) ? wanted : 'info';
+  const options: pino.LoggerOptions = { level, base: { service: 'koa-query-modifiers' } };
+  return destination === undefined ? pino(options) : pino(options, destination);
+}
+
+interface RequestScope {
+  readonly requestId: string;
+  /** The error the plugin reported while answering this request (a 503's database error). */
+  reported?: unknown;
+}
+
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/** Errors already written with their request line, so Koa's `error` event does not log them twice. */
+const loggedErrors = new WeakSet<object>();
+
+// A client-supplied id is echoed back and written to the logs: keep it short and printable.
+const requestIdShape = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
+
+function requestIdOf(ctx: Koa.Context): string {
+  const given = ctx.get('X-Request-Id');
+  return requestIdShape.test(given) ? given : crypto.randomUUID();
+}
+
+/** The `logger` option of the plugin: its database errors go to pino, tagged with the request id. */
+export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void } {
+  return {
+    error(message, error) {
+      const scope = requestScope.getStore();
+      if (scope !== undefined) scope.reported = error;
+      logger.error({ requestId: scope?.requestId, err: error }, message);
+    },
+  };
+}
+
+interface PluginReport {
+  readonly collection?: string;
+  readonly statements?: number;
+  readonly code?: string;
+}
+
+function pluginReport(ctx: Koa.Context): PluginReport {
+  const report: unknown = (ctx.state as { queryModifiers?: unknown }).queryModifiers;
+  return typeof report === 'object' && report !== null ? (report as PluginReport) : {};
+}
+
+/** The `code` of a problem+json body, for 4xx answered without a plugin report (e.g. /ready). */
+function problemCode(ctx: Koa.Context): string | undefined {
+  if (!ctx.response.is('application/problem+json') || typeof ctx.body !== 'string') return undefined;
+  try {
+    const code: unknown = (JSON.parse(ctx.body) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Logs one line per request when the response is done. The request id comes from `X-Request-Id`
+ * (or is generated) and is echoed in the response. 4xx lines carry the problem code, 5xx lines the error.
+ */
+export function requestLogger(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const scope: RequestScope = { requestId: requestIdOf(ctx) };
+    ctx.state.requestId = scope.requestId;
+    ctx.set('X-Request-Id', scope.requestId);
+    const started = process.hrtime.bigint();
+    let thrown: unknown;
+    try {
+      await requestScope.run(scope, next);
+    } catch (error) {
+      thrown = error;
+      throw error;
+    } finally {
+      const exposed = thrown as { status?: unknown; expose?: unknown } | undefined;
+      const status = thrown === undefined ? ctx.status : typeof exposed?.status === 'number' ? exposed.status : 500;
+      const report = pluginReport(ctx);
+      const line: Record<string, unknown> = {
+        requestId: scope.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        collection: report.collection,
+        status,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+        statements: report.statements,
+      };
+      if (status >= 400) line.code = report.code ?? problemCode(ctx);
+      if (status >= 500) line.err = thrown ?? scope.reported;
+      if (typeof thrown === 'object' && thrown !== null) loggedErrors.add(thrown);
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      logger[level](line, 'request');
+    }
+  };
+}
+
+/** Replaces Koa's default stderr error printing: errors not already logged with a request go to pino. */
+export function logAppErrors(app: Koa, logger: Logger): void {
+  app.on('error', (error: unknown) => {
+    if (typeof error === 'object' && error !== null && loggedErrors.has(error)) return;
+    logger.error({ err: error }, 'unhandled application error');
+  });
+}

@@ -1,0 +1,91 @@
+// Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL, API_TOKEN,
+// CORS_ORIGIN, LOG_LEVEL), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+import http from 'node:http';
+import type { Knex } from 'knex';
+import { corsFromEnv, createApp } from './app';
+import { closeKnex, createKnex, databaseKind } from './db';
+import { prepareDemoDatabase } from './demo/setup';
+import { createLogger, type Logger } from './logging';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+function readPort(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0-65535, got "${value}"`);
+  return port;
+}
+
+function listen(server: http.Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish, then closes the database.
+ * A second signal or the timeout forces exit code 1.
+ */
+function installShutdown(server: http.Server, knex: Knex, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.error({ signal }, 'signal received again: forcing exit');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'finishing in-flight requests');
+    setTimeout(() => {
+      logger.error(`shutdown took longer than ${SHUTDOWN_TIMEOUT_MS / 1000} s: forcing exit`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    // Keep-alive sockets that finish their request after close() must be closed too, or close() never returns.
+    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(sweeper);
+      closeKnex(knex).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'closing the database failed');
+          process.exit(1);
+        },
+      );
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function main(logger: Logger): Promise<void> {
+  const env = process.env;
+  const port = readPort(env.PORT);
+  const knex = createKnex(env);
+  try {
+    const seed = await prepareDemoDatabase(knex);
+    if (seed.seeded) {
+      logger.info({ ...seed, database: databaseKind(env) }, `seeded ${seed.users} users, ${seed.posts} posts, ${seed.phones} phones`);
+    }
+    const app = await createApp({ knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger });
+    const server = http.createServer(app.callback());
+    installShutdown(server, knex, logger);
+    const actualPort = await listen(server, port);
+    logger.info({ port: actualPort, database: databaseKind(env) }, `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`);
+  } catch (error) {
+    await closeKnex(knex).catch(() => undefined);
+    throw error;
+  }
+}
+
+const logger = createLogger(process.env);
+main(logger).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'the server could not start');
+  // A silent logger (LOG_LEVEL=silent) must not hide why the process exits.
+  if (!logger.isLevelEnabled('fatal')) console.error(error);
+  process.exit(1);
+});
