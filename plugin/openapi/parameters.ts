@@ -1,0 +1,141 @@
+// The query parameters of one collection's operation: one parameter per allowed field and modifier
+// (`filter[id]`, `sort[name]`, ...), each with its schema, an accepted example and the rules in words.
+
+import type { ResolvedOptions } from '../options';
+import type { Column, CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
+import { sortWordList } from '../syntax';
+import { betweenPattern, filterPattern, inPattern, searchPattern, valueForm, type JsonSchema } from './value-forms';
+
+export type Parameter = JsonSchema;
+
+const prefixWords =
+  'Prefix the field with a logical word and one space (`+` or `%20` in a URL) to join this clause to the clauses '
+  + 'before it: `and`, `or`, `and!` (AND NOT), `or!` (OR NOT), case-insensitive, e.g. KEY_OR. '
+  + 'Repeat the key to add clauses; clauses of one family group in query-string order with NOT before AND before OR.';
+
+function column(scope: ScopeCatalog, name: string): Column {
+  return scope.columns.get(name) ?? { name, type: 'other', nullable: true };
+}
+
+function typeWords(col: Column): string {
+  return `\`${col.type}\`${col.nullable ? ', nullable' : ''}`;
+}
+
+function stringSchema(pattern: string | undefined): JsonSchema {
+  return pattern === undefined ? { type: 'string' } : { type: 'string', pattern };
+}
+
+function query(name: string, description: string, schema: JsonSchema, example: unknown, extra: JsonSchema = {}): Parameter {
+  return { name, in: 'query', required: false, description, schema, example, ...extra };
+}
+
+function filterParameter(scope: ScopeCatalog, field: string): Parameter {
+  const col = column(scope, field);
+  const form = valueForm(col.type);
+  const logical = prefixWords.replace('KEY_OR', `\`filter[or ${field}]\``);
+  return query(`filter[${field}]`,
+    `Compare \`${field}\` (${typeWords(col)}) with a value written \`[operator]value\`. Operators: \`=\` (the default), `
+    + '`<>` (also true for NULL), `>`, `>=`, `<`, `<=`. The value is '
+    + `${form.words}; \`null\` with \`=\` or \`<>\` tests for NULL; a value in double quotes is taken literally. ${logical}`,
+    stringSchema(filterPattern(col.type)), form.shape === undefined || col.type === 'boolean' ? form.example : `>=${form.example}`);
+}
+
+function inParameter(scope: ScopeCatalog, field: string): Parameter {
+  const col = column(scope, field);
+  const form = valueForm(col.type);
+  return query(`in[${field}]`,
+    `Keep records whose \`${field}\` (${typeWords(col)}) equals one of a comma-separated list of items, each ${form.words}; `
+    + 'an item may be double-quoted to contain commas; a bare `null` item matches NULL. '
+    + prefixWords.replace('KEY_OR', `\`in[or ${field}]\``),
+    stringSchema(inPattern(col.type)), `${form.example},${form.example}`);
+}
+
+function betweenParameter(scope: ScopeCatalog, field: string): Parameter {
+  const col = column(scope, field);
+  const form = valueForm(col.type);
+  return query(`between[${field}]`,
+    `Keep records whose \`${field}\` (${typeWords(col)}) lies between two comma-separated bounds, both included; each bound is `
+    + `${form.words}. ${prefixWords.replace('KEY_OR', `\`between[or ${field}]\``)}`,
+    stringSchema(betweenPattern(col.type)), `${form.example},${form.example}`);
+}
+
+function searchParameter(fields: readonly string[]): Parameter {
+  const list = fields.join(',');
+  return query(`search[${list}]`,
+    `Case-insensitive search in ${fields.map((f) => `\`${f}\``).join(' or ')}. A \`*\` at the start or end anchors the term `
+    + '(`term*` starts with, `*term` ends with, no star: contains); `%`, `_` and inner `*` are literal. '
+    + 'Several fields may be listed in one key (`search[a,b]`: any of them matches); several `search` keys are ANDed.',
+    { type: 'string', pattern: searchPattern }, 'a');
+}
+
+function sortParameter(field: string): Parameter {
+  return query(`sort[${field}]`,
+    `Order by \`${field}\`: empty or \`a\`/\`asc\`/\`ascending\` ascending, \`-\`/\`d\`/\`des\`/\`desc\`/\`descending\` descending `
+    + '(case-insensitive). Several sort keys apply in query-string order; the primary key is the final tie-breaker.',
+    { type: 'string', enum: ['', ...sortWordList] }, 'desc', { allowEmptyValue: true });
+}
+
+function fieldsParameters(scope: ScopeCatalog): Parameter[] {
+  const items = { type: 'string', enum: [...scope.projectable] };
+  const listed = scope.projectable.map((f) => `\`${f}\``).join(', ');
+  const list = (maxItems: number) => ({ type: 'array', items, minItems: 1, maxItems, uniqueItems: true });
+  const fields = query('fields', `Return only these fields, in this order (comma-separated, each once). Allowed: ${listed}.`,
+    list(scope.projectable.length), [scope.projectable[0]], { style: 'form', explode: false });
+  // `fields!` must leave at least one field, so a collection with a single field has none.
+  if (scope.projectable.length < 2) return [fields];
+  return [fields, query('fields!', `Return every field except these, in declaration order (comma-separated). Allowed: ${listed}.`,
+    list(scope.projectable.length - 1), [scope.projectable[scope.projectable.length - 1]], { style: 'form', explode: false })];
+}
+
+const quoteList = (names: readonly string[]): string => (names.length === 0 ? 'none' : names.map((n) => `\`${n}\``).join(', '));
+
+function expandParameter(relation: RelationCatalog): Parameter {
+  const s = relation.scope;
+  const shape = relation.cardinality === 'many' ? 'an array (possibly empty)' : 'an object or null';
+  return query(`expand[${relation.name}]`,
+    `Embed the ${relation.kind} relation \`${relation.name}\` in each record under \`${relation.name}\` (${shape}). `
+    + 'The optional value is an alias (`[A-Za-z][A-Za-z0-9]*`) that enables alias modifiers for this relation: '
+    + `\`<alias>_fields\` / \`<alias>_fields!\` (fields: ${quoteList(s.projectable)}), `
+    + `\`<alias>_sort[<field>]\` (${quoteList(s.sortable)}), \`<alias>_search[<field>]\` (${quoteList(s.searchable)}), `
+    + `\`<alias>_filter[<field>]\`, \`<alias>_in[<field>]\`, \`<alias>_between[<field>]\` (${quoteList(s.filterable)}). `
+    + 'They follow the rules of the root modifiers and never remove parent records.',
+    { type: 'string', pattern: '^(?:[A-Za-z][A-Za-z0-9]*)?$' }, 'r', {
+      allowEmptyValue: true,
+      'x-alias-modifiers': {
+        fields: [...s.projectable], sort: [...s.sortable], search: [...s.searchable],
+        filter: [...s.filterable], in: [...s.filterable], between: [...s.filterable],
+      },
+    });
+}
+
+const pagingNames = ['page', 'per-page', 'page-size', 'limit', 'offset'] as const;
+
+/** The shared paging parameters, for `components.parameters`. */
+export function pagingParameters(options: ResolvedOptions): Record<string, Parameter> {
+  const pageSize = (name: string): Parameter => query(name,
+    `Records per page (default ${options.defaultPageSize}, at most ${options.maxPageSize}); the response is the page envelope. `
+    + '`per-page` and `page-size` are synonyms.',
+    { type: 'integer', minimum: 1, maximum: options.maxPageSize }, Math.min(10, options.maxPageSize));
+  return {
+    page: query('page', 'Page number, from 1; the response is the page envelope.', { type: 'integer', minimum: 1 }, 1),
+    'per-page': pageSize('per-page'),
+    'page-size': pageSize('page-size'),
+    limit: query('limit', `Return at most this many records as a bare array (capped at ${options.maxRows}). Not with page parameters.`,
+      { type: 'integer', minimum: 0 }, 10),
+    offset: query('offset', 'Skip this many records (bare array). Not with page parameters.', { type: 'integer', minimum: 0 }, 0),
+  };
+}
+
+/** Every parameter of `GET <prefix>/<collection>`, in a stable order. */
+export function collectionParameters(collection: CollectionCatalog): Parameter[] {
+  const params: Parameter[] = [...fieldsParameters(collection)];
+  for (const field of collection.sortable) params.push(sortParameter(field));
+  for (const field of collection.filterable) params.push(filterParameter(collection, field));
+  for (const field of collection.filterable) params.push(inParameter(collection, field));
+  for (const field of collection.filterable) params.push(betweenParameter(collection, field));
+  for (const field of collection.searchable) params.push(searchParameter([field]));
+  if (collection.searchable.length > 1) params.push(searchParameter(collection.searchable));
+  for (const relation of collection.relations.values()) params.push(expandParameter(relation));
+  for (const name of pagingNames) params.push({ $ref: `#/components/parameters/${name}` });
+  return params;
+}

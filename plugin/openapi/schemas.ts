@@ -1,0 +1,128 @@
+// The component schemas: one record schema per collection and per expandable relation (built from
+// the column types), the page envelope, and the problem+json body with every stable code.
+
+import { problemCodes, problemTypeBase } from '../errors';
+import type { CollectionCatalog, ScopeCatalog } from '../schema';
+import { columnSchema, type JsonSchema } from './value-forms';
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** Component names: collections cannot contain a dot, so these never collide. */
+export const schemaNames = {
+  record: (collection: string): string => `record.${collection}`,
+  relation: (collection: string, relation: string): string => `record.${collection}.${relation}`,
+  page: (collection: string): string => `page.${collection}`,
+};
+
+function scopeProperties(scope: ScopeCatalog): Record<string, JsonSchema> {
+  const properties: Record<string, JsonSchema> = {};
+  for (const name of scope.projectable) {
+    const column = scope.columns.get(name);
+    properties[name] = column === undefined ? {} : columnSchema(column);
+  }
+  return properties;
+}
+
+function recordSchema(scope: ScopeCatalog, description: string, extra: Record<string, JsonSchema> = {}): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    properties: { ...scopeProperties(scope), ...extra },
+    // Every field is optional: `fields` and `fields!` choose which ones a response carries.
+    additionalProperties: false,
+  };
+}
+
+/** `record.users`, `record.users.posts` (one per relation) and `page.users`. */
+export function collectionSchemas(collection: CollectionCatalog): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  const embedded: Record<string, JsonSchema> = {};
+  for (const relation of collection.relations.values()) {
+    const name = schemaNames.relation(collection.name, relation.name);
+    schemas[name] = recordSchema(relation.scope, `A ${relation.name} record embedded in a ${collection.name} record.`);
+    embedded[relation.name] = relation.cardinality === 'many'
+      ? { type: 'array', items: ref(name), description: `Present with \`expand[${relation.name}]\`.` }
+      : { oneOf: [ref(name), { type: 'null' }], description: `Present with \`expand[${relation.name}]\`; null when there is none.` };
+  }
+  schemas[schemaNames.record(collection.name)] = recordSchema(collection,
+    `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose) and the expanded relations.`,
+    embedded);
+  schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
+  return schemas;
+}
+
+// Page URLs repeat the query string as the client sent it (brackets may be unencoded), so no `format: uri`.
+const url = { type: 'string', description: 'An absolute URL.' };
+const urlOrNull = { type: ['string', 'null'], description: 'An absolute URL, or null.' };
+const countOrNull = { type: ['integer', 'null'], minimum: 1 };
+
+function pageSchema(record: JsonSchema): JsonSchema {
+  const properties = {
+    current_page: { type: 'integer', minimum: 1 },
+    data: { type: 'array', items: record },
+    first_page_url: url,
+    from: countOrNull,
+    last_page: { type: 'integer', minimum: 1 },
+    last_page_url: url,
+    links: { type: 'array', items: ref('PageLink') },
+    next_page_url: urlOrNull,
+    path: url,
+    per_page: { type: 'integer', minimum: 1 },
+    prev_page_url: urlOrNull,
+    to: countOrNull,
+    total: { type: 'integer', minimum: 0 },
+  };
+  return {
+    type: 'object',
+    description: 'The pagination envelope (Laravel paginator format), returned when `page`, `per-page` or `page-size` is present.',
+    required: Object.keys(properties),
+    properties,
+    additionalProperties: false,
+  };
+}
+
+/** The schemas every document has: `PageLink`, `Problem`, `ProblemItem`. */
+export function sharedSchemas(): Record<string, JsonSchema> {
+  const codes = Object.keys(problemCodes);
+  const allowed = {
+    description: 'The allowed values (fields, relations) or the limit that applies.',
+    oneOf: [{ type: 'array', items: { type: ['string', 'number'] } }, { type: 'number' }],
+  };
+  const code = { type: 'string', enum: codes, description: 'A stable code; see docs/errors.md.' };
+  return {
+    PageLink: {
+      type: 'object',
+      required: ['url', 'label', 'active'],
+      properties: { url: urlOrNull, label: { type: 'string' }, active: { type: 'boolean' } },
+      additionalProperties: false,
+    },
+    ProblemItem: {
+      type: 'object',
+      required: ['code', 'detail'],
+      properties: {
+        code,
+        parameter: { type: 'string', description: 'The query key exactly as sent, e.g. `filter[or bogus]`.' },
+        detail: { type: 'string' },
+        allowed,
+      },
+      additionalProperties: false,
+    },
+    Problem: {
+      type: 'object',
+      description: 'An RFC 9457 problem. Top-level `code`, `parameter`, `detail` and `allowed` are those of the first problem; '
+        + '`errors` (400 only) lists every problem found, in query-string order.',
+      required: ['type', 'title', 'status', 'detail', 'code'],
+      properties: {
+        type: { type: 'string', format: 'uri', description: `\`${problemTypeBase}<code in lower kebab case>\`` },
+        title: { type: 'string' },
+        status: { type: 'integer', enum: [...new Set(Object.values(problemCodes).map((c) => c.status))] },
+        detail: { type: 'string' },
+        code,
+        parameter: { type: 'string' },
+        allowed,
+        errors: { type: 'array', items: ref('ProblemItem') },
+      },
+      additionalProperties: false,
+    },
+  };
+}

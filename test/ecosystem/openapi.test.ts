@@ -1,0 +1,195 @@
+// The OpenAPI document: valid OpenAPI 3.1 (checked by a maintained validator), strict JSON Schema
+// 2020-12 component schemas, and true to the API: every documented parameter, field and relation is
+// accepted, every other one refused, and real response bodies match the documented schemas.
+
+import { expect } from 'chai';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import supertest from 'supertest';
+import { problemCodes } from '../../plugin';
+import { useApp } from '../support/app';
+import { collections } from '../support/fixture';
+import {
+  aliasFields, documentedFields, documentFor, fieldModifiers, outsideValue, probe, tableColumns, type ModelClass,
+} from './openapi-probes';
+import { DocumentSchemas, asJson, okSchema, pair, parametersOf, resolveRef, type Json } from './openapi-support';
+
+describe('OpenAPI document', function () {
+  const app = useApp();
+  let doc: Json;
+  let schemas: DocumentSchemas;
+  const get = (path: string): supertest.Test => app.get(path);
+
+  before(async function () {
+    doc = await documentFor(app.db.knex, collections);
+    schemas = new DocumentSchemas(doc);
+  });
+
+  async function expectStatus(path: string, status: number): Promise<supertest.Response> {
+    const res = await get(path);
+    if (res.status !== status) expect.fail(`GET ${decodeURIComponent(path)}: expected ${status}, got ${res.status}: ${res.text.slice(0, 500)}`);
+    return res;
+  }
+
+  /** 400 whose `errors` include `code` for the parameter (as the API reports it). */
+  async function expectRefused(path: string, code: string): Promise<void> {
+    const res = await expectStatus(path, 400);
+    const errors = asJson(res.body, 'problem').errors as Json[];
+    expect(errors.map((e) => e.code), decodeURIComponent(path)).to.include(code);
+  }
+
+  it('is valid OpenAPI 3.1 according to @seriousme/openapi-schema-validator', async function () {
+    const result = await new Validator().validate(doc);
+    expect(result.errors, JSON.stringify(result.errors, null, 2)).to.equal(undefined);
+    expect(result.valid).to.equal(true);
+    expect(doc.openapi).to.match(/^3\.1\./);
+  });
+
+  it('has component schemas that compile as strict JSON Schema 2020-12, and parameter examples that fit their schemas', function () {
+    for (const name of Object.keys(asJson(asJson(doc.components, 'components').schemas, 'schemas'))) schemas.named(name);
+    for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
+      for (const p of parametersOf(doc, path)) {
+        const validate = schemas.compile(p.schema);
+        expect(validate(p.example), `${path} ${p.name} example ${JSON.stringify(p.example)}: ${schemas.errorsText(validate)}`).to.equal(true);
+      }
+    }
+  });
+
+  it('lists every problem code and documents the problem+json responses', function () {
+    const problem = asJson(asJson(asJson(doc.components, 'components').schemas, 'schemas').Problem, 'Problem');
+    const code = asJson(asJson(problem.properties, 'properties').code, 'code');
+    expect(code.enum).to.deep.equal(Object.keys(problemCodes));
+    const get = asJson(asJson(asJson(doc.paths, 'paths')['/api/users'], 'path').get, 'get');
+    const responses = asJson(get.responses, 'responses');
+    expect(Object.keys(responses)).to.include.members(['200', '400', '404', '503']);
+    expect(Object.keys(responses)).not.to.include('401');
+    const bad = resolveRef(doc, responses['400']);
+    expect(Object.keys(asJson(bad.content, 'content'))).to.deep.equal(['application/problem+json']);
+  });
+
+  it('documents 401 and 403 when an authorize hook is configured', async function () {
+    const withAuth = await documentFor(app.db.knex, collections, { authorize: () => true });
+    const get = asJson(asJson(asJson(withAuth.paths, 'paths')['/api/posts'], 'path').get, 'get');
+    expect(Object.keys(asJson(get.responses, 'responses'))).to.include.members(['401', '403']);
+  });
+
+  it('describes nullable columns with a null type and expansions as optional properties', function () {
+    const users = asJson(schemas.named('record.users').schema, 'record.users');
+    const props = asJson(users.properties, 'properties');
+    expect(asJson(props.score, 'score').type).to.deep.equal(['string', 'null']);
+    expect(asJson(props.id, 'id').type).to.equal('integer');
+    expect(asJson(props.created_at, 'created_at')).to.include({ type: 'string', format: 'date-time' });
+    expect(asJson(props.birthday, 'birthday')).to.deep.include({ type: ['string', 'null'], format: 'date' });
+    expect(asJson(props.posts, 'posts').type).to.equal('array');
+    expect(asJson(props.phone, 'phone').oneOf).to.have.length(2);
+    expect(props).not.to.have.property('password_hash');
+    expect(users).not.to.have.property('required');
+  });
+
+  it('accepts every documented parameter with its example (200)', async function () {
+    for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
+      for (const p of parametersOf(doc, path)) await expectStatus(`${path}?${pair(p.name, p.example)}`, 200);
+    }
+  });
+
+  it('refuses values outside a documented parameter schema (400)', async function () {
+    let checked = 0;
+    for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
+      for (const p of parametersOf(doc, path)) {
+        const validate = schemas.compile(p.schema);
+        const value = outsideValue(p, (v) => validate(/^(page|per-page|page-size|limit|offset)$/.test(p.name) ? Number(v) : v));
+        if (value === undefined) continue;
+        await expectStatus(`${path}?${pair(p.name, value)}`, 400);
+        checked += 1;
+      }
+    }
+    expect(checked).to.be.greaterThan(20);
+    const perPage = asJson(resolveRef(doc, { $ref: '#/components/parameters/per-page' }).schema, 'per-page schema');
+    expect(perPage.maximum).to.equal(100);
+    await expectStatus('/api/users?per-page=100', 200);
+    await expectRefused('/api/users?per-page=101', 'PAGE_SIZE_TOO_LARGE');
+  });
+
+  it('allows exactly the documented fields for each modifier, over every column of each table', async function () {
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const documented = documentedFields(parametersOf(doc, path));
+      const columns = await tableColumns(app.db.knex, model.tableName);
+      for (const modifier of fieldModifiers) {
+        for (const column of columns) {
+          const url = `${path}?${probe(modifier, column)}`;
+          if (documented[modifier].has(column.name)) await expectStatus(url, 200);
+          else await expectRefused(url, 'FIELD_NOT_ALLOWED');
+        }
+      }
+    }
+  });
+
+  it('allows exactly the documented expansions, and the documented alias modifiers of each', async function () {
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const params = parametersOf(doc, path);
+      const relations = model.getRelations();
+      for (const relation of [...Object.keys(relations), 'no_such_relation']) {
+        const param = params.find((p) => p.name === `expand[${relation}]`);
+        if (param === undefined) {
+          await expectRefused(`${path}?expand[${relation}]`, 'UNKNOWN_RELATION');
+          continue;
+        }
+        await expectStatus(`${path}?expand[${relation}]`, 200);
+        const allowed = aliasFields(param.extensions['x-alias-modifiers']);
+        const related = relations[relation]?.relatedModelClass.tableName ?? '';
+        for (const modifier of fieldModifiers) {
+          for (const column of await tableColumns(app.db.knex, related)) {
+            const url = `${path}?expand[${relation}]=r&${probe(modifier, column, 'r_')}`;
+            if (allowed[modifier].has(column.name)) await expectStatus(url, 200);
+            else await expectRefused(url, 'FIELD_NOT_ALLOWED');
+          }
+        }
+      }
+    }
+  });
+
+  it('returns each documented record field when asked for it with fields', async function () {
+    for (const name of Object.keys(collections)) {
+      const record = asJson(schemas.named(`record.${name}`).schema, 'record');
+      const params = parametersOf(doc, `/api/${name}`);
+      for (const field of Object.keys(asJson(record.properties, 'properties'))) {
+        const isRelation = params.some((p) => p.name === `expand[${field}]`);
+        const query = isRelation ? `expand[${field}]&limit=3` : `fields=${field}&limit=3`;
+        const res = await expectStatus(`/api/${name}?${query}`, 200);
+        const rows = res.body as Json[];
+        expect(rows.length, `${name}?${query}`).to.be.greaterThan(0);
+        for (const row of rows) {
+          if (isRelation) expect(row).to.have.property(field);
+          else expect(Object.keys(row)).to.deep.equal([field]);
+        }
+      }
+    }
+  });
+
+  it('describes real response bodies: arrays, envelopes with every expansion, and problems', async function () {
+    for (const name of Object.keys(collections)) {
+      const path = `/api/${name}`;
+      const validate = schemas.compile(okSchema(doc, path));
+      const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[')).map((p) => p.name).join('&');
+      for (const query of ['', expands, `${expands}&per-page=5&page=2`, 'page=99']) {
+        const res = await expectStatus(`${path}?${query}`, 200);
+        expect(validate(res.body), `${path}?${query}: ${schemas.errorsText(validate)}`).to.equal(true);
+      }
+    }
+    const problem = schemas.named('Problem');
+    for (const url of ['/api/users?filter[nope]=1&sort[id]=up', '/api/nope', '/api/users?per-page=1000']) {
+      const res = await get(url);
+      expect(res.type).to.equal('application/problem+json');
+      expect(problem(res.body), `${url}: ${schemas.errorsText(problem)}`).to.equal(true);
+    }
+  });
+
+  it('is served at GET /api/openapi.json', async function () {
+    const res = await expectStatus('/api/openapi.json', 200);
+    expect(res.type).to.equal('application/json');
+    const served = asJson(res.body, 'served document');
+    expect(served.paths).to.deep.equal(doc.paths);
+    expect(served.components).to.deep.equal(doc.components);
+  });
+});

@@ -1,0 +1,198 @@
+// The demo server's ecosystem features: /health and /ready without the API token, one structured
+// pino line per request with its request id, compression of large bodies, and CORS from CORS_ORIGIN.
+
+import { expect } from 'chai';
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import pino from 'pino';
+import supertest from 'supertest';
+import { corsFromEnv, createApp, type AppOptions } from '../../server/app';
+import { prepareDemoDatabase } from '../../server/demo/setup';
+import { createLogger } from '../../server/logging';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+
+type LogLine = Record<string, unknown>;
+
+/** A pino logger whose lines land in `lines`, parsed. */
+function memoryLogger(lines: LogLine[]): pino.Logger {
+  return pino({ level: 'info' }, { write: (text: string) => void lines.push(JSON.parse(text) as LogLine) });
+}
+
+async function demoDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase({ empty: true });
+  await prepareDemoDatabase(db.knex, { userCount: 60 });
+  return db;
+}
+
+const TOKEN = 'test-token';
+
+describe('demo server: probes, logs, compression, CORS', function () {
+  let db: TestDatabase;
+  let lines: LogLine[];
+  let app: Koa;
+  const request = (): supertest.Agent => supertest.agent(app.callback());
+
+  before(async function () {
+    this.timeout(120000);
+    db = await demoDatabase();
+  });
+
+  after(async function () {
+    await db?.destroy();
+  });
+
+  async function start(options: Partial<AppOptions> = {}): Promise<void> {
+    lines = [];
+    app = await createApp({ knex: db.knex, apiToken: TOKEN, logger: memoryLogger(lines), ...options });
+  }
+
+  const requestLines = (): LogLine[] => lines.filter((l) => l.msg === 'request');
+
+  describe('probes', function () {
+    before(() => start());
+
+    it('GET /health answers 200 {status: ok} without the API token', async function () {
+      const res = await request().get('/health').expect(200);
+      expect(res.body).to.deep.equal({ status: 'ok' });
+      expect(res.headers['cache-control']).to.equal('no-store');
+    });
+
+    it('GET /ready answers 200 when the database answers, without the API token', async function () {
+      const res = await request().get('/ready').expect(200);
+      expect(res.body).to.deep.equal({ status: 'ok' });
+      await request().get('/api/users').expect(401);
+    });
+  });
+
+  describe('request logs', function () {
+    beforeEach(() => start());
+
+    it('writes one line per request with id, method, path, collection, status, duration and statement count', async function () {
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      const res = await request().get('/api/users?expand[posts]&limit=3').set(auth).set('X-Request-Id', 'req-42').expect(200);
+      expect(res.headers['x-request-id']).to.equal('req-42');
+      const [line, ...others] = requestLines();
+      expect(others).to.have.length(0);
+      expect(line).to.include({ requestId: 'req-42', method: 'GET', path: '/api/users', collection: 'users', status: 200, level: 30 });
+      expect(line?.durationMs).to.be.a('number').and.to.be.at.least(0);
+      expect(line?.statements).to.be.a('number').and.to.be.at.least(2);
+      expect(line).not.to.have.property('code');
+    });
+
+    it('generates a request id when none (or an unusable one) is sent, and echoes it', async function () {
+      const first = await request().get('/health');
+      expect(first.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+      const second = await request().get('/health').set('X-Request-Id', 'has spaces and "quotes"');
+      expect(second.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+      expect(requestLines().map((l) => l.requestId)).to.deep.equal([first.headers['x-request-id'], second.headers['x-request-id']]);
+    });
+
+    it('logs the problem code of a 4xx at warn level', async function () {
+      await request().get('/api/users?filter[nope]=1').set('Authorization', `Bearer ${TOKEN}`).expect(400);
+      await request().get('/api/users').expect(401);
+      const [bad, unauthorized] = requestLines();
+      expect(bad).to.include({ status: 400, code: 'FIELD_NOT_ALLOWED', collection: 'users', level: 40 });
+      expect(unauthorized).to.include({ status: 401, code: 'UNAUTHORIZED', level: 40 });
+    });
+
+    it('is quiet under NODE_ENV=test or LOG_LEVEL=silent, and follows LOG_LEVEL otherwise', function () {
+      expect(createLogger({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).level).to.equal('silent');
+      expect(createLogger({ LOG_LEVEL: 'silent' }).level).to.equal('silent');
+      expect(createLogger({ LOG_LEVEL: 'debug' }).level).to.equal('debug');
+      expect(createLogger({ LOG_LEVEL: 'bogus' }).level).to.equal('info');
+      expect(createLogger({}).level).to.equal('info');
+    });
+  });
+
+  describe('compression', function () {
+    before(() => start({ apiToken: undefined }));
+
+    it('compresses a large JSON body when the client accepts gzip or br', async function () {
+      for (const encoding of ['gzip', 'br']) {
+        const res = await request().get('/api/users?limit=50').set('Accept-Encoding', encoding).expect(200);
+        expect(res.headers['content-encoding']).to.equal(encoding);
+        expect(res.headers.vary).to.match(/Accept-Encoding/i);
+        expect(res.body).to.be.an('array').with.length(50);
+      }
+    });
+
+    it('sends small bodies and clients that do not accept compression as they are', async function () {
+      const small = await request().get('/health').set('Accept-Encoding', 'gzip').expect(200);
+      expect(small.headers['content-encoding']).to.equal(undefined);
+      const plain = await request().get('/api/users?limit=50').set('Accept-Encoding', 'identity').expect(200);
+      expect(plain.headers['content-encoding']).to.equal(undefined);
+      expect(plain.body).to.have.length(50);
+    });
+  });
+
+  describe('CORS', function () {
+    it('is off without CORS_ORIGIN', async function () {
+      expect(corsFromEnv(undefined)).to.equal(undefined);
+      expect(corsFromEnv('  ')).to.equal(undefined);
+      await start({ apiToken: undefined });
+      const res = await request().get('/api/users?limit=1').set('Origin', 'https://app.example').expect(200);
+      expect(res.headers['access-control-allow-origin']).to.equal(undefined);
+    });
+
+    it('allows the configured origin on the API routes and answers preflight', async function () {
+      await start({ apiToken: undefined, cors: corsFromEnv('https://app.example') });
+      const res = await request().get('/api/users?limit=1').set('Origin', 'https://app.example').expect(200);
+      expect(res.headers['access-control-allow-origin']).to.equal('https://app.example');
+      expect(res.headers['access-control-expose-headers']).to.match(/X-Result-Truncated/);
+      const preflight = await request().options('/api/users')
+        .set('Origin', 'https://app.example').set('Access-Control-Request-Method', 'GET');
+      expect(preflight.status).to.equal(204);
+      expect(preflight.headers['access-control-allow-origin']).to.equal('https://app.example');
+      expect(preflight.headers['access-control-allow-methods']).to.equal('GET,HEAD');
+    });
+
+    it('accepts a comma-separated list of origins and answers only those', async function () {
+      await start({ apiToken: undefined, cors: corsFromEnv('https://a.example, https://b.example') });
+      const allowed = await request().get('/api/users?limit=1').set('Origin', 'https://b.example').expect(200);
+      expect(allowed.headers['access-control-allow-origin']).to.equal('https://b.example');
+      const other = await request().get('/api/users?limit=1').set('Origin', 'https://c.example').expect(200);
+      expect(other.headers['access-control-allow-origin']).to.equal(undefined);
+    });
+  });
+});
+
+describe('demo server: database outage', function () {
+  let db: TestDatabase;
+  let outage: () => Promise<void>;
+  let knex: Knex;
+  let lines: LogLine[];
+  let app: Koa;
+
+  before(async function () {
+    this.timeout(120000);
+    db = await demoDatabase();
+    ({ knex, outage } = await db.connectWithOutage());
+    lines = [];
+    app = await createApp({ knex, logger: memoryLogger(lines) });
+    await outage();
+  });
+
+  after(async function () {
+    await db?.destroy();
+  });
+
+  it('GET /ready answers 503 SERVICE_UNAVAILABLE problem+json while /health stays 200', async function () {
+    const ready = await supertest(app.callback()).get('/ready');
+    expect(ready.status).to.equal(503);
+    expect(ready.type).to.equal('application/problem+json');
+    expect(ready.body).to.include({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    await supertest(app.callback()).get('/health').expect(200);
+  });
+
+  it('logs a 503 from the API with the full database error, tagged with the request id', async function () {
+    lines.length = 0;
+    const res = await supertest(app.callback()).get('/api/users').set('X-Request-Id', 'down-1');
+    expect(res.status).to.equal(503);
+    const request = lines.find((l) => l.msg === 'request');
+    expect(request).to.include({ requestId: 'down-1', status: 503, code: 'SERVICE_UNAVAILABLE', level: 50 });
+    expect(request?.err).to.be.an('object').that.has.property('message').that.is.a('string');
+    const pluginLine = lines.find((l) => l.msg !== 'request');
+    expect(pluginLine).to.include({ requestId: 'down-1', level: 50 });
+    expect(pluginLine?.err).to.be.an('object').that.has.property('stack');
+  });
+});
