@@ -1,0 +1,128 @@
+// HTTP behaviour around the records: conditional GET (weak ETag, 304), Cache-Control, HEAD,
+// Server-Timing, nosniff, and the admin metadata and explain endpoints.
+
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { objectOf, useApp, expectOk } from '../support/app';
+import { expectProblemAt } from '../support/problems';
+
+describe('http behaviour', function () {
+  describe('conditional GET and caching headers', function () {
+    const h = useApp({ cacheControl: { posts: 'public, max-age=60' } });
+
+    it('gives every 200 a weak ETag that changes with the body', async function () {
+      const a = await h.get('/api/users?fields=id&limit=2');
+      const b = await h.get('/api/users?fields=id&limit=3');
+      expectOk(a);
+      expect(a.headers.etag).to.match(/^W\/"[A-Za-z0-9_-]+"$/);
+      expect(b.headers.etag).to.not.equal(a.headers.etag);
+    });
+
+    it('answers If-None-Match with 304 and no body', async function () {
+      const first = await h.get('/api/users?fields=id&limit=2');
+      const again = await h.get('/api/users?fields=id&limit=2').set('If-None-Match', String(first.headers.etag));
+      expect(again.status).to.equal(304);
+      expect(again.text ?? '').to.equal('');
+      const other = await h.get('/api/users?fields=id&limit=2').set('If-None-Match', 'W/"nope"');
+      expect(other.status).to.equal(200);
+    });
+
+    it('sends no-cache by default, the configured value per collection, and no-store on errors', async function () {
+      expect((await h.get('/api/users?limit=1')).headers['cache-control']).to.equal('no-cache');
+      expect((await h.get('/api/posts?limit=1')).headers['cache-control']).to.equal('public, max-age=60');
+      expect((await h.get('/api/users?filter[nope]=1')).headers['cache-control']).to.equal('no-store');
+    });
+
+    it('sends no CORS headers when CORS is not configured', async function () {
+      const res = await h.get('/api/users?limit=1').set('Origin', 'https://site.example');
+      expect(res.headers['access-control-allow-origin']).to.equal(undefined);
+      const preflight = await supertest(h.origin).options('/api/users')
+        .set('Origin', 'https://site.example').set('Access-Control-Request-Method', 'GET');
+      expect(preflight.status).to.equal(405);
+    });
+
+    it('marks every answer nosniff', async function () {
+      expect((await h.get('/api/users?limit=1')).headers['x-content-type-options']).to.equal('nosniff');
+      expect((await h.get('/api/users?sort=x')).headers['x-content-type-options']).to.equal('nosniff');
+    });
+
+    it('answers HEAD with the GET headers and no body', async function () {
+      const get = await h.get('/api/users?per-page=2');
+      const head = await supertest(h.origin).head('/api/users?per-page=2');
+      expect(head.status).to.equal(200);
+      expect(head.headers.etag).to.equal(get.headers.etag);
+      expect(head.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(head.text ?? '').to.equal('');
+    });
+
+    it('reports parse, query and serialize times in Server-Timing', async function () {
+      const res = await h.get('/api/users?per-page=2&expand[posts]=p');
+      expect(res.headers['server-timing']).to.match(/^parse;dur=\d+\.\d\d, query;dur=\d+\.\d\d, serialize;dur=\d+\.\d\d$/);
+    });
+  });
+
+  describe('CORS', function () {
+    const h = useApp({ cors: { origin: 'https://site.example' } });
+
+
+    it('answers a preflight on a collection route and marks responses', async function () {
+      const preflight = await supertest(h.origin).options('/api/users?per-page=2')
+        .set('Origin', 'https://site.example').set('Access-Control-Request-Method', 'GET');
+      expect(preflight.status).to.equal(204);
+      expect(preflight.headers['access-control-allow-origin']).to.equal('https://site.example');
+      expect(String(preflight.headers['access-control-allow-methods'])).to.include('GET');
+      const get = await h.get('/api/users?limit=1').set('Origin', 'https://site.example');
+      expect(get.headers['access-control-allow-origin']).to.equal('https://site.example');
+    });
+  });
+
+  describe('admin metadata and explain', function () {
+    const h = useApp({ admin: {} });
+
+    it('lists the collections', async function () {
+      const res = await h.get('/api/_meta');
+      expectOk(res);
+      expect(objectOf(res)).to.deep.equal({ collections: ['users', 'posts', 'roles'], prefix: '/api' });
+    });
+
+    it('describes a collection with only what the API accepts', async function () {
+      const meta = objectOf(await h.get('/api/_meta/users'));
+      const fields = meta.fields as { name: string }[];
+      expect(fields.map((f) => f.name)).to.not.include('password_hash');
+      expect(meta.projectable).to.deep.equal(fields.map((f) => f.name));
+      const relations = meta.relations as { name: string; cardinality: string }[];
+      expect(relations.map((r) => [r.name, r.cardinality])).to.deep.include(['posts', 'many']);
+      await expectProblemAt(h.get('/api/_meta/nope'), { code: 'UNKNOWN_COLLECTION' });
+    });
+
+    it('explains the statements a request runs, with bindings, without changing anything', async function () {
+      const res = await h.get('/api/_explain/users?filter[id]=>=5&expand[posts]=p&per-page=2&page=3');
+      expectOk(res);
+      const statements = objectOf(res).statements as { sql: string; bindings: unknown[] }[];
+      expect(statements.length).to.equal(3);
+      expect(statements[0]?.sql).to.match(/^select .* from "users" where \(\("users"."id" >= \$1\)\)/);
+      expect(statements[0]?.bindings).to.deep.equal([5, 2, 4]);
+      expect(statements[1]?.sql).to.match(/from "posts" where "posts"."user_id" in/);
+      expect(statements[2]?.sql).to.match(/^select count\(\*\)/);
+    });
+
+    it('adds PostgreSQL plans on demand', async function () {
+      const plan = objectOf(await h.get('/api/_explain/users?filter[id]=1&explain=plan')).plan as unknown[];
+      expect(plan).to.have.length(1);
+      expect(JSON.stringify(plan[0])).to.include('"Node Type"');
+    });
+
+    it('refuses the same mistakes as the collection route', async function () {
+      await expectProblemAt(h.get('/api/_explain/users?filter[id]=abc'), { code: 'INVALID_VALUE' });
+    });
+  });
+
+  describe('explain behind authorize', function () {
+    const h = useApp({ admin: {}, authorize: (_ctx, collection) => (collection === '_explain' ? { status: 401 } : true) });
+
+    it('asks the hook for _explain', async function () {
+      await expectProblemAt(h.get('/api/_explain/users'), { code: 'UNAUTHORIZED' });
+      expectOk(await h.get('/api/users?limit=1'));
+    });
+  });
+});

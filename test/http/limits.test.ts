@@ -1,0 +1,80 @@
+// Cost caps (decision 32): query-string length, clauses, list items and expansions, with the contract's
+// defaults (4096, 40, 100, 5) and with a custom configuration; each hit is 400 LIMIT_EXCEEDED whose
+// `allowed` is the limit.
+
+import { expect } from 'chai';
+import { useApp } from '../support/app';
+import { expectProblem } from '../support/problems';
+
+function clauses(count: number): string {
+  return Array.from({ length: count }, (_, i) => (i === 0 ? 'filter[id]=1' : `filter[or%20id]=${i + 1}`)).join('&');
+}
+
+describe('limits', function () {
+  describe('defaults', function () {
+    const h = useApp();
+
+    it('a query string of 4096 characters is fine', async function () {
+      const query = `filter[name]=${'a'.repeat(4096 - 'filter[name]='.length)}`;
+      expect(query).to.have.length(4096);
+      expect(await h.userIds(query)).to.deep.equal([]);
+    });
+
+    it('4097 characters is LIMIT_EXCEEDED (allowed 4096)', async function () {
+      const query = `filter[name]=${'a'.repeat(4097 - 'filter[name]='.length)}`;
+      expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 4096 });
+    });
+
+    it('ignored keys count toward the length', async function () {
+      const query = `${Array.from({ length: 700 }, (_, i) => `u${i}=1`).join('&')}`;
+      expect(query.length).to.be.greaterThan(4096);
+      expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 4096 });
+    });
+
+    it('40 clauses are fine', async function () {
+      expect(await h.userIds(clauses(40))).to.have.length(23);
+    });
+
+    it('41 clauses are LIMIT_EXCEEDED (allowed 40)', async function () {
+      expectProblem(await h.get(`/api/users?${clauses(41)}`), { code: 'LIMIT_EXCEEDED', allowed: 40 });
+    });
+
+    it('100 list items are fine, 101 are LIMIT_EXCEEDED (allowed 100)', async function () {
+      const items = (n: number): string => Array.from({ length: n }, (_, i) => String(i + 1)).join(',');
+      expect(await h.userIds(`in[id]=${items(100)}`)).to.have.length(23);
+      expectProblem(await h.get(`/api/users?in[id]=${items(101)}`), { code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 100 });
+    });
+  });
+
+  describe('a custom configuration', function () {
+    const h = useApp({ limits: { maxQueryLength: 200, maxClauses: 3, maxListItems: 2, maxExpansions: 2 } });
+
+    it('query length', async function () {
+      expect(await h.userIds(`filter[name]=${'a'.repeat(200 - 13)}`)).to.deep.equal([]);
+      expectProblem(await h.get(`/api/users?filter[name]=${'a'.repeat(201 - 13)}`), { code: 'LIMIT_EXCEEDED', allowed: 200 });
+    });
+
+    it('clauses of every family count', async function () {
+      expect(await h.userIds('filter[id]=1&in[id]=1&between[id]=1,1')).to.deep.equal([1]);
+      expectProblem(await h.get('/api/users?filter[id]=1&in[id]=1&between[id]=1,1&search[name]=a'), { code: 'LIMIT_EXCEEDED', allowed: 3 });
+    });
+
+    it('clauses on an expansion count', async function () {
+      expectProblem(await h.get('/api/users?filter[id]=1&expand[posts]=p&p_filter[id]=1&p_filter[or%20id]=2&p_in[id]=3'), {
+        code: 'LIMIT_EXCEEDED', allowed: 3,
+      });
+    });
+
+    it('list items', async function () {
+      expect(await h.userIds('in[id]=1,2')).to.deep.equal([1, 2]);
+      expectProblem(await h.get('/api/users?in[id]=1,2,3'), { code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 2 });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_in[id]=1,2,3'), { code: 'LIMIT_EXCEEDED', parameter: 'p_in[id]', allowed: 2 });
+    });
+
+    it('expansions', async function () {
+      const rows = await h.rows('/api/users?expand[posts]&expand[phone]&filter[id]=1');
+      expect(rows).to.have.length(1);
+      expectProblem(await h.get('/api/users?expand[posts]&expand[phone]&expand[roles]'), { code: 'LIMIT_EXCEEDED', allowed: 2 });
+    });
+  });
+});

@@ -1,0 +1,118 @@
+// Output value types (decision 13): timestamps as ISO UTC with 6 fractional digits and Z, dates as
+// YYYY-MM-DD, integers as numbers (bigint as a string when unsafe), numerics as exact strings,
+// booleans as booleans. Also under a database session and a Node process that are not on UTC.
+
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { asRow, useApp, expectOk, rowsOf } from '../support/app';
+
+const ALICE = {
+  id: 1,
+  name: 'Alice Martin',
+  email: 'alice@example.com',
+  status: 'active',
+  role: 'admin',
+  score: '95.50',
+  active: true,
+  birthday: '1990-01-15',
+  visits: 120,
+  email_verified_at: '2025-04-17T01:19:49.123456Z',
+  created_at: '2025-04-01T08:00:00.000000Z',
+  updated_at: '2025-05-10T12:34:56.654321Z',
+};
+
+describe('output types', function () {
+  const h = useApp();
+
+  it('a whole record, every type', async function () {
+    const res = await h.get('/api/users?filter[id]=1');
+    expectOk(res);
+    expect(res.headers['content-type']).to.match(/^application\/json\b/);
+    expect(rowsOf(res)).to.deep.equal([ALICE]);
+  });
+
+  it('NULLs are JSON null', async function () {
+    const rows = await h.rows('/api/users?filter[id]=16');
+    expect(rows).to.deep.equal([{
+      id: 16, name: 'Peggy', email: 'peggy@example.com', status: 'pending', role: null, score: null, active: null,
+      birthday: null, visits: 0, email_verified_at: null, created_at: '2025-04-03T00:00:00.000000Z',
+      updated_at: '2025-05-10T00:00:00.000000Z',
+    }]);
+  });
+
+  it('timestamps keep every microsecond', async function () {
+    const rows = await h.rows('/api/users?fields=id,email_verified_at,created_at&in[id]=3,7,8');
+    expect(rows).to.deep.equal([
+      { id: 3, email_verified_at: '2025-03-01T00:00:00.000001Z', created_at: '2025-04-10T09:30:00.000000Z' },
+      { id: 7, email_verified_at: null, created_at: '2025-04-17T12:00:00.500000Z' },
+      { id: 8, email_verified_at: '2025-04-18T09:00:00.000000Z', created_at: '2025-04-17T23:59:59.999999Z' },
+    ]);
+  });
+
+  it('numerics are exact strings with their scale', async function () {
+    const rows = await h.rows('/api/users?fields=id,score&in[id]=7,8,9,13');
+    expect(rows).to.deep.equal([
+      { id: 7, score: '0.00' }, { id: 8, score: '100.00' }, { id: 9, score: '33.33' }, { id: 13, score: '10.50' },
+    ]);
+  });
+
+  it('a bigint beyond 2^53 is a string; safe ones are numbers', async function () {
+    const res = await h.get('/api/users?fields=id,visits&in[id]=5,6');
+    expectOk(res);
+    expect(res.text).to.equal('[{"id":5,"visits":3},{"id":6,"visits":"9007199254740993"}]');
+  });
+
+  it('dates are YYYY-MM-DD, including a leap day', async function () {
+    const rows = await h.rows('/api/users?fields=birthday&in[id]=4,5,13');
+    expect(rows).to.deep.equal([{ birthday: '2000-02-29' }, { birthday: '1979-12-31' }, { birthday: '1970-01-01' }]);
+  });
+
+  it('timestamps in expanded records too', async function () {
+    const rows = await h.rows('/api/users?fields=id&expand[posts]=p&p_fields=created_at&filter[id]=2');
+    expect(rows).to.deep.equal([{ id: 2, posts: [{ created_at: '2025-04-06T10:00:00.000000Z' }, { created_at: '2025-04-17T23:59:59.999999Z' }] }]);
+  });
+
+  it('HEAD answers like GET without a body', async function () {
+    const res = await supertest(h.origin).head('/api/users?filter[id]=1');
+    expect(res.status).to.equal(200);
+    expect(res.text ?? '').to.equal('');
+    expect(res.headers['content-type']).to.match(/^application\/json\b/);
+  });
+
+  describe('with the database session and the Node process off UTC', function () {
+    let savedTz: string | undefined;
+    before(function () {
+      savedTz = process.env.TZ;
+      process.env.TZ = 'America/New_York';
+    });
+    after(function () {
+      if (savedTz === undefined) delete process.env.TZ;
+      else process.env.TZ = savedTz;
+    });
+    const zoned = useApp({}, { timezone: 'Asia/Kolkata' });
+
+    it('output is still UTC, and dates do not shift', async function () {
+      const rows = await zoned.rows('/api/users?filter[id]=1');
+      expect(rows).to.deep.equal([ALICE]);
+      const five = await zoned.rows('/api/users?fields=birthday,created_at&filter[id]=5');
+      expect(five).to.deep.equal([{ birthday: '1979-12-31', created_at: '2025-04-17T00:00:00.000000Z' }]);
+    });
+
+    it('date-only values are still whole UTC days', async function () {
+      expect(await zoned.userIds('filter[created_at]=2025-04-17')).to.deep.equal([5, 6, 7, 8]);
+      expect(await zoned.userIds('between[created_at]=2025-04-17,2025-04-18')).to.deep.equal([5, 6, 7, 8, 9]);
+      expect(await zoned.userIds('in[created_at]=2025-04-18')).to.deep.equal([9]);
+      expect(await zoned.userIds('filter[created_at]=>2025-04-17&filter[and created_at]=<2025-04-21')).to.deep.equal([9, 10]);
+    });
+
+    it('a timestamp without a zone is UTC', async function () {
+      expect(await zoned.userIds(`filter[created_at]=${encodeURIComponent('2025-04-17 01:19:49.123456')}`)).to.deep.equal([6]);
+    });
+
+    it('date columns compare as dates', async function () {
+      expect(await zoned.userIds('filter[birthday]=1990-01-15')).to.deep.equal([1, 11]);
+      const row = asRow((await zoned.rows('/api/users?fields=birthday&filter[id]=10'))[0]);
+      expect(row.birthday).to.equal('2001-01-01');
+    });
+  });
+});

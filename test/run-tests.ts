@@ -1,0 +1,151 @@
+// Runs every suite as its own mocha child process: unit tests once, HTTP tests on PGlite and, when
+// DATABASE_URL is set, again on that PostgreSQL server. Ends with `N passed, N failed` over all runs.
+// REQUIRE_POSTGRES=1 turns a missing or silent server into a failure instead of a skip.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+
+interface Run {
+  readonly name: string;
+  readonly spec: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+interface Failure {
+  readonly title: string;
+  readonly message: string;
+}
+
+interface Outcome {
+  readonly name: string;
+  readonly passes: number;
+  readonly pending?: number;
+  readonly failures: readonly Failure[];
+  /** Why the run did not finish normally (no report, killed, non-zero exit without failures). */
+  readonly crash?: string;
+}
+
+const root = resolve(__dirname, '..', '..');
+const mochaBin = require.resolve('mocha/bin/mocha.js');
+const reporter = join(__dirname, 'support', 'summary-reporter.js');
+
+function isFailure(value: unknown): value is Failure {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.title === 'string' && typeof record.message === 'string';
+}
+
+function readReport(file: string): { passes: number; pending: number; failures: Failure[] } | undefined {
+  if (!existsSync(file)) return undefined;
+  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const record = parsed as Record<string, unknown>;
+  const failures = Array.isArray(record.failures) ? record.failures.filter(isFailure) : [];
+  const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+  return { passes: count(record.passes), pending: count(record.pending), failures };
+}
+
+function runMocha(run: Run, workDir: string): Promise<Outcome> {
+  const output = join(workDir, `${run.name.replace(/\W+/g, '-')}.json`);
+  const args = [
+    mochaBin, '--no-config', '--reporter', reporter, '--reporter-option', `output=${output}`,
+    '--timeout', '60000', '--slow', '5000', run.spec,
+  ];
+  process.stdout.write(`\n=== ${run.name} ===\n`);
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...run.env } });
+    child.on('error', (error) => resolveRun({ name: run.name, passes: 0, failures: [], crash: error.message }));
+    child.on('exit', (code, signal) => {
+      const report = readReport(output);
+      if (!report) {
+        resolveRun({ name: run.name, passes: 0, failures: [], crash: `mocha exited (${signal ?? code}) without a report` });
+        return;
+      }
+      const crashed = signal !== null || (code !== 0 && report.failures.length === 0);
+      resolveRun({
+        name: run.name,
+        passes: report.passes,
+        pending: report.pending,
+        failures: report.failures,
+        ...(crashed ? { crash: `mocha exited with ${signal ?? code}` } : {}),
+      });
+    });
+  });
+}
+
+async function postgresAnswers(url: string): Promise<string | undefined> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function printOutcome(outcome: Outcome): void {
+  const skipped = outcome.pending ? `, ${outcome.pending} skipped` : '';
+  process.stdout.write(`\n--- ${outcome.name}: ${outcome.passes} passed, ${outcome.failures.length} failed${skipped}\n`);
+  for (const failure of outcome.failures) {
+    process.stdout.write(`  x ${failure.title}\n      ${failure.message.split('\n').join('\n      ')}\n`);
+  }
+  if (outcome.crash) process.stdout.write(`  ! run crashed: ${outcome.crash}\n`);
+}
+
+async function main(): Promise<number> {
+  const workDir = mkdtempSync(join(tmpdir(), 'kqm-tests-'));
+  const outcomes: Outcome[] = [];
+  const problems: string[] = [];
+  const runs: Run[] = [
+    { name: 'unit', spec: 'dist/test/unit/**/*.test.js', env: {} },
+    { name: 'http (pglite)', spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: 'pglite' } },
+  ];
+  const databaseUrl = process.env.DATABASE_URL;
+  const requirePostgres = process.env.REQUIRE_POSTGRES === '1';
+  if (databaseUrl) {
+    const silence = await postgresAnswers(databaseUrl);
+    if (silence === undefined) {
+      runs.push({ name: 'http (postgres)', spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: 'postgres' } });
+    } else if (requirePostgres) {
+      problems.push(`REQUIRE_POSTGRES=1 but the server at DATABASE_URL does not answer: ${silence}`);
+    } else {
+      process.stdout.write(`PostgreSQL at DATABASE_URL does not answer (${silence}); skipping the postgres run\n`);
+    }
+  } else if (requirePostgres) {
+    problems.push('REQUIRE_POSTGRES=1 but DATABASE_URL is not set');
+  } else {
+    process.stdout.write('DATABASE_URL is not set; the HTTP suites run on PGlite only\n');
+  }
+  try {
+    for (const run of runs) outcomes.push(await runMocha(run, workDir));
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  process.stdout.write('\n===== summary =====\n');
+  outcomes.forEach(printOutcome);
+  for (const problem of problems) process.stdout.write(`\n  ! ${problem}\n`);
+  const passed = outcomes.reduce((sum, o) => sum + o.passes, 0);
+  // A crashed run or an unavailable required database counts as one failure each, so the total never
+  // reads "0 failed" when the exit status is 1.
+  const failed = outcomes.reduce((sum, o) => sum + o.failures.length + (o.crash ? 1 : 0), 0) + problems.length;
+  process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`run-tests: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stdout.write('\n0 passed, 1 failed\n');
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,133 @@
+// Unit tests of the syntax stage: raw query strings to QueryDescription, knowing no model.
+
+import { expect } from 'chai';
+import { describeQuery, parseQueryString } from '../../plugin/syntax';
+import { parseFilterValue, parseList, parseSearchPattern } from '../../plugin/syntax/parse-value';
+import { readKey } from '../../plugin/syntax/parse-key';
+
+const describe_ = (qs: string) => describeQuery(parseQueryString(qs));
+
+describe('syntax: parseQueryString', () => {
+  it('keeps order, decodes + and %20 as spaces, keeps the raw segment', () => {
+    const pairs = parseQueryString('filter[or+status]=a&filter%5Bor%20role%5D=%3E%3Db&&sort[name]');
+    expect(pairs.map((p) => [p.key, p.value])).to.deep.equal([
+      ['filter[or status]', 'a'],
+      ['filter[or role]', '>=b'],
+      ['sort[name]', ''],
+    ]);
+    expect(pairs[1]?.raw).to.equal('filter%5Bor%20role%5D=%3E%3Db');
+  });
+
+  it('marks segments that are not valid percent-encoded UTF-8', () => {
+    const [pair] = parseQueryString('filter[name]=%E0%A4%A');
+    expect(pair?.undecodable).to.equal(true);
+  });
+});
+
+describe('syntax: readKey', () => {
+  it('splits alias, modifier and argument', () => {
+    expect(readKey('p_sort[created_at]')).to.deep.equal({ kind: 'modifier', alias: 'p', modifier: 'sort', argument: 'created_at' });
+    expect(readKey('fields!')).to.deep.equal({ kind: 'modifier', alias: undefined, modifier: 'fields!', argument: undefined });
+  });
+
+  it('ignores keys that are not ours', () => {
+    for (const key of ['_', 'utm_source', 'filters', 'Filter[id]', 'index', 'pages']) {
+      expect(readKey(key), key).to.deep.equal({ kind: 'foreign' });
+    }
+  });
+
+  it('reports keys that look like ours but are malformed', () => {
+    for (const key of ['filter[]', 'filter', 'sort', 'fields[]', 'page[1]', 'filter[id', 'filter[a]b', 'p_expand[posts]', 'per_page']) {
+      expect(readKey(key).kind, key).to.equal('malformed');
+    }
+  });
+});
+
+describe('syntax: values', () => {
+  it('reads the operator, longest first', () => {
+    expect(parseFilterValue('>=5')).to.deep.equal({ ok: true, value: { operator: '>=', value: { kind: 'text', text: '5', quoted: false } } });
+    expect(parseFilterValue('<>null')).to.deep.equal({ ok: true, value: { operator: '<>', value: { kind: 'null' } } });
+    expect(parseFilterValue('"null"')).to.deep.equal({ ok: true, value: { operator: '=', value: { kind: 'text', text: 'null', quoted: true } } });
+  });
+
+  it('splits lists on commas outside double quotes, with backslash escapes', () => {
+    const parsed = parseList('"Smith, John",Jane,"say \\"hi\\"",null');
+    expect(parsed).to.deep.equal({
+      ok: true,
+      value: [
+        { kind: 'text', text: 'Smith, John', quoted: true },
+        { kind: 'text', text: 'Jane', quoted: false },
+        { kind: 'text', text: 'say "hi"', quoted: true },
+        { kind: 'null' },
+      ],
+    });
+  });
+
+  it('rejects empty items and broken quotes', () => {
+    for (const text of ['a,,b', ',a', 'a,', '', '"a', '"a"b']) expect(parseList(text).ok, text).to.equal(false);
+  });
+
+  it('reads search patterns per the wildcard table', () => {
+    expect(parseSearchPattern('an')).to.deep.equal({ ok: true, value: { term: 'an', anchorStart: false, anchorEnd: false } });
+    expect(parseSearchPattern('*an*')).to.deep.equal({ ok: true, value: { term: 'an', anchorStart: false, anchorEnd: false } });
+    expect(parseSearchPattern('an*')).to.deep.equal({ ok: true, value: { term: 'an', anchorStart: true, anchorEnd: false } });
+    expect(parseSearchPattern('*an')).to.deep.equal({ ok: true, value: { term: 'an', anchorStart: false, anchorEnd: true } });
+    expect(parseSearchPattern('a*n')).to.deep.equal({ ok: true, value: { term: 'a*n', anchorStart: false, anchorEnd: false } });
+    expect(parseSearchPattern('**').ok).to.equal(false);
+  });
+});
+
+describe('syntax: describeQuery', () => {
+  it('collects clauses per family in query-string order with their logical words', () => {
+    const d = describe_('filter[id]=>=5&in[role]=a,b&filter[or! status]=banned&filter[AND name]=x');
+    expect(d.problems).to.deep.equal([]);
+    expect(d.root.clauses.filter.map((c) => [c.word, c.negated, c.field])).to.deep.equal([
+      ['and', false, 'id'], ['or', true, 'status'], ['and', false, 'name'],
+    ]);
+    expect(d.root.clauses.in).to.have.length(1);
+  });
+
+  it('reports every malformed key, unknown prefix and double space', () => {
+    const d = describe_('filter[xor id]=1&filter[and  id]=2&sort=name&fields[]=id&filter[]=1');
+    expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
+      ['MALFORMED_PARAMETER', 'filter[xor id]'],
+      ['MALFORMED_PARAMETER', 'filter[and  id]'],
+      ['MALFORMED_PARAMETER', 'sort'],
+      ['MALFORMED_PARAMETER', 'fields[]'],
+      ['MALFORMED_PARAMETER', 'filter[]'],
+    ]);
+  });
+
+  it('rejects repeated single-valued keys but adds repeated clauses', () => {
+    const d = describe_('filter[or status]=a&filter[or status]=b&page=1&page=2&sort[name]&sort[name]=d');
+    expect(d.root.clauses.filter).to.have.length(2);
+    expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
+      ['DUPLICATE_PARAMETER', 'page'],
+      ['DUPLICATE_PARAMETER', 'sort[name]'],
+    ]);
+  });
+
+  it('needs an expand for every alias, and one alias per relation', () => {
+    const d = describe_('p_fields=id&expand[posts]=p&expand[roles]=p&q_sort[id]');
+    expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
+      ['DUPLICATE_PARAMETER', 'expand[roles]'],
+      ['UNKNOWN_ALIAS', 'q_sort[id]'],
+    ]);
+    expect([...d.aliased.keys()]).to.deep.equal(['p']);
+  });
+
+  it('resolves paging and its conflicts', () => {
+    expect(describe_('per-page=10').paging).to.deep.equal({ kind: 'page', page: 1, pageSize: 10, pageSizeParameter: 'per-page' });
+    expect(describe_('offset=5').paging).to.deep.equal({ kind: 'limit', limit: undefined, offset: 5 });
+    expect(describe_('').paging).to.deep.equal({ kind: 'none' });
+    const conflicts = describe_('limit=5&page=2&per-page=10&page-size=20').problems.map((p) => p.code);
+    expect(conflicts).to.deep.equal(['CONFLICTING_PARAMETERS', 'CONFLICTING_PARAMETERS']);
+    const bad = describe_('page=0&per-page=-1&limit=1.5&offset=1e3').problems.map((p) => p.parameter);
+    expect(bad).to.deep.equal(['page', 'per-page', 'limit', 'offset']);
+  });
+
+  it('counts clauses and the longest list for the cost caps', () => {
+    const d = describe_('in[id]=1,2,3&in[or id]=4&filter[id]=1&search[name]=a');
+    expect(d.cost).to.deep.equal({ clauses: 4, listItems: 3, longestList: 'in[id]' });
+  });
+});
