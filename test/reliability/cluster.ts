@@ -1,0 +1,118 @@
+// A throw-away PostgreSQL cluster for the fault tests: initdb in a temp folder, a random port,
+// start and stop at will, removed afterwards. initdb and postgres refuse to run as root, so under
+// root every command runs as the `postgres` user through runuser, in a folder that user owns.
+
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, AddressInfo } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+export interface Cluster {
+  readonly port: number;
+  readonly dir: string;
+  /** `postgres://postgres@127.0.0.1:<port>/<database>` */
+  url(database: string): string;
+  start(): Promise<void>;
+  /** `fast` closes sessions cleanly; `immediate` is a crash-like stop. */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  createDatabase(name: string): Promise<void>;
+  /** Stops the server (if running) and removes the folder. Safe to call twice. */
+  destroy(): Promise<void>;
+}
+
+/** Where initdb and pg_ctl live (PG_BIN, else the newest /usr/lib/postgresql/<n>/bin), or why not. */
+export function findPostgresBinaries(): { bin: string } | { missing: string } {
+  const candidates: string[] = [];
+  if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const versions = readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    candidates.push(...versions.map((v) => join(root, v, 'bin')));
+  }
+  const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  if (!bin) return { missing: 'no initdb/pg_ctl found (set PG_BIN, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)' };
+  if (userInfo().uid === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) {
+    return { missing: 'running as root and runuser is not available to run initdb as the postgres user' };
+  }
+  return { bin };
+}
+
+function run(file: string, args: readonly string[], timeoutMs = 60_000): Promise<string> {
+  const asRoot = userInfo().uid === 0;
+  const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, [...args]];
+  return new Promise((resolveRun, rejectRun) => {
+    execFile(command, argv, { timeout: timeoutMs }, (error, stdout, stderr) => {
+      if (error) rejectRun(new Error(`${file} ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+      else resolveRun(stdout);
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+  return port;
+}
+
+function postgresUid(): { uid: number; gid: number } {
+  // The postgres user exists wherever the server packages are installed; its ids come from /etc/passwd.
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const [, , uid, gid] = (line ?? '').split(':');
+  if (uid === undefined || gid === undefined) throw new Error('no postgres user in /etc/passwd');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** initdb + start on a random port. */
+export async function startCluster(bin: string): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'kqm-pg-'));
+  if (userInfo().uid === 0) {
+    const { uid, gid } = postgresUid();
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const pgCtl = join(bin, 'pg_ctl');
+  let running = false;
+  let destroyed = false;
+  const cluster: Cluster = {
+    port,
+    dir,
+    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    async start() {
+      await run(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, 'start']);
+      running = true;
+    },
+    async stop(mode = 'fast') {
+      await run(pgCtl, ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
+      running = false;
+    },
+    async createDatabase(name) {
+      const client = new Client({ connectionString: cluster.url('postgres') });
+      await client.connect();
+      try {
+        await client.query(`create database "${name}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    async destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      if (running) await cluster.stop('immediate').catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--no-locale']);
+    await cluster.start();
+  } catch (error) {
+    await cluster.destroy();
+    throw error;
+  }
+  return cluster;
+}

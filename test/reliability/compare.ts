@@ -1,0 +1,53 @@
+// Compares an API answer with the reference evaluator's: records, their order, their keys and the
+// keys' order (JSON text equality), the truncation header, and the pagination envelope.
+
+import { expect } from 'chai';
+import { RawResponse } from './http';
+import { Expected } from './reference';
+
+/** The apps under differential test cap unpaginated answers this low, so the cap and `X-Result-Truncated` matter on 23 rows. */
+export const DIFFERENTIAL_MAX_ROWS = 20;
+
+/** Laravel's key order (decision 27). */
+export const ENVELOPE_KEYS = [
+  'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links', 'next_page_url',
+  'path', 'per_page', 'prev_page_url', 'to', 'total',
+];
+
+/** Exact JSON equality, keys in order; on failure a readable diff, and the request named. */
+function expectSameJson(actual: unknown, expected: unknown, what: string): void {
+  if (JSON.stringify(actual) === JSON.stringify(expected)) return;
+  expect(actual, what).to.deep.equal(expected);
+  // Equal as values, so only the key order differs.
+  expect.fail(`${what}: same values, different key order:\n  actual   ${JSON.stringify(actual).slice(0, 600)}\n  expected ${JSON.stringify(expected).slice(0, 600)}`);
+}
+
+function expectLinks(links: unknown, expected: Extract<Expected, { kind: 'page' }>['envelope'], what: string): void {
+  expect(links, `${what}: links`).to.be.an('array');
+  const list = links as { url: unknown; label: unknown; active: unknown }[];
+  const first = list[0];
+  const last = list[list.length - 1];
+  expect(first, `${what}: links[0]`).to.deep.equal({ url: expected.prev_page_url, label: '&laquo; Previous', active: false });
+  expect(last, `${what}: last link`).to.deep.equal({ url: expected.next_page_url, label: 'Next &raquo;', active: false });
+  const active = list.filter((l) => l.active === true).map((l) => l.label);
+  const current = expected.current_page <= expected.last_page ? [String(expected.current_page)] : [];
+  expect(active, `${what}: active links`).to.deep.equal(current);
+}
+
+/** Asserts that `res` is the answer `expected` describes. */
+export function expectAnswer(res: RawResponse, expected: Expected, request: string): void {
+  const what = `GET ${request}`;
+  if (res.status !== 200) expect.fail(`${what}: expected 200, got ${res.status}: ${res.text.slice(0, 600)}`);
+  if (expected.kind === 'array') {
+    expectSameJson(res.body, expected.records, what);
+    expect(res.headers['x-result-truncated'], `${what}: X-Result-Truncated`).to.equal(expected.truncated ? 'true' : undefined);
+    return;
+  }
+  const body = res.body as Record<string, unknown>;
+  expect(body, what).to.be.an('object');
+  expect(Object.keys(body), `${what}: envelope keys`).to.deep.equal(ENVELOPE_KEYS);
+  const { links, ...rest } = body;
+  expectSameJson(rest, expected.envelope, what);
+  expectLinks(links, expected.envelope, what);
+  expect(res.headers['x-result-truncated'], `${what}: X-Result-Truncated on a page`).to.equal(undefined);
+}

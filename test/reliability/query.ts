@@ -1,0 +1,183 @@
+// A structured description of one valid request (what the generator makes and the reference
+// evaluates) and its serialisation to a raw query string (docs/query-language.md "How the query
+// string is read"): clause order inside a family is kept, families are interleaved freely.
+
+export type Operator = '=' | '<>' | '>' | '>=' | '<' | '<=';
+export type Family = 'filter' | 'in' | 'between';
+
+/** One value or list item; `quoted` wraps it in double quotes with backslash escapes. */
+export interface Literal {
+  readonly isNull: boolean;
+  readonly text: string;
+  readonly quoted: boolean;
+}
+
+export interface ClauseSpec {
+  readonly family: Family;
+  /** The logical prefix as written (`OR!`, `and`, ...), or null for none. */
+  readonly prefix: string | null;
+  readonly field: string;
+  /** filter only. */
+  readonly operator: Operator;
+  /** filter only: write `=` explicitly. */
+  readonly writeOperator: boolean;
+  /** filter: one; between: two; in: one or more. */
+  readonly values: readonly Literal[];
+}
+
+export type SearchMode = 'contains' | 'both' | 'start' | 'end';
+
+export interface SearchSpec {
+  readonly fields: readonly string[];
+  /** Without the outer stars; never starts or ends with `*`. */
+  readonly term: string;
+  readonly mode: SearchMode;
+}
+
+export interface SortSpec {
+  readonly field: string;
+  /** As written, any case; '' = ascending. */
+  readonly word: string;
+  /** `sort[f]` without `=`. */
+  readonly bare: boolean;
+}
+
+export interface Projection {
+  readonly kind: 'fields' | 'fields!';
+  readonly list: readonly string[];
+}
+
+export interface ScopeQuery {
+  readonly clauses: readonly ClauseSpec[];
+  readonly searches: readonly SearchSpec[];
+  readonly projection: Projection | null;
+  readonly sorts: readonly SortSpec[];
+}
+
+export interface ExpandSpec {
+  readonly relation: string;
+  /** null: no alias (`expand[r]` or `expand[r]=`); the scope is then empty. */
+  readonly alias: string | null;
+  readonly bare: boolean;
+  readonly scope: ScopeQuery;
+}
+
+export type Paging =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
+  | { readonly kind: 'slice'; readonly limit: number | null; readonly offset: number | null };
+
+export interface Encoding {
+  /** Keep `[`, `]` and `,` unencoded. */
+  readonly raw: boolean;
+  /** Spaces as `+` (else `%20`). */
+  readonly plus: boolean;
+}
+
+export interface QuerySpec {
+  readonly collection: string;
+  readonly root: ScopeQuery;
+  readonly expands: readonly ExpandSpec[];
+  readonly paging: Paging;
+  /** Keys that are not modifiers (decision 2): ignored by the plugin, kept in page URLs. */
+  readonly noise: readonly (readonly [string, string])[];
+  /** Choices that interleave the ordered pair sequences. */
+  readonly merge: readonly number[];
+  readonly encoding: Encoding;
+}
+
+export const EMPTY_SCOPE: ScopeQuery = { clauses: [], searches: [], projection: null, sorts: [] };
+
+type Pair = readonly [key: string, value: string | null];
+
+/** `"a \"b\""` for quoted literals, `null` for NULL, the text otherwise. */
+export function literalText(literal: Literal): string {
+  if (literal.isNull) return 'null';
+  return literal.quoted ? `"${literal.text.replace(/[\\"]/g, (c) => `\\${c}`)}"` : literal.text;
+}
+
+function clausePair(clause: ClauseSpec, alias: string): Pair {
+  const key = `${alias}${clause.family}[${clause.prefix === null ? '' : `${clause.prefix} `}${clause.field}]`;
+  if (clause.family !== 'filter') return [key, clause.values.map(literalText).join(',')];
+  const [value] = clause.values;
+  if (!value) throw new Error('a filter clause needs a value');
+  const operator = clause.operator === '=' && !clause.writeOperator ? '' : clause.operator;
+  return [key, `${operator}${literalText(value)}`];
+}
+
+function searchValue(search: SearchSpec): string {
+  switch (search.mode) {
+    case 'contains': return search.term;
+    case 'both': return `*${search.term}*`;
+    case 'start': return `${search.term}*`;
+    case 'end': return `*${search.term}`;
+  }
+}
+
+/** The ordered pair sequences of one scope: each family's clauses in order, sorts in order, ... */
+function scopeSequences(scope: ScopeQuery, alias: string): Pair[][] {
+  const family = (f: Family): Pair[] => scope.clauses.filter((c) => c.family === f).map((c) => clausePair(c, alias));
+  const sequences: Pair[][] = [family('filter'), family('in'), family('between')];
+  sequences.push(scope.searches.map((s): Pair => [`${alias}search[${s.fields.join(',')}]`, searchValue(s)]));
+  sequences.push(scope.sorts.map((s): Pair => [`${alias}sort[${s.field}]`, s.bare ? null : s.word]));
+  if (scope.projection) sequences.push([[`${alias}${scope.projection.kind}`, scope.projection.list.join(',')]]);
+  return sequences.filter((s) => s.length > 0);
+}
+
+function pagingPairs(paging: Paging): Pair[][] {
+  switch (paging.kind) {
+    case 'none':
+      return [];
+    case 'page': {
+      const out: Pair[][] = paging.sizeKeys.map((key): Pair[] => [[key, String(paging.size)]]);
+      if (paging.page !== null) out.push([['page', String(paging.page)]]);
+      return out;
+    }
+    case 'slice': {
+      const out: Pair[][] = [];
+      if (paging.limit !== null) out.push([['limit', String(paging.limit)]]);
+      if (paging.offset !== null) out.push([['offset', String(paging.offset)]]);
+      return out;
+    }
+  }
+}
+
+function encodePart(text: string, encoding: Encoding, keepBrackets: boolean): string {
+  let out = encodeURIComponent(text).replace(/['()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (encoding.raw) {
+    out = out.replace(/%2C/g, ',');
+    if (keepBrackets) out = out.replace(/%5B/g, '[').replace(/%5D/g, ']');
+  }
+  return encoding.plus ? out.replace(/%20/g, '+') : out;
+}
+
+/** Interleaves the sequences, keeping each one's order, as the merge choices say. */
+function interleave(sequences: Pair[][], merge: readonly number[]): Pair[] {
+  const queues = sequences.map((s) => [...s]);
+  const out: Pair[] = [];
+  let step = 0;
+  for (;;) {
+    const open = queues.filter((q) => q.length > 0);
+    if (open.length === 0) return out;
+    const queue = open[(merge[step % Math.max(merge.length, 1)] ?? 0) % open.length] as Pair[];
+    step += 1;
+    out.push(queue.shift() as Pair);
+  }
+}
+
+/** The raw query string (without `?`) exactly as it is sent. */
+export function serializeQuery(spec: QuerySpec): string {
+  const sequences: Pair[][] = [...scopeSequences(spec.root, '')];
+  if (spec.expands.length > 0) {
+    sequences.push(spec.expands.map((e): Pair => [`expand[${e.relation}]`, e.alias ?? (e.bare ? null : '')]));
+  }
+  for (const e of spec.expands) if (e.alias !== null) sequences.push(...scopeSequences(e.scope, `${e.alias}_`));
+  sequences.push(...pagingPairs(spec.paging));
+  for (const pair of spec.noise) sequences.push([pair]);
+  return interleave(sequences, spec.merge)
+    .map(([key, value]) => {
+      const k = encodePart(key, spec.encoding, true);
+      return value === null ? k : `${k}=${encodePart(value, spec.encoding, false)}`;
+    })
+    .join('&');
+}

@@ -1,0 +1,237 @@
+// The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
+// memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
+// sort 19-20, expansion 21-24, pagination and limits 26-28). It shares no code with plugin/.
+
+import { CollectionSpec, Dataset, FieldSpec, fieldOf, ScopeSpec, StoredRow } from './model';
+import { ClauseSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
+import { compareValues, JsonValue, outputValue, parseDay, parseInstant } from './values';
+
+export type JsonRecord = { [key: string]: JsonValue };
+
+export interface ReferenceOptions {
+  readonly origin: string;
+  readonly prefix: string;
+  readonly maxRows: number;
+  readonly defaultPageSize: number;
+}
+
+export interface ExpectedPage {
+  readonly current_page: number;
+  readonly data: JsonRecord[];
+  readonly first_page_url: string;
+  readonly from: number | null;
+  readonly last_page: number;
+  readonly last_page_url: string;
+  readonly next_page_url: string | null;
+  readonly path: string;
+  readonly per_page: number;
+  readonly prev_page_url: string | null;
+  readonly to: number | null;
+  readonly total: number;
+}
+
+export type Expected =
+  | { readonly kind: 'array'; readonly records: JsonRecord[]; readonly truncated: boolean }
+  | { readonly kind: 'page'; readonly envelope: ExpectedPage };
+
+// ---- conditions -----------------------------------------------------------------------------
+
+/**
+ * One clause against one row, in two-valued form: SQL's unknown (a NULL compared) counts as false.
+ * That is exact here because NOT only ever wraps a whole clause as `(clause) IS NOT TRUE`
+ * (decision 17), so everything above the clauses is monotone AND/OR.
+ */
+function compareOne(field: FieldSpec, stored: string | null, operator: Operator, literal: Literal): boolean {
+  if (literal.isNull) return operator === '=' ? stored === null : stored !== null;
+  if (field.type === 'timestamptz') {
+    const day = parseDay(literal.text);
+    if (day) {
+      if (stored === null) return operator === '<>';
+      const x = parseInstant(stored) as bigint;
+      switch (operator) {
+        case '=': return x >= day.start && x < day.end;
+        case '<>': return !(x >= day.start && x < day.end);
+        case '>': return x >= day.end;
+        case '>=': return x >= day.start;
+        case '<': return x < day.start;
+        case '<=': return x < day.end;
+      }
+    }
+  }
+  // `<>` is IS DISTINCT FROM: a NULL field differs from every value.
+  if (stored === null) return operator === '<>';
+  const c = compareValues(field.type, stored, literal.text);
+  switch (operator) {
+    case '=': return c === 0;
+    case '<>': return c !== 0;
+    case '>': return c > 0;
+    case '>=': return c >= 0;
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+  }
+}
+
+function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec): boolean {
+  const field = fieldOf(scope, clause.field);
+  const stored = row[clause.field] ?? null;
+  const [first, second] = clause.values as [Literal, Literal];
+  switch (clause.family) {
+    case 'filter':
+      return compareOne(field, stored, clause.operator, first);
+    case 'in':
+      return clause.values.some((item) => compareOne(field, stored, '=', item));
+    case 'between':
+      return compareOne(field, stored, '>=', first) && compareOne(field, stored, '<=', second);
+  }
+}
+
+interface Term {
+  readonly or: boolean;
+  readonly negated: boolean;
+  readonly clause: ClauseSpec;
+}
+
+function term(clause: ClauseSpec, index: number): Term {
+  const word = (clause.prefix ?? '').toLowerCase();
+  // The word on a group's first clause is ignored; its `!` is not (decision 16).
+  return { or: index > 0 && word.startsWith('or'), negated: word.endsWith('!'), clause };
+}
+
+/** A family's clauses in query order with NOT > AND > OR (decision 15); an empty group is true. */
+function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSpec[]): boolean {
+  const alternatives: Term[][] = [];
+  clauses.map(term).forEach((t) => {
+    const last = alternatives[alternatives.length - 1];
+    if (t.or || !last) alternatives.push([t]);
+    else last.push(t);
+  });
+  if (alternatives.length === 0) return true;
+  return alternatives.some((all) => all.every((t) => holds(scope, row, t.clause) !== t.negated));
+}
+
+/** The text PostgreSQL compares for a search: the value itself, or the column cast to text. */
+function searchHolds(row: StoredRow, search: SearchSpec): boolean {
+  const term = search.term.toLowerCase();
+  return search.fields.some((name) => {
+    const stored = row[name];
+    if (stored === null || stored === undefined) return false;
+    const text = stored.toLowerCase();
+    switch (search.mode) {
+      case 'contains':
+      case 'both': return text.includes(term);
+      case 'start': return text.startsWith(term);
+      case 'end': return text.endsWith(term);
+    }
+  });
+}
+
+function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow): boolean {
+  const families = ['filter', 'in', 'between'] as const;
+  return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f)))
+    && query.searches.every((s) => searchHolds(row, s));
+}
+
+// ---- order and projection -------------------------------------------------------------------
+
+const DESCENDING = new Set(['-', 'd', 'des', 'desc', 'descending']);
+
+/** Sort keys in order, NULLS LAST ascending and FIRST descending, then the primary key (decision 20). */
+function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[]): StoredRow[] {
+  const keys = [...sorts.map((s) => ({ field: fieldOf(scope, s.field), desc: DESCENDING.has(s.word.toLowerCase()) })),
+    { field: fieldOf(scope, 'id'), desc: false }];
+  return [...rows].sort((a, b) => {
+    for (const { field, desc } of keys) {
+      const x = a[field.name] ?? null;
+      const y = b[field.name] ?? null;
+      if (x === null && y === null) continue;
+      // NULL is larger than every value in PostgreSQL's default ordering.
+      const c = x === null ? 1 : y === null ? -1 : compareValues(field.type, x, y);
+      if (c !== 0) return desc ? -c : c;
+    }
+    return 0;
+  });
+}
+
+function outputFields(scope: ScopeSpec, query: ScopeQuery): FieldSpec[] {
+  const projection = query.projection;
+  if (!projection) return [...scope.fields];
+  if (projection.kind === 'fields') return projection.list.map((name) => fieldOf(scope, name));
+  return scope.fields.filter((f) => !projection.list.includes(f.name));
+}
+
+function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
+  const record: JsonRecord = {};
+  for (const field of fields) record[field.name] = outputValue(field.type, row[field.name] ?? null);
+  return record;
+}
+
+/** Filtered, ordered and projected records of one scope (root rows or one parent's related rows). */
+function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[]): { rows: StoredRow[]; fields: FieldSpec[] } {
+  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r))), fields: outputFields(scope, query) };
+}
+
+function withExpansions(collection: CollectionSpec, spec: QuerySpec, data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
+  const record = project(fields, row);
+  for (const expand of spec.expands) {
+    const relation = collection.relations.find((r) => r.name === expand.relation);
+    if (!relation) throw new Error(`reference: ${collection.name} has no relation ${expand.relation}`);
+    // Alias modifiers choose related records, never parents (decision 23).
+    const related = shape(relation.scope, expand.scope, relation.related(row, data));
+    const records = related.rows.map((r) => project(related.fields, r));
+    record[relation.name] = relation.cardinality === 'many' ? records : records[0] ?? null;
+  }
+  return record;
+}
+
+// ---- paging ---------------------------------------------------------------------------------
+
+/** The query string with `page` replaced in place, or `page=N` appended (contract "Page URLs"). */
+function pageUrl(base: string, rawQuery: string, page: number): string {
+  const pairs = rawQuery === '' ? [] : rawQuery.split('&');
+  const at = pairs.findIndex((p) => p === 'page' || p.startsWith('page='));
+  if (at >= 0) pairs[at] = `page=${page}`;
+  else pairs.push(`page=${page}`);
+  return `${base}?${pairs.join('&')}`;
+}
+
+function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' }>, options: ReferenceOptions, base: string, rawQuery: string): ExpectedPage {
+  const perPage = paging.size ?? options.defaultPageSize;
+  const page = paging.page ?? 1;
+  const total = records.length;
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const data = records.slice((page - 1) * perPage, page * perPage);
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
+  const url = (n: number): string => pageUrl(base, rawQuery, n);
+  return {
+    current_page: page,
+    data,
+    first_page_url: url(1),
+    from,
+    last_page: lastPage,
+    last_page_url: url(lastPage),
+    next_page_url: page < lastPage ? url(page + 1) : null,
+    path: base,
+    per_page: perPage,
+    prev_page_url: page > 1 ? url(page - 1) : null,
+    to: from === null ? null : from + data.length - 1,
+    total,
+  };
+}
+
+/** The expected answer to `spec` sent as `rawQuery` (the exact string, for page URLs). */
+export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
+  const collection = data.collections.get(spec.collection);
+  if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
+  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? []);
+  const records = rows.map((row) => withExpansions(collection, spec, data, row, fields));
+  const paging = spec.paging;
+  if (paging.kind === 'page') {
+    const base = `${options.origin}${options.prefix}/${collection.name}`;
+    return { kind: 'page', envelope: envelope(records, paging, options, base, rawQuery) };
+  }
+  const offset = paging.kind === 'slice' ? paging.offset ?? 0 : 0;
+  const limit = paging.kind === 'slice' ? paging.limit : null;
+  const wanted = records.slice(offset, limit === null ? undefined : offset + limit);
+  // The row cap applies to every unpaginated answer; the header says when it cut (decision 28).
+  return { kind: 'array', records: wanted.slice(0, options.maxRows), truncated: wanted.length > options.maxRows };
+}
