@@ -1,0 +1,115 @@
+// Reads the `npm run bench -- ...` command line into BenchOptions. Unknown flags stop the run with a usage text.
+
+export interface BenchOptions {
+  /** Users in the data set (posts ~5x, phones for half, roles through user_roles). */
+  readonly scale: number;
+  /** Seconds per autocannon run. */
+  readonly duration: number;
+  /** A/B rounds per shape: each round runs plugin then floor (or floor then plugin, alternating). */
+  readonly rounds: number;
+  readonly connections: number;
+  /** Shape numbers to run (1-6). */
+  readonly shapes: readonly number[];
+  /** Admin URL used only to create `kqm_bench_<scale>`. */
+  readonly databaseUrl: string;
+  /** Profile the plugin server with --cpu-prof under the given shapes instead of the A/B comparison. */
+  readonly cpuProf: boolean;
+  /** Run the A/B comparison at each of these scales and write a comparison (`--compare-scales 10000,1000000`). */
+  readonly compareScales: readonly number[] | undefined;
+  /** Seconds of one long run of shape 1 against the plugin, sampling RSS every second (0 = off). */
+  readonly soak: number;
+  /** Drop and regenerate the bench database even when it exists with the same scale. */
+  readonly regenerate: boolean;
+  /** Write docs/images/bench.svg and the table in docs/benchmarks.md (default: only for the default scale). */
+  readonly writeDocs: boolean;
+  /** LOG_LEVEL of the plugin server (the demo server logs one line per request at info). */
+  readonly logLevel: string;
+  /** Serve the plugin's router on a bare Koa app instead of the demo server (server/app.ts). */
+  readonly bare: boolean;
+  /** Time the plugin's stages in-process (no HTTP, no load). */
+  readonly stages: boolean;
+  /** With --compare-scales: reuse bench/results/scale-<n>.json files from an earlier run. */
+  readonly resume: boolean;
+}
+
+const usage = `usage: npm run bench -- [options]
+  --scale N              users in the data set (default 100000)
+  --duration S           seconds per autocannon run (default 5)
+  --rounds R             A/B rounds per shape (default 3)
+  --connections C        autocannon connections (default 16)
+  --shapes 1,2,3         shapes to run (default all six)
+  --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+  --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
+  --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
+  --soak S               run shape 1 against the plugin for S seconds, sampling its RSS every second
+  --log-level L          LOG_LEVEL of the plugin server (default warn: no per-request log lines; info logs each request)
+  --bare                 plugin side = the plugin's router on a bare Koa app, not the demo server's createApp
+  --stages               time the plugin's stages in-process, one request at a time (parse, validate, plan, compile, respond)
+  --resume               with --compare-scales, reuse the results/scale-<n>.json of scales already measured
+  --regenerate           rebuild the data set even if the database already holds this scale
+  --write-docs / --no-write-docs   update docs/images/bench.svg and the tables in docs/benchmarks.md
+                         (default: on for a default run and for --compare-scales)`;
+
+function positiveInt(flag: string, text: string | undefined): number {
+  const n = Number(text);
+  if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) {
+    throw new Error(`${flag} needs a positive whole number, got "${text ?? ''}"\n${usage}`);
+  }
+  return n;
+}
+
+function intList(flag: string, text: string | undefined): number[] {
+  if (text === undefined || text === '') throw new Error(`${flag} needs a comma-separated list\n${usage}`);
+  return text.split(',').map((part) => positiveInt(flag, part.trim()));
+}
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
+  let scale = 100_000;
+  let duration = 5;
+  let rounds = 3;
+  let connections = 16;
+  let shapes: number[] | undefined;
+  let databaseUrl = env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
+  let cpuProf = false;
+  let compareScales: number[] | undefined;
+  let soak = 0;
+  let regenerate = false;
+  let writeDocs: boolean | undefined;
+  let logLevel = 'warn';
+  let bare = false;
+  let stages = false;
+  let resume = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | undefined => inline ?? argv[++i];
+    switch (flag) {
+      case '--scale': scale = positiveInt(flag, value()); break;
+      case '--duration': duration = positiveInt(flag, value()); break;
+      case '--rounds': rounds = positiveInt(flag, value()); break;
+      case '--connections': connections = positiveInt(flag, value()); break;
+      case '--shapes': shapes = intList(flag, value()); break;
+      case '--database-url': databaseUrl = value() ?? databaseUrl; break;
+      case '--cpu-prof': cpuProf = true; break;
+      case '--compare-scales': compareScales = intList(flag, value()); break;
+      case '--soak': soak = positiveInt(flag, value()); break;
+      case '--regenerate': regenerate = true; break;
+      case '--log-level': logLevel = value() ?? logLevel; break;
+      case '--bare': bare = true; break;
+      case '--stages': stages = true; break;
+      case '--resume': resume = true; break;
+      case '--write-docs': writeDocs = true; break;
+      case '--no-write-docs': writeDocs = false; break;
+      case '--help': case '-h': console.log(usage); process.exit(0); break;
+      default: throw new Error(`unknown option "${arg}"\n${usage}`);
+    }
+  }
+  const chosen = shapes ?? (cpuProf ? [1, 3] : [1, 2, 3, 4, 5, 6]);
+  for (const s of chosen) if (s > 6) throw new Error(`--shapes: there are six shapes, got ${s}`);
+  return {
+    scale, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
+    // A default run rewrites the chart and the results block; --compare-scales rewrites the scales block.
+    writeDocs: writeDocs ?? (compareScales !== undefined
+      || (scale === 100_000 && !cpuProf && !bare && !stages && soak === 0 && shapes === undefined)),
+  };
+}

@@ -1,0 +1,230 @@
+// The floor of the benchmark: what a careful developer writes by hand for the six shapes of
+// bench/shapes.ts with plain Koa and pg. One parameterized page query, a count query where the envelope
+// needs the total, and one `= ANY($1)` query per expanded relation; rows go to JSON as pg returns them.
+// The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
+// same envelope and page URLs), which bench/run.ts checks before loading.
+// Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
+
+import http from 'node:http';
+import Koa from 'koa';
+import { Pool } from 'pg';
+import { SHAPES } from './shapes';
+
+const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+// Output columns keep their names; ORDER BY must name the table column (users.created_at), not the text alias.
+const USER_COLUMNS = `id, name, email,
+  to_char(email_verified_at AT TIME ZONE 'UTC', ${TS}) AS email_verified_at,
+  to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', ${TS}) AS updated_at,
+  status, role, score::text AS score, is_admin, to_char(birthday, 'YYYY-MM-DD') AS birthday`;
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+let statements = 0;
+let requests = 0;
+
+async function query<R extends object>(sql: string, values: unknown[]): Promise<R[]> {
+  statements++;
+  const result = await pool.query<R>(sql, values);
+  return result.rows;
+}
+
+async function count(sql: string, values: unknown[]): Promise<number> {
+  const rows = await query<{ n: string }>(sql, values);
+  return Number(rows[0]?.n);
+}
+
+type Row = Record<string, unknown>;
+type Query = Record<string, string | string[] | undefined>;
+
+function text(q: Query, key: string): string {
+  const value = q[key];
+  if (typeof value !== 'string') throw new Error(`missing ${key}`);
+  return value;
+}
+
+// --- the envelope (Laravel's paginator layout, as the API documents it) ---
+
+interface PageLink { url: string | null; label: string; active: boolean }
+
+function pageUrlBuilder(path: string, rawQuery: string): (page: number) => string {
+  const segments = rawQuery.split('&').filter((s) => s !== '');
+  const at = segments.findIndex((s) => s === 'page' || s.startsWith('page='));
+  return (page) => {
+    const parts = [...segments];
+    if (at === -1) parts.push(`page=${page}`);
+    else parts[at] = `page=${page}`;
+    return `${path}?${parts.join('&')}`;
+  };
+}
+
+function pageNumbers(current: number, last: number): (number | null)[] {
+  const span = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  if (last < 14) return span(1, last);
+  if (current <= 7) return [...span(1, 10), null, last - 1, last];
+  if (current > last - 7) return [1, 2, null, ...span(last - 9, last)];
+  return [1, 2, null, ...span(current - 3, current + 3), null, last - 1, last];
+}
+
+function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, total: number): object {
+  const path = `${ctx.protocol}://${ctx.host}/api/users`;
+  const url = pageUrlBuilder(path, ctx.querystring);
+  const last = Math.max(Math.ceil(total / perPage), 1);
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
+  const links: PageLink[] = [{ url: page > 1 ? url(page - 1) : null, label: '&laquo; Previous', active: false }];
+  for (const n of pageNumbers(page, last)) {
+    links.push(n === null ? { url: null, label: '...', active: false } : { url: url(n), label: String(n), active: n === page });
+  }
+  links.push({ url: page < last ? url(page + 1) : null, label: 'Next &raquo;', active: false });
+  return {
+    current_page: page,
+    data,
+    first_page_url: url(1),
+    from,
+    last_page: last,
+    last_page_url: url(last),
+    links,
+    next_page_url: page < last ? url(page + 1) : null,
+    path,
+    per_page: perPage,
+    prev_page_url: page > 1 ? url(page - 1) : null,
+    to: from === null ? null : from + data.length - 1,
+    total,
+  };
+}
+
+/** A short page tells the total by itself; otherwise count. */
+async function total(rows: readonly Row[], page: number, perPage: number, countSql: string, values: unknown[]): Promise<number> {
+  if ((rows.length > 0 || page === 1) && rows.length < perPage) return (page - 1) * perPage + rows.length;
+  return count(countSql, values);
+}
+
+const likeContains = (term: string): string => `%${term.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
+
+function groupBy(rows: readonly Row[], key: string, strip: (row: Row) => Row): Map<unknown, Row[]> {
+  const map = new Map<unknown, Row[]>();
+  for (const row of rows) {
+    const list = map.get(row[key]);
+    if (list === undefined) map.set(row[key], [strip(row)]);
+    else list.push(strip(row));
+  }
+  return map;
+}
+
+// --- the six endpoints ---
+
+type Handler = (ctx: Koa.Context, q: Query) => Promise<unknown>;
+
+const handlers: Record<number, Handler> = {
+  // filter[status]=active&sort[created_at]=desc&per-page=20&page=3
+  1: async (ctx, q) => {
+    const status = text(q, 'filter[status]');
+    const perPage = Number(text(q, 'per-page'));
+    const page = Number(text(q, 'page'));
+    const rows = await query<Row>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY users.created_at DESC, users.id ASC LIMIT $2 OFFSET $3`,
+      [status, perPage, (page - 1) * perPage]);
+    const n = await total(rows, page, perPage, 'SELECT count(*) AS n FROM users WHERE status = $1', [status]);
+    return envelope(ctx, rows, page, perPage, n);
+  },
+  // search[name,email]=*an*&per-page=20
+  2: async (ctx, q) => {
+    const pattern = likeContains(text(q, 'search[name,email]').replace(/^\*|\*$/g, ''));
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE name ILIKE $1 OR email ILIKE $1 ORDER BY id LIMIT $2`, [pattern, perPage]);
+    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users WHERE name ILIKE $1 OR email ILIKE $1', [pattern]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+  // expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20
+  3: async (ctx, q) => {
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT $1`, [perPage]);
+    const ids = rows.map((r) => r.id);
+    const posts = ids.length === 0 ? [] : await query<Row>(
+      'SELECT user_id, id, title FROM posts WHERE user_id = ANY($1) ORDER BY created_at DESC, id ASC', [ids]);
+    const byUser = groupBy(posts, 'user_id', (p) => ({ id: p.id, title: p.title }));
+    for (const row of rows) row.posts = byUser.get(row.id) ?? [];
+    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users', []);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+  // in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50
+  4: async (ctx, q) => {
+    const roles = text(q, 'in[role]').split(',');
+    const [from = '', to = ''] = text(q, 'between[created_at]').split(',');
+    const start = new Date(`${from}T00:00:00Z`).toISOString();
+    const end = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString();
+    const perPage = Number(text(q, 'per-page'));
+    const where = 'role = ANY($1) AND created_at >= $2 AND created_at < $3';
+    const rows = await query<Row>(`SELECT id, name, email FROM users WHERE ${where} ORDER BY id LIMIT $4`, [roles, start, end, perPage]);
+    const n = await total(rows, 1, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [roles, start, end]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+  // filter[id]=>=1000&filter[and! status]=banned&limit=100&fields=id,name  (a bare array)
+  5: async (_ctx, q) => {
+    const min = Number(text(q, 'filter[id]').slice(2));
+    return query<Row>('SELECT id, name FROM users WHERE id >= $1 AND status <> $2 ORDER BY id LIMIT $3',
+      [min, text(q, 'filter[and! status]'), Number(text(q, 'limit'))]);
+  },
+  // expand[roles]=r&expand[phone]=ph&filter[role]=editor&per-page=20
+  6: async (ctx, q) => {
+    const role = text(q, 'filter[role]');
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE role = $1 ORDER BY id LIMIT $2`, [role, perPage]);
+    const ids = rows.map((r) => r.id);
+    if (ids.length > 0) {
+      const roles = await query<Row>(
+        `SELECT ur.user_id, r.id, r.name, r.description FROM roles r JOIN user_roles ur ON ur.role_id = r.id
+          WHERE ur.user_id = ANY($1) ORDER BY r.id`, [ids]);
+      const phones = await query<Row>('SELECT id, user_id, number, kind FROM phones WHERE user_id = ANY($1)', [ids]);
+      const rolesByUser = groupBy(roles, 'user_id', (r) => ({ id: r.id, name: r.name, description: r.description }));
+      const phoneByUser = new Map(phones.map((p) => [p.user_id, p]));
+      for (const row of rows) {
+        row.roles = rolesByUser.get(row.id) ?? [];
+        row.phone = phoneByUser.get(row.id) ?? null;
+      }
+    }
+    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users WHERE role = $1', [role]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+};
+
+// Each endpoint answers its own query string (the floor does not parse modifiers).
+const routes = new Map<string, Handler>(SHAPES.map((s) => [s.query, handlers[s.id] as Handler]));
+
+const app = new Koa();
+app.use(async (ctx) => {
+  const handler = ctx.path === '/api/users' ? routes.get(ctx.querystring) : undefined;
+  if (handler === undefined) {
+    ctx.status = 404;
+    return;
+  }
+  ctx.body = JSON.stringify(await handler(ctx, ctx.query));
+  ctx.type = 'application/json; charset=utf-8';
+});
+
+const callback = app.callback();
+const server = http.createServer((req, res) => {
+  if (req.url === '/__bench/stats') {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ statements, requests }));
+    return;
+  }
+  requests++;
+  void callback(req, res);
+});
+server.keepAliveTimeout = 60_000;
+
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  server.closeAllConnections();
+  pool.end().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`);
+});

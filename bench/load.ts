@@ -1,0 +1,84 @@
+// Loads one server with autocannon (in this, the bench, process) and measures around the run: req/s,
+// latency percentiles, SQL statements per request (the server's /__bench/stats counter), its CPU time
+// per request and its RSS (sampled from /proc every 250 ms).
+
+import http from 'node:http';
+import autocannon from 'autocannon';
+import { readCpuMs, readMemory, sampleMemory, type ServerProcess } from './processes';
+import { HOST_HEADER } from './shapes';
+
+export interface RunResult {
+  readonly server: 'plugin' | 'floor';
+  readonly requestsPerSecond: number;
+  readonly requests: number;
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly mean: number };
+  readonly statementsPerRequest: number;
+  readonly cpuMsPerRequest: number;
+  readonly peakRss: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly non2xx: number;
+}
+
+interface Stats {
+  statements: number;
+  requests: number;
+}
+
+export async function serverStats(server: ServerProcess): Promise<Stats> {
+  const response = await fetch(`${server.origin}/__bench/stats`);
+  return (await response.json()) as Stats;
+}
+
+/** GET with the bench Host header (fetch() may not set Host, so this uses node:http). */
+export function fetchBody(server: ServerProcess, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port: server.port, path, headers: { host: HOST_HEADER }, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+export async function load(server: ServerProcess, path: string, seconds: number, connections: number): Promise<RunResult> {
+  const before = await serverStats(server);
+  const cpuBefore = readCpuMs(server.pid);
+  const stopSampling = sampleMemory(server.pid, 250);
+  const result = await autocannon({
+    url: `${server.origin}${path}`,
+    headers: { host: HOST_HEADER },
+    connections,
+    duration: seconds,
+    // A search over 1,000,000 rows under 16 connections can take longer than autocannon's default 10 s.
+    timeout: 120,
+  });
+  const memory = stopSampling();
+  const cpuAfter = readCpuMs(server.pid);
+  const after = await serverStats(server);
+  const served = after.requests - before.requests;
+  return {
+    server: server.name,
+    // Successful answers only: a server that sheds load with 503s must not look faster for it.
+    requestsPerSecond: result['2xx'] / result.duration,
+    requests: result.requests.total,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    statementsPerRequest: served > 0 ? (after.statements - before.statements) / served : 0,
+    cpuMsPerRequest: served > 0 ? (cpuAfter - cpuBefore) / served : 0,
+    peakRss: memory.peakRss,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** A long run that records RSS once a second (for the "RSS stays flat" check). */
+export async function soak(server: ServerProcess, path: string, seconds: number, connections: number): Promise<{ rssBySecond: number[]; requestsPerSecond: number; hwm: number }> {
+  const rssBySecond: number[] = [];
+  const timer = setInterval(() => rssBySecond.push(readMemory(server.pid).rss), 1000);
+  const result = await autocannon({ url: `${server.origin}${path}`, headers: { host: HOST_HEADER }, connections, duration: seconds });
+  clearInterval(timer);
+  return { rssBySecond, requestsPerSecond: result.requests.average, hwm: readMemory(server.pid).hwm };
+}

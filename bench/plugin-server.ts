@@ -1,0 +1,64 @@
+// The plugin side of the benchmark: the production demo app (server/app.ts createApp) on the bench
+// database, nothing seeded. Bench-only additions: `GET /__bench/stats` reports how many SQL statements
+// knex has sent (from knex's 'query' events) and how many requests were answered, and SIGTERM/SIGINT
+// exit cleanly so that `--cpu-prof` writes its profile.
+// With BENCH_BARE=1 it serves the plugin's router alone on a bare Koa app (no request logs, compression,
+// health routes or CORS), to tell the plugin's cost from the demo server's middleware.
+// Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
+
+import http from 'node:http';
+import Koa from 'koa';
+import type { Knex } from 'knex';
+import { queryModifiers } from '../plugin';
+import { createApp } from '../server/app';
+import { closeKnex, createKnex } from '../server/db';
+import { Phone, Post, Role, User } from '../server/demo/models';
+
+/** The plugin with the demo app's collections and options, and nothing else. */
+async function bareApp(knex: Knex): Promise<Koa> {
+  const router = await queryModifiers({ knex, collections: { users: User, posts: Post, phones: Phone, roles: Role }, prefix: '/api', admin: {} });
+  const app = new Koa();
+  app.use(router.routes()).use(router.allowedMethods());
+  return app;
+}
+
+async function main(): Promise<void> {
+  // The production settings: statement timeout and pool wait come from the environment (STATEMENT_TIMEOUT_MS, POOL_TIMEOUT_MS).
+  const knex = createKnex(process.env);
+  let statements = 0;
+  let requests = 0;
+  knex.on('query', () => {
+    statements++;
+  });
+  const app = process.env.BENCH_BARE === '1' ? await bareApp(knex) : await createApp({ knex });
+  const handler = app.callback();
+  const server = http.createServer((req, res) => {
+    if (req.url === '/__bench/stats') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ statements, requests }));
+      return;
+    }
+    requests++;
+    void handler(req, res);
+  });
+  server.keepAliveTimeout = 60_000;
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeAllConnections();
+    closeKnex(knex).finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+    const address = server.address();
+    console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

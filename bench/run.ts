@@ -1,0 +1,328 @@
+// `npm run bench`: the plugin (production demo app) against a hand-written Koa + pg floor on a generated
+// PostgreSQL data set. Modes: the A/B comparison (default), `--compare-scales`, `--cpu-prof`, `--soak`.
+// See docs/benchmarks.md for what is measured and how to read it.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { findProjectRoot } from '../server/db';
+import { parseArgs, type BenchOptions } from './args';
+import { prepareDatabase, type PreparedDatabase } from './data';
+import { fetchBody, load, serverStats, soak, type RunResult } from './load';
+import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
+import { formatSummary, summariseProfile, type ProfileSummary } from './profile-summary';
+import {
+  chartSvg, markdownTable, replaceMarkedBlock, resultsBlock, summariseShape,
+  type ComparisonResult, type Machine, type ShapeResult,
+} from './report';
+import { measureStages } from './stages';
+import { SHAPES, shapePath, type Shape } from './shapes';
+
+const root = findProjectRoot(__dirname);
+const resultsDir = path.join(root, 'bench', 'results');
+const pluginScript = path.join(__dirname, 'plugin-server.js');
+const floorScript = path.join(__dirname, 'floor-server.js');
+/** Expanded relations per shape (the statement target is 2 + this). */
+const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2 };
+
+const log = (line: string): void => console.log(line);
+
+function pluginEnv(options: BenchOptions): Record<string, string> {
+  return { LOG_LEVEL: options.logLevel, ...(options.bare ? { BENCH_BARE: '1' } : {}) };
+}
+
+function writeJson(name: string, value: unknown): string {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, name);
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+  return file;
+}
+
+function commandLine(): string {
+  const args = process.argv.slice(2);
+  return args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
+}
+
+async function describeMachine(databaseUrl: string): Promise<Machine> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const version = (await client.query<{ version: string }>('SELECT version()')).rows[0]?.version ?? '?';
+    const settings: Record<string, string> = {};
+    for (const name of ['shared_buffers', 'work_mem', 'max_connections', 'jit', 'effective_cache_size']) {
+      settings[name] = (await client.query<{ v: string }>(`SELECT current_setting('${name}') AS v`)).rows[0]?.v ?? '?';
+    }
+    return {
+      cpus: os.availableParallelism(),
+      cpuModel: os.cpus()[0]?.model.trim() ?? '?',
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      postgres: version,
+      postgresSettings: settings,
+      os: `${os.type()} ${os.release()}`,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where two bodies first differ, with some context from each. */
+function diffHint(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 80);
+  return `first difference at byte ${i} (lengths ${a.length} vs ${b.length}):\n` +
+    `  plugin: …${a.slice(from, i + 80)}…\n  floor:  …${b.slice(from, i + 80)}…`;
+}
+
+/** Fetches each shape from both servers and fails unless the bodies are byte-identical. */
+async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: readonly Shape[]): Promise<Map<number, number>> {
+  const sizes = new Map<number, number>();
+  const failures: string[] = [];
+  for (const shape of shapes) {
+    const [a, b] = await Promise.all([fetchBody(plugin, shapePath(shape)), fetchBody(floor, shapePath(shape))]);
+    if (a.status !== 200 || b.status !== 200) {
+      failures.push(`shape ${shape.id}: status plugin ${a.status}, floor ${b.status}\n  plugin: ${a.body.slice(0, 300)}\n  floor: ${b.body.slice(0, 300)}`);
+    } else if (a.body !== b.body) {
+      failures.push(`shape ${shape.id} (${shape.query}): bodies differ; ${diffHint(a.body, b.body)}`);
+    } else {
+      log(`  shape ${shape.id}: identical bodies (${a.body.length} bytes)`);
+    }
+    sizes.set(shape.id, a.body.length);
+  }
+  if (failures.length > 0) throw new Error(`The plugin and the floor answer differently, so the comparison would not be fair:\n${failures.join('\n')}`);
+  return sizes;
+}
+
+async function explainStatements(plugin: ServerProcess, shape: Shape): Promise<string[]> {
+  const response = await fetchBody(plugin, `/api/_explain/users?${shape.query}`);
+  const body = JSON.parse(response.body) as { statements?: { sql: string }[] };
+  return (body.statements ?? []).map((s) => s.sql);
+}
+
+function describeRun(shape: Shape, round: number, r: RunResult): string {
+  return `  shape ${shape.id} round ${round} ${r.server.padEnd(6)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
+    `p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${r.statementsPerRequest.toFixed(2)} SQL/req  ` +
+    `${r.cpuMsPerRequest.toFixed(2)} CPU ms/req  RSS ${(r.peakRss / 1048576).toFixed(0)} MB`;
+}
+
+function checkRun(shape: Shape, r: RunResult): void {
+  if (r.errors - r.timeouts > 0) {
+    throw new Error(`shape ${shape.id}: ${r.server} had ${r.errors} connection errors under load`);
+  }
+  // Overload answers (503 when the pool wait times out) are part of the result: counted, not fatal.
+  if (r.non2xx > 0) log(`  warning: shape ${shape.id}: ${r.server} answered ${r.non2xx} requests with a non-2xx status under load`);
+  if (r.timeouts > 0) log(`  warning: shape ${shape.id}: ${r.timeouts} requests to ${r.server} took longer than 120 s`);
+  if (r.requests === 0) log(`  warning: shape ${shape.id}: no request to ${r.server} finished within the run; use a longer --duration`);
+}
+
+async function comparison(options: BenchOptions, scale: number): Promise<ComparisonResult> {
+  const db: PreparedDatabase = await prepareDatabase(options.databaseUrl, scale, options.regenerate, log);
+  const machine = await describeMachine(db.url);
+  const shapes = SHAPES.filter((s) => options.shapes.includes(s.id));
+  const warmup = Math.min(2, options.duration);
+  const loadStart = os.loadavg();
+  if (loadStart[0] !== undefined && loadStart[0] > os.availableParallelism()) {
+    log(`warning: load average ${loadStart[0].toFixed(1)} on ${os.availableParallelism()} CPUs: other work is running, figures will be noisy`);
+  }
+  const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
+  const floor = await startServer({ name: 'floor', script: floorScript, databaseUrl: db.url });
+  try {
+    log(`servers: plugin pid ${plugin.pid} port ${plugin.port}, floor pid ${floor.pid} port ${floor.port}`);
+    log('checking that both servers answer byte-identical bodies …');
+    const sizes = await checkBodies(plugin, floor, shapes);
+    const results: ShapeResult[] = [];
+    for (const shape of shapes) {
+      const sql = await explainStatements(plugin, shape);
+      log(`shape ${shape.id}: ${shape.query}  (plugin runs ${sql.length} statements)`);
+      for (const server of [plugin, floor]) await load(server, shapePath(shape), warmup, options.connections);
+      const runs: RunResult[] = [];
+      for (let round = 1; round <= options.rounds; round++) {
+        const order = round % 2 === 1 ? [plugin, floor] : [floor, plugin];
+        for (const server of order) {
+          const run = await load(server, shapePath(shape), options.duration, options.connections);
+          checkRun(shape, run);
+          log(describeRun(shape, round, run));
+          runs.push(run);
+        }
+      }
+      results.push(summariseShape(shape, EXPANSIONS[shape.id] ?? 0, sizes.get(shape.id) ?? 0, sql, runs));
+    }
+    const serverPeakRss = { plugin: readMemory(plugin.pid).hwm, floor: readMemory(floor.pid).hwm };
+    return {
+      date: new Date().toISOString(),
+      command: commandLine(),
+      scale,
+      database: { name: db.name, reused: db.reused, generatedMs: db.generatedMs, counts: db.counts, sizeBytes: db.sizeBytes },
+      settings: { duration: options.duration, rounds: options.rounds, connections: options.connections, warmup, pluginLogLevel: options.logLevel,
+        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)', loadAverage: { start: loadStart, end: os.loadavg() } },
+      machine,
+      shapes: results,
+      serverPeakRss,
+    };
+  } finally {
+    await Promise.all([stopServer(plugin), stopServer(floor)]);
+  }
+}
+
+async function comparisonMode(options: BenchOptions): Promise<void> {
+  const result = await comparison(options, options.scale);
+  const everyShape = options.shapes.length === SHAPES.length;
+  const name = options.bare ? 'bare'
+    : options.scale === 100_000 && everyShape ? 'latest'
+      : `latest-${options.scale}${everyShape ? '' : `-shapes${options.shapes.join('')}`}`;
+  const file = writeJson(`${name}.json`, result);
+  fs.writeFileSync(path.join(resultsDir, `${name}.md`), `${resultsBlock(result)}\n`);
+  log('');
+  log(markdownTable(result.shapes));
+  log('');
+  log(`peak RSS (VmHWM): plugin ${(result.serverPeakRss.plugin / 1048576).toFixed(0)} MB, floor ${(result.serverPeakRss.floor / 1048576).toFixed(0)} MB`);
+  log(`wrote ${path.relative(root, file)} and bench/results/${name}.md`);
+  if (options.writeDocs) {
+    const svg = path.join(root, 'docs', 'images', 'bench.svg');
+    fs.mkdirSync(path.dirname(svg), { recursive: true });
+    fs.writeFileSync(svg, chartSvg(result));
+    const updated = replaceMarkedBlock(path.join(root, 'docs', 'benchmarks.md'), resultsBlock(result));
+    log(`wrote docs/images/bench.svg${updated ? ' and the results block of docs/benchmarks.md' : ''}`);
+  }
+}
+
+async function compareScalesMode(options: BenchOptions): Promise<void> {
+  const scales = options.compareScales ?? [];
+  const results: ComparisonResult[] = [];
+  for (const scale of scales) {
+    const saved = path.join(resultsDir, `scale-${scale}.json`);
+    if (options.resume && fs.existsSync(saved)) {
+      log(`=== scale ${scale}: reusing ${path.relative(root, saved)} (--resume) ===`);
+      results.push(JSON.parse(fs.readFileSync(saved, 'utf8')) as ComparisonResult);
+      continue;
+    }
+    log(`=== scale ${scale} ===`);
+    const result = await comparison(options, scale);
+    writeJson(`scale-${scale}.json`, result);
+    results.push(result);
+    log(markdownTable(result.shapes));
+  }
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (first === undefined || last === undefined) return;
+  const shapes = first.shapes.map((s) => {
+    const perScale = results.map((r) => {
+      const found = r.shapes.find((x) => x.id === s.id);
+      return { scale: r.scale, plugin: found?.plugin.requestsPerSecond ?? 0, floor: found?.floor.requestsPerSecond ?? 0, ratio: found?.throughputRatio ?? 0,
+        pluginP99: found?.plugin.p99 ?? 0, floorP99: found?.floor.p99 ?? 0 };
+    });
+    const a = perScale[0];
+    const b = perScale[perScale.length - 1];
+    return {
+      id: s.id, label: s.label, perScale,
+      pluginLoss: a && b ? 1 - b.plugin / a.plugin : 0,
+      floorLoss: a && b ? 1 - b.floor / a.floor : 0,
+    };
+  });
+  const summary = {
+    date: new Date().toISOString(), command: commandLine(), scales,
+    generation: results.map((r) => ({ scale: r.scale, generatedMs: r.database.generatedMs, reused: r.database.reused, sizeBytes: r.database.sizeBytes, counts: r.database.counts })),
+    shapes,
+  };
+  writeJson('scales.json', summary);
+  const head = `| # | shape | ${scales.map((n) => `plugin req/s @${n.toLocaleString('en-US')}`).join(' | ')} | ${scales.map((n) => `floor req/s @${n.toLocaleString('en-US')}`).join(' | ')} | plugin loss | floor loss |`;
+  const rule = `|---|---|${scales.map(() => '---:').join('|')}|${scales.map(() => '---:').join('|')}|---:|---:|`;
+  const rows = shapes.map((s) => `| ${s.id} | ${s.label} | ${s.perScale.map((p) => p.plugin.toFixed(0)).join(' | ')} | ${s.perScale.map((p) => p.floor.toFixed(0)).join(' | ')} | ` +
+    `${(s.pluginLoss * 100).toFixed(0)}% | ${(s.floorLoss * 100).toFixed(0)}% |`);
+  const gen = summary.generation.map((g) => `- ${g.scale.toLocaleString('en-US')} users: generated in ${(g.generatedMs / 1000).toFixed(1)} s, database ${(g.sizeBytes / 1048576).toFixed(0)} MB`);
+  const md = [head, rule, ...rows, '', ...gen].join('\n');
+  fs.writeFileSync(path.join(resultsDir, 'scales.md'), `${md}\n`);
+  log('');
+  log(md);
+  if (options.writeDocs && replaceMarkedBlock(path.join(root, 'docs', 'benchmarks.md'), md, 'scales')) {
+    log('wrote the scales block of docs/benchmarks.md');
+  }
+  log('wrote bench/results/scales.json, scales.md and scale-<n>.json');
+}
+
+async function profileMode(options: BenchOptions): Promise<void> {
+  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log);
+  const dir = path.join(resultsDir, 'profiles');
+  fs.mkdirSync(dir, { recursive: true });
+  const summaries: (ProfileSummary & { server: string; shape: number; requestsPerSecond: number; cpuMsPerRequest: number })[] = [];
+  const seconds = Math.max(10, options.duration * options.rounds);
+  for (const shape of SHAPES.filter((s) => options.shapes.includes(s.id))) {
+    for (const [name, script] of [['plugin', pluginScript], ['floor', floorScript]] as const) {
+      const file = `${name}-shape${shape.id}.cpuprofile`;
+      fs.rmSync(path.join(dir, file), { force: true });
+      const server = await startServer({
+        name, script, databaseUrl: db.url, env: pluginEnv(options),
+        nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}`],
+      });
+      let run: RunResult;
+      let served: number;
+      try {
+        await load(server, shapePath(shape), Math.min(2, options.duration), options.connections);
+        run = await load(server, shapePath(shape), seconds, options.connections);
+        checkRun(shape, run);
+        log(describeRun(shape, 1, run) + '  (under --cpu-prof)');
+        served = (await serverStats(server)).requests;
+      } finally {
+        await stopServer(server);
+      }
+      const summary = summariseProfile(path.join(dir, file), 25, served);
+      summaries.push({ ...summary, server: name, shape: shape.id, requestsPerSecond: run.requestsPerSecond, cpuMsPerRequest: run.cpuMsPerRequest });
+      const text = formatSummary(summary);
+      fs.writeFileSync(path.join(resultsDir, `profile-${name}-shape${shape.id}.txt`), `${text}\n`);
+      if (name === 'plugin') log(text);
+    }
+  }
+  writeJson('profile.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, seconds, connections: options.connections,
+    pluginLogLevel: options.logLevel, pluginServer: options.bare ? 'bare' : 'demo', summaries: summaries.map((s) => ({ ...s, file: path.relative(root, s.file) })) });
+  log('wrote bench/results/profile.json and profile-<server>-shape<n>.txt (raw profiles in bench/results/profiles/)');
+}
+
+async function soakMode(options: BenchOptions): Promise<void> {
+  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log);
+  const shape = SHAPES.find((s) => s.id === (options.shapes[0] ?? 1)) as Shape;
+  const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
+  try {
+    await load(plugin, shapePath(shape), 5, options.connections);
+    const result = await soak(plugin, shapePath(shape), options.soak, options.connections);
+    const settled = result.rssBySecond[Math.min(10, result.rssBySecond.length - 1)] ?? 0;
+    const end = result.rssBySecond[result.rssBySecond.length - 1] ?? 0;
+    const growth = settled > 0 ? end / settled - 1 : 0;
+    writeJson('soak.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, shape: shape.id, seconds: options.soak, ...result, growthAfter10s: growth });
+    log(`soak: shape ${shape.id} for ${options.soak} s at ${result.requestsPerSecond.toFixed(0)} req/s; RSS ${(settled / 1048576).toFixed(0)} MB at 10 s -> ` +
+      `${(end / 1048576).toFixed(0)} MB at the end (${(growth * 100).toFixed(1)}%), peak ${(result.hwm / 1048576).toFixed(0)} MB`);
+  } finally {
+    await stopServer(plugin);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2), process.env);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+  if (options.cpuProf) return profileMode(options);
+  if (options.stages) {
+    const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log);
+    const stages = await measureStages(db.url, options.shapes, log);
+    writeJson('stages.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, stages });
+    log('wrote bench/results/stages.json');
+    return;
+  }
+  if (options.soak > 0) return soakMode(options);
+  if (options.compareScales !== undefined) return compareScalesMode(options);
+  return comparisonMode(options);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    killAll();
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

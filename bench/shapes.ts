@@ -1,0 +1,27 @@
+// The six request shapes of issue 5, as raw query strings on GET /api/users (sent exactly like this by
+// both servers' clients; a space in a key is `+`, `>` is percent-encoded).
+
+export interface Shape {
+  readonly id: number;
+  readonly label: string;
+  /** Raw query string, without `?`. */
+  readonly query: string;
+}
+
+export const SHAPES: readonly Shape[] = [
+  { id: 1, label: 'filter + sort, page 3', query: 'filter[status]=active&sort[created_at]=desc&per-page=20&page=3' },
+  { id: 2, label: 'search name,email (total)', query: 'search[name,email]=*an*&per-page=20' },
+  { id: 3, label: 'expand posts (fields, sort)', query: 'expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20' },
+  { id: 4, label: 'in + between, 3 fields', query: 'in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50' },
+  { id: 5, label: 'filter and!, limit (bare array)', query: 'filter[id]=%3E%3D1000&filter[and!+status]=banned&limit=100&fields=id,name' },
+  { id: 6, label: 'expand roles + phone, filter', query: 'expand[roles]=r&expand[phone]=ph&filter[role]=editor&per-page=20' },
+];
+
+export const COLLECTION_PATH = '/api/users';
+
+/** Both servers build page URLs from the Host header: every request sends this one so the bodies can match. */
+export const HOST_HEADER = 'bench.local:3000';
+
+export function shapePath(shape: Shape): string {
+  return `${COLLECTION_PATH}?${shape.query}`;
+}
