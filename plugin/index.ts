@@ -3,3 +3,4 @@ export type { QueryModifiersOptions, AuthorizeResult } from './options';
 export { optionsSchema } from './options-schema';
 export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemCode } from './errors';
 export type { ModelQuery } from './apply';
+export { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from './openapi';

@@ -21,11 +21,21 @@ const unavailableCodes = new Set([
 
 /** Database down, pool exhausted or a statement timed out: the client may retry later. */
 export function isUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
-  if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
-  if (name === 'KnexTimeoutError') return true;
-  return typeof message === 'string' && /Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i.test(message);
+  // Objection wraps driver errors (DBError and its subclasses) and keeps the original as
+  // `nativeError`; knex may chain it as `cause`. Look through a few layers of wrapping.
+  for (let current = error, depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, name, message, nativeError, cause } = current as {
+      code?: unknown; name?: unknown; message?: unknown; nativeError?: unknown; cause?: unknown;
+    };
+    if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
+    if (name === 'KnexTimeoutError') return true;
+    if (typeof message === 'string'
+      && /Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed|canceling statement due to statement timeout/i.test(message)) {
+      return true;
+    }
+    current = nativeError ?? cause;
+  }
+  return false;
 }
 
 /** What the plugin tells the host about a request it answered, e.g. for access logs. */

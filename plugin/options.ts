@@ -98,7 +98,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxClauses: limits.maxClauses ?? 50,
     maxListItems: limits.maxListItems ?? 500,
     maxExpansions: limits.maxExpansions ?? 5,
-    cors: options.cors || undefined,
+    // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
+    cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,
     cacheControl: options.cacheControl ?? 'no-cache',
     admin: options.admin ? { path: options.admin.path ?? '/admin', explain: options.admin.explain ?? true } : undefined,
     authorize: options.authorize,

@@ -1,5 +1,6 @@
-// Runs every suite as its own mocha child process: unit tests once, HTTP tests on PGlite and, when
-// DATABASE_URL is set, again on that PostgreSQL server. Ends with `N passed, N failed` over all runs.
+// Runs every suite as its own mocha child process: unit tests once; the HTTP, ecosystem and
+// reliability suites on PGlite and, when DATABASE_URL is set, again on that PostgreSQL server; the
+// fault, install and browser suites once. Ends with `N passed, N failed` over all runs.
 // REQUIRE_POSTGRES=1 turns a missing or silent server into a failure instead of a skip.
 
 import { spawn } from 'node:child_process';
@@ -102,16 +103,27 @@ async function main(): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), 'kqm-tests-'));
   const outcomes: Outcome[] = [];
   const problems: string[] = [];
+  // Suites that take a database run once per kind of database; the others run once.
+  const perDatabase = (kind: 'pglite' | 'postgres'): Run[] => [
+    { name: `http (${kind})`, spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: kind } },
+    { name: `ecosystem (${kind})`, spec: 'dist/test/ecosystem/*.test.js', env: { TEST_DB: kind } },
+    { name: `reliability (${kind})`, spec: 'dist/test/reliability/!(faults).test.js', env: { TEST_DB: kind } },
+  ];
   const runs: Run[] = [
     { name: 'unit', spec: 'dist/test/unit/**/*.test.js', env: {} },
-    { name: 'http (pglite)', spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: 'pglite' } },
+    ...perDatabase('pglite'),
+  ];
+  const once: Run[] = [
+    { name: 'faults (throw-away cluster)', spec: 'dist/test/reliability/faults.test.js', env: {} },
+    { name: 'install (npm pack into a host app)', spec: 'dist/test/ecosystem/install/*.test.js', env: {} },
+    { name: 'browser (admin UI)', spec: 'dist/test/browser/**/*.test.js', env: {} },
   ];
   const databaseUrl = process.env.DATABASE_URL;
   const requirePostgres = process.env.REQUIRE_POSTGRES === '1';
   if (databaseUrl) {
     const silence = await postgresAnswers(databaseUrl);
     if (silence === undefined) {
-      runs.push({ name: 'http (postgres)', spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: 'postgres' } });
+      runs.push(...perDatabase('postgres'));
     } else if (requirePostgres) {
       problems.push(`REQUIRE_POSTGRES=1 but the server at DATABASE_URL does not answer: ${silence}`);
     } else {
@@ -122,6 +134,7 @@ async function main(): Promise<number> {
   } else {
     process.stdout.write('DATABASE_URL is not set; the HTTP suites run on PGlite only\n');
   }
+  runs.push(...once);
   try {
     for (const run of runs) outcomes.push(await runMocha(run, workDir));
   } finally {

@@ -146,7 +146,9 @@ async function loadIndex(): Promise<boolean> {
     showPageMessage(`Could not list the collections at ${app.prefix}/_meta: ${why}.${hint}`);
     return false;
   }
-  app.collections = readIndexMeta(response.body).collections;
+  const index = readIndexMeta(response.body);
+  app.collections = index.collections;
+  ui.openapi.href = index.openapi ?? `${app.prefix}/openapi.json`;
   ui.collection.replaceChildren(...app.collections.map((name) => h('option', { text: name, attrs: { value: name } })));
   ui.collection.disabled = false;
   showPageMessage('');

@@ -39,6 +39,8 @@ export interface CollectionMeta extends ScopeMeta {
 
 export interface IndexMeta {
   readonly collections: readonly string[];
+  /** Where the OpenAPI document of these collections is served. */
+  readonly openapi?: string;
   readonly prefix: string;
 }
 
@@ -72,7 +74,11 @@ function readScope(body: Json): ScopeMeta {
 /** `{"collections": ["users"], "prefix": "/api"}` -> IndexMeta; anything else -> an Error. */
 export function readIndexMeta(body: unknown): IndexMeta {
   if (!isObject(body) || !Array.isArray(body.collections)) throw new Error('the metadata endpoint did not list any collections');
-  return { collections: strings(body.collections), prefix: typeof body.prefix === 'string' ? body.prefix : '' };
+  return {
+    collections: strings(body.collections),
+    prefix: typeof body.prefix === 'string' ? body.prefix : '',
+    ...(typeof body.openapi === 'string' ? { openapi: body.openapi } : {}),
+  };
 }
 
 /** The body of `GET <prefix>/_meta/users` -> CollectionMeta, with safe defaults for absent parts. */

@@ -5,6 +5,7 @@ export const ui = {
   collection: element('collection', HTMLSelectElement),
   prefix: element('api-prefix', HTMLInputElement),
   token: element('token', HTMLInputElement),
+  openapi: element('openapi-link', HTMLAnchorElement),
   pageMessage: element('page-message', HTMLParagraphElement),
   form: element('query-form', HTMLFormElement),
   pasteForm: element('paste-form', HTMLFormElement),

@@ -15,7 +15,7 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
   router.all(`${prefix}/_meta`, guarded(options, async (ctx) => {
     requireRead(ctx);
     await authorize(ctx, options, '_meta');
-    renderJson(ctx, { collections: [...catalog.keys()], prefix });
+    renderJson(ctx, { collections: [...catalog.keys()], prefix, openapi: `${prefix}/openapi.json` });
   }));
   router.all(`${prefix}/_meta/:collection`, guarded(options, async (ctx) => {
     const collection = findCollection(catalog, ctx.params.collection ?? '');

@@ -89,6 +89,11 @@ class ScopeValidator {
   search(search: SearchDescription): ConditionGroup | undefined {
     const columns = search.fields.map((f) => this.field(f, 'searchable', search.parameter));
     if (!columns.every((c) => c !== undefined)) return undefined;
+    if (search.term.includes('\u0000')) {
+      // PostgreSQL text cannot hold NUL; refuse it here rather than let the driver fail.
+      this.problems.push(problem('INVALID_VALUE', search.parameter, `\`${search.parameter}\`: the search term must not contain a NUL character`));
+      return undefined;
+    }
     const escaped = search.term.replace(/[\\%_]/g, (ch) => '\\' + ch);
     const pattern = (search.anchorStart ? '' : '%') + escaped + (search.anchorEnd ? '' : '%');
     return { anyOf: [[{ negated: false, condition: { kind: 'search', columns: columns as Column[], pattern } }]] };

@@ -82,7 +82,15 @@ describe('http behaviour', function () {
     it('lists the collections', async function () {
       const res = await h.get('/api/_meta');
       expectOk(res);
-      expect(objectOf(res)).to.deep.equal({ collections: ['users', 'posts', 'roles'], prefix: '/api' });
+      expect(objectOf(res)).to.deep.equal({ collections: ['users', 'posts', 'roles'], prefix: '/api', openapi: '/api/openapi.json' });
+    });
+
+    it('the OpenAPI URL it lists serves the document', async function () {
+      const listed = objectOf(await h.get('/api/_meta')).openapi;
+      expect(listed).to.be.a('string');
+      const res = await h.get(String(listed));
+      expectOk(res);
+      expect(objectOf(res).openapi).to.match(/^3\.1\./);
     });
 
     it('describes a collection with only what the API accepts', async function () {
@@ -122,6 +130,15 @@ describe('http behaviour', function () {
 
     it('asks the hook for _explain', async function () {
       await expectProblemAt(h.get('/api/_explain/users'), { code: 'UNAUTHORIZED' });
+      expectOk(await h.get('/api/users?limit=1'));
+    });
+  });
+
+  describe('the OpenAPI document behind authorize', function () {
+    const h = useApp({ authorize: (_ctx, collection) => (collection === '_openapi' ? { status: 401 } : true) });
+
+    it('asks the hook for _openapi', async function () {
+      await expectProblemAt(h.get('/api/openapi.json'), { code: 'UNAUTHORIZED' });
       expectOk(await h.get('/api/users?limit=1'));
     });
   });

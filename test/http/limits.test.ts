@@ -1,5 +1,5 @@
 // Cost caps (decision 32): query-string length, clauses, list items and expansions, with the contract's
-// defaults (4096, 40, 100, 5) and with a custom configuration; each hit is 400 LIMIT_EXCEEDED whose
+// defaults (8192, 50, 500, 5) and with a custom configuration; each hit is 400 LIMIT_EXCEEDED whose
 // `allowed` is the limit.
 
 import { expect } from 'chai';
@@ -14,35 +14,35 @@ describe('limits', function () {
   describe('defaults', function () {
     const h = useApp();
 
-    it('a query string of 4096 characters is fine', async function () {
-      const query = `filter[name]=${'a'.repeat(4096 - 'filter[name]='.length)}`;
-      expect(query).to.have.length(4096);
+    it('a query string of 8192 characters is fine', async function () {
+      const query = `filter[name]=${'a'.repeat(8192 - 'filter[name]='.length)}`;
+      expect(query).to.have.length(8192);
       expect(await h.userIds(query)).to.deep.equal([]);
     });
 
-    it('4097 characters is LIMIT_EXCEEDED (allowed 4096)', async function () {
-      const query = `filter[name]=${'a'.repeat(4097 - 'filter[name]='.length)}`;
-      expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 4096 });
+    it('8193 characters is LIMIT_EXCEEDED (allowed 8192)', async function () {
+      const query = `filter[name]=${'a'.repeat(8193 - 'filter[name]='.length)}`;
+      expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 8192 });
     });
 
     it('ignored keys count toward the length', async function () {
-      const query = `${Array.from({ length: 700 }, (_, i) => `u${i}=1`).join('&')}`;
-      expect(query.length).to.be.greaterThan(4096);
-      expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 4096 });
+      const query = `${Array.from({ length: 1400 }, (_, i) => `u${i}=1`).join('&')}`;
+      expect(query.length).to.be.greaterThan(8192);
+      expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 8192 });
     });
 
-    it('40 clauses are fine', async function () {
-      expect(await h.userIds(clauses(40))).to.have.length(23);
+    it('50 clauses are fine', async function () {
+      expect(await h.userIds(clauses(50))).to.have.length(23);
     });
 
-    it('41 clauses are LIMIT_EXCEEDED (allowed 40)', async function () {
-      expectProblem(await h.get(`/api/users?${clauses(41)}`), { code: 'LIMIT_EXCEEDED', allowed: 40 });
+    it('51 clauses are LIMIT_EXCEEDED (allowed 50)', async function () {
+      expectProblem(await h.get(`/api/users?${clauses(51)}`), { code: 'LIMIT_EXCEEDED', allowed: 50 });
     });
 
-    it('100 list items are fine, 101 are LIMIT_EXCEEDED (allowed 100)', async function () {
+    it('500 list items are fine, 501 are LIMIT_EXCEEDED (allowed 500)', async function () {
       const items = (n: number): string => Array.from({ length: n }, (_, i) => String(i + 1)).join(',');
-      expect(await h.userIds(`in[id]=${items(100)}`)).to.have.length(23);
-      expectProblem(await h.get(`/api/users?in[id]=${items(101)}`), { code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 100 });
+      expect(await h.userIds(`in[id]=${items(500)}`)).to.have.length(23);
+      expectProblem(await h.get(`/api/users?in[id]=${items(501)}`), { code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 500 });
     });
   });
 
