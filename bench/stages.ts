@@ -71,7 +71,7 @@ export async function measureStages(databaseUrl: string, shapes: readonly number
       const validateUs = timeUs(5000, () => validateQuery(described, users, options));
       const planUs = timeUs(3000, () => planQueries(validated, knex, noHook));
       const compileUs = timeUs(2000, () => (planQueries(validated, knex, noHook).rows as ModelQuery).toKnexQuery().toSQL());
-      const rows = (await planQueries(validated, knex, noHook).rows) as unknown as Record<string, unknown>[];
+      const { rows } = await planQueries(validated, knex, noHook).run();
       const pageUrl = (page: number): string => `http://bench.local:3000/api/users?${query}&page=${page}`;
       const respondUs = timeUs(2000, () => {
         const records = shapeRecords(rows, validated.root, validated.expansions);

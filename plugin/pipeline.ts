@@ -1,5 +1,5 @@
 // The one place the stages meet: raw query string -> pairs -> QueryDescription -> ValidatedQuery ->
-// Objection queries -> records -> bare array or pagination envelope.
+// queries (run through knex) -> records -> bare array or pagination envelope.
 
 import { planQueries, type ScopeHook } from './apply';
 import { raise } from './errors';
@@ -57,10 +57,9 @@ export async function runPipeline(
   const validated = validateQuery(describeQuery(pairs), collection, options);
   const planned = planQueries(validated, options.knex, request.scopeHook);
   const parsed = performance.now();
-  const rows = (await planned.rows) as unknown as Record<string, unknown>[];
+  const { rows, statements: run } = await planned.run();
   const { paging, root, expansions } = validated;
-  // Objection skips a relation's query when there are no parents to attach to.
-  let statements = 1 + (rows.length > 0 ? expansions.length : 0);
+  let statements = run;
   const metrics = (queried: number, serialized: number): PipelineMetrics =>
     ({ parse: parsed - started, query: queried - parsed, serialize: serialized - queried, statements });
   if (paging.kind === 'rows') {

@@ -15,8 +15,10 @@ import type {
   CollectionCatalog,
   Column,
   ModelClass,
+  JoinTableCatalog,
   RelationCatalog,
   RelationKind,
+  RelationModifier,
   ScopeCatalog,
 } from './types';
 
@@ -137,9 +139,31 @@ function buildRelations(name: string, model: ModelClass, ctx: Context): Map<stri
       scope: relationScope(model, `${name}.${relationName}`, decl, related, ctx.problems),
       ownerKeys: relation.ownerProp.cols,
       relatedKeys: relation.relatedProp.cols,
+      ...joinDetails(relation, kind),
     }));
   }
   return relations;
+}
+
+/** The parts of Objection's relation the apply stage needs to load related rows itself. */
+function joinDetails(relation: Relation, kind: RelationKind): Pick<RelationCatalog, 'through' | 'modify'> {
+  const { modify, joinTableModify, joinTableModelClass } = relation as unknown as {
+    modify?: RelationModifier | null;
+    joinTableModify?: RelationModifier | null;
+    joinTableModelClass?: ModelClass;
+  };
+  const details: { through?: JoinTableCatalog; modify?: RelationModifier } = {};
+  if (typeof modify === 'function') details.modify = modify;
+  if ((kind === 'many-to-many' || kind === 'has-one-through') && relation.joinTable !== null && joinTableModelClass !== undefined) {
+    details.through = Object.freeze({
+      table: relation.joinTable,
+      ownerKeys: relation.joinTableOwnerProp.cols,
+      relatedKeys: relation.joinTableRelatedProp.cols,
+      modelClass: joinTableModelClass,
+      ...(typeof joinTableModify === 'function' ? { modify: joinTableModify } : {}),
+    });
+  }
+  return details;
 }
 
 function relatedModels(models: readonly ModelClass[]): ModelClass[] {

@@ -1,7 +1,7 @@
 // The catalog: what each collection and each expandable relation allows, resolved against the
 // database's real columns. Built and checked once at start-up; read-only afterwards.
 
-import type { Model } from 'objection';
+import type { Model, QueryBuilder } from 'objection';
 
 export type ColumnType =
   | 'smallint'
@@ -52,7 +52,24 @@ export interface RelationCatalog {
   readonly ownerKeys: readonly string[];
   /** Columns of the related table the join needs. */
   readonly relatedKeys: readonly string[];
+  /** many-to-many and has-one-through: the join table between owner and related rows. */
+  readonly through?: JoinTableCatalog;
+  /** The relation mapping's own `modify`/`filter`, applied to every query for related rows. */
+  readonly modify?: RelationModifier;
 }
+
+/** `user_roles`: `user_id` points at the owner's `ownerKeys`, `role_id` at the related `relatedKeys`. */
+export interface JoinTableCatalog {
+  readonly table: string;
+  readonly ownerKeys: readonly string[];
+  readonly relatedKeys: readonly string[];
+  readonly modelClass: ModelClass;
+  /** The mapping's `join.through.modify`/`filter`, applied to the join table. */
+  readonly modify?: RelationModifier;
+}
+
+/** A modifier as Objection resolved it from a relation mapping. */
+export type RelationModifier = (query: QueryBuilder<Model, Model[]>) => unknown;
 
 export interface CollectionCatalog extends ScopeCatalog {
   readonly name: string;
