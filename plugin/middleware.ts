@@ -43,6 +43,8 @@ export interface RequestReport {
   collection?: string;
   statements?: number;
   code?: string;
+  /** The database error behind a 503, for the host's request log. */
+  error?: unknown;
 }
 
 function report(ctx: Context): RequestReport {
@@ -143,6 +145,7 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
       if (error instanceof QueryError) return renderProblem(ctx, error);
       if (!isUnavailable(error)) throw error;
       options.logger.error('koa-query-modifiers: database unavailable', error);
+      report(ctx).error = error;
       renderProblem(ctx, new QueryError([problem('SERVICE_UNAVAILABLE', undefined,
         'The database is not answering right now; try again shortly')], { 'Retry-After': '1' }));
     }

@@ -1,7 +1,6 @@
 // Owns the demo server's structured logs: a pino logger chosen from the environment, one JSON line
 // per request (request id, method, path, collection, status, duration, SQL statements, problem code),
 // and the adapter through which the plugin reports database errors with the request id attached.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type Koa from 'koa';
 import pino, { type Logger } from 'pino';
@@ -27,14 +26,6 @@ export function createLogger(env: LoggingEnv, destination?: pino.DestinationStre
   return destination === undefined ? pino(options) : pino(options, destination);
 }
 
-interface RequestScope {
-  readonly requestId: string;
-  /** The error the plugin reported while answering this request (a 503's database error). */
-  reported?: unknown;
-}
-
-const requestScope = new AsyncLocalStorage<RequestScope>();
-
 /** Errors already written with their request line, so Koa's `error` event does not log them twice. */
 const loggedErrors = new WeakSet<object>();
 
@@ -46,13 +37,16 @@ function requestIdOf(ctx: Koa.Context): string {
   return requestIdShape.test(given) ? given : crypto.randomUUID();
 }
 
-/** The `logger` option of the plugin: its database errors go to pino, tagged with the request id. */
+/**
+ * The `logger` option of the plugin. The plugin also puts a 503's database error on the request's
+ * report, so the request line carries it with the request id; this logger keeps the plugin's own
+ * message at debug level only, to avoid writing the same error twice. (No AsyncLocalStorage: its
+ * promise hooks cost every request, measured in docs/benchmarks.md.)
+ */
 export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void } {
   return {
     error(message, error) {
-      const scope = requestScope.getStore();
-      if (scope !== undefined) scope.reported = error;
-      logger.error({ requestId: scope?.requestId, err: error }, message);
+      logger.debug({ err: error }, message);
     },
   };
 }
@@ -61,6 +55,7 @@ interface PluginReport {
   readonly collection?: string;
   readonly statements?: number;
   readonly code?: string;
+  readonly error?: unknown;
 }
 
 function pluginReport(ctx: Koa.Context): PluginReport {
@@ -85,13 +80,13 @@ function problemCode(ctx: Koa.Context): string | undefined {
  */
 export function requestLogger(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
-    const scope: RequestScope = { requestId: requestIdOf(ctx) };
-    ctx.state.requestId = scope.requestId;
-    ctx.set('X-Request-Id', scope.requestId);
+    const requestId = requestIdOf(ctx);
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     let thrown: unknown;
     try {
-      await requestScope.run(scope, next);
+      await next();
     } catch (error) {
       thrown = error;
       throw error;
@@ -100,7 +95,7 @@ export function requestLogger(logger: Logger): Koa.Middleware {
       const status = thrown === undefined ? ctx.status : typeof exposed?.status === 'number' ? exposed.status : 500;
       const report = pluginReport(ctx);
       const line: Record<string, unknown> = {
-        requestId: scope.requestId,
+        requestId,
         method: ctx.method,
         path: ctx.path,
         collection: report.collection,
@@ -109,7 +104,7 @@ export function requestLogger(logger: Logger): Koa.Middleware {
         statements: report.statements,
       };
       if (status >= 400) line.code = report.code ?? problemCode(ctx);
-      if (status >= 500) line.err = thrown ?? scope.reported;
+      if (status >= 500) line.err = thrown ?? report.error;
       if (typeof thrown === 'object' && thrown !== null) loggedErrors.add(thrown);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       logger[level](line, 'request');
