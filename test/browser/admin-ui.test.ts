@@ -65,6 +65,9 @@ describe('admin UI (browser)', function () {
   it('finds the users created in April 2025 whose name contains "an", newest first, 10 per page, with their posts\' titles', async function () {
     await admin.open();
     expect(await page.getByLabel('Collection').inputValue()).to.equal('users');
+    const openapi = page.getByRole('link', { name: 'OpenAPI document' });
+    expect(await openapi.getAttribute('href')).to.equal('/api/openapi.json');
+    expect((await apiJson(`${server.origin}/api/openapi.json`) as { openapi?: unknown }).openapi).to.match(/^3\.1\./);
 
     const between = await admin.addRow('root-between', 'Add between');
     await between.getByLabel('Field', { exact: true }).selectOption('created_at');
