@@ -30,7 +30,7 @@ export function isUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
     if (name === 'KnexTimeoutError') return true;
     if (typeof message === 'string'
-      && /Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed|canceling statement due to statement timeout/i.test(message)) {
+      && /Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i.test(message)) {
       return true;
     }
     current = nativeError ?? cause;

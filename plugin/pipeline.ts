@@ -57,9 +57,9 @@ export async function runPipeline(
   const validated = validateQuery(describeQuery(pairs), collection, options);
   const planned = planQueries(validated, options.knex, request.scopeHook);
   const parsed = performance.now();
-  const { rows, statements: run } = await planned.run();
+  const { rows, statements: ran } = await planned.run();
   const { paging, root, expansions } = validated;
-  let statements = run;
+  let statements = ran;
   const metrics = (queried: number, serialized: number): PipelineMetrics =>
     ({ parse: parsed - started, query: queried - parsed, serialize: serialized - queried, statements });
   if (paging.kind === 'rows') {

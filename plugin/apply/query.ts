@@ -72,6 +72,11 @@ function ownerValues(parents: readonly Row[], columns: readonly string[]): unkno
   return [...seen.values()];
 }
 
+/** `key IN (...)` for one key column, `(a, b) IN ((...), ...)` for a composite key. */
+function whereKeyIn(query: ModelQuery, columns: readonly string[], values: unknown[]): void {
+  query.whereIn(columns.length === 1 ? (columns[0] as string) : [...columns], values as never[]);
+}
+
 /**
  * The related rows of every parent in one query: `posts.user_id IN (...)`, or for a join table
  * `JOIN user_roles ON ... WHERE user_roles.user_id IN (...)` with the owner key selected alongside.
@@ -81,8 +86,7 @@ function restrictToOwners(query: ModelQuery, knex: Knex, relation: RelationCatal
   const table = relation.scope.table;
   const { through } = relation;
   if (through === undefined) {
-    const columns = relation.relatedKeys.map((key) => `${table}.${key}`);
-    query.whereIn(columns.length === 1 ? (columns[0] as string) : columns, values as never[]);
+    whereKeyIn(query, relation.relatedKeys.map((key) => `${table}.${key}`), values);
     return relation.relatedKeys;
   }
   const joined = through.table;
@@ -94,8 +98,7 @@ function restrictToOwners(query: ModelQuery, knex: Knex, relation: RelationCatal
   });
   const aliases = through.ownerKeys.map((_, i) => ownerAlias(i));
   query.select(through.ownerKeys.map((key, i) => `${joined}.${key} as ${aliases[i] as string}`));
-  const columns = through.ownerKeys.map((key) => `${joined}.${key}`);
-  query.whereIn(columns.length === 1 ? (columns[0] as string) : columns, values as never[]);
+  whereKeyIn(query, through.ownerKeys.map((key) => `${joined}.${key}`), values);
   return aliases;
 }
 
