@@ -4,3 +4,4 @@ export { optionsSchema } from './options-schema';
 export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemCode } from './errors';
 export type { ModelQuery } from './apply';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from './openapi';
+export type { RelationDeclaration as ExpandableRelation } from './schema/declarations';

@@ -1,18 +1,7 @@
 // Owns the demo's Objection models (User, Post, Phone, Role) and their query-modifier declarations:
 // which fields each modifier may use and which relations may be expanded.
 import { Model, type RelationMappings } from 'objection';
-
-/** One entry of `getExpandableRelations()` (see the contract's model declarations). */
-export interface ExpandableRelation {
-  readonly options: {
-    readonly projectable_fields?: readonly string[];
-    readonly sortable_fields?: readonly string[];
-    readonly searchable_fields?: readonly string[];
-    readonly filterable_fields?: readonly string[];
-  };
-  readonly table?: string;
-  readonly fk?: string;
-}
+import type { ExpandableRelation } from '../../plugin';
 
 const ALL = ['*'];
 const EVERYTHING = { projectable_fields: ALL, sortable_fields: ALL, filterable_fields: ALL };
