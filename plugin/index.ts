@@ -5,3 +5,4 @@ export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemC
 export type { ModelQuery } from './apply';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from './openapi';
 export type { RelationDeclaration as ExpandableRelation } from './schema/declarations';
+export type { RequestReport } from './middleware';

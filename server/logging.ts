@@ -1,9 +1,10 @@
 // Owns the demo server's structured logs: a pino logger chosen from the environment, one JSON line
-// per request (request id, method, path, collection, status, duration, SQL statements, problem code),
-// and the adapter through which the plugin reports database errors with the request id attached.
+// per request (request id, method, path, collection, status, duration, SQL statements, problem code,
+// and a 503's database error from the plugin's report), and the plugin's `logger` adapter.
 import crypto from 'node:crypto';
 import type Koa from 'koa';
 import pino, { type Logger } from 'pino';
+import type { RequestReport } from '../plugin';
 
 export type { Logger } from 'pino';
 
@@ -51,16 +52,9 @@ export function pluginLogger(logger: Logger): { error(message: string, error?: u
   };
 }
 
-interface PluginReport {
-  readonly collection?: string;
-  readonly statements?: number;
-  readonly code?: string;
-  readonly error?: unknown;
-}
-
-function pluginReport(ctx: Koa.Context): PluginReport {
+function pluginReport(ctx: Koa.Context): Readonly<RequestReport> {
   const report: unknown = (ctx.state as { queryModifiers?: unknown }).queryModifiers;
-  return typeof report === 'object' && report !== null ? (report as PluginReport) : {};
+  return typeof report === 'object' && report !== null ? (report as RequestReport) : {};
 }
 
 /** The `code` of a problem+json body, for 4xx answered without a plugin report (e.g. /ready). */
