@@ -7,7 +7,8 @@ import type { Context } from 'koa';
 import type { ModelQuery } from './apply';
 import { problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
-import { runPipeline, type PipelineOutcome, type PipelineRequest } from './pipeline';
+import { LruMap, TotalsCache } from './caches';
+import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest, type PreparedQuery } from './pipeline';
 import type { Catalog, CollectionCatalog } from './schema';
 
 export type RouteContext = Context & { params: Record<string, string> };
@@ -132,7 +133,7 @@ export function pipelineRequest(ctx: Context, options: ResolvedOptions, collecti
     queryString: ctx.querystring,
     // Koa 3's ctx.origin is the Origin request header, not this server's origin.
     path: `${ctx.protocol}://${ctx.host}${options.prefix}/${encodeURIComponent(collection.name)}`,
-    scopeHook: (label: string, query: ModelQuery) => scope?.(ctx, label, query),
+    scopeHook: scope === undefined ? undefined : (label: string, query: ModelQuery) => scope(ctx, label, query),
   };
 }
 
@@ -152,13 +153,22 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
   };
 }
 
+function createCaches(options: ResolvedOptions): PipelineCaches {
+  const totals = options.totalsCache;
+  return {
+    plans: options.planCache > 0 ? new LruMap<string, PreparedQuery>(options.planCache) : undefined,
+    totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
+  };
+}
+
 /** Handles `<prefix>/:collection` for every method. */
 export function collectionRoute(catalog: Catalog, options: ResolvedOptions) {
+  const caches = createCaches(options);
   return guarded(options, async (ctx) => {
     const collection = findCollection(catalog, ctx.params.collection ?? '');
     report(ctx).collection = collection.name;
     requireRead(ctx);
     await authorize(ctx, options, collection.name);
-    renderOutcome(ctx, options, collection.name, await runPipeline(collection, options, pipelineRequest(ctx, options, collection)));
+    renderOutcome(ctx, options, collection.name, await runPipeline(collection, options, pipelineRequest(ctx, options, collection), caches));
   });
 }

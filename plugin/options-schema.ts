@@ -75,5 +75,27 @@ export const optionsSchema = {
     authorize: { description: 'authorize(ctx, collection): allow, deny (403) or {status: 401|403, detail}.' },
     scope: { description: 'scope(ctx, collection, query): restricts the root query, each count and each expansion.' },
     logger: { description: 'An object with an error(message, error) method; defaults to console.' },
+    planCache: {
+      description: 'How many distinct query strings to keep parsed, validated and compiled (least recently used dropped first); 0 turns it off.',
+      type: 'integer',
+      minimum: 0,
+      default: 500,
+    },
+    totalsCache: {
+      description: 'Keep the total of each paginated query for ttlSeconds, so repeated pages skip the count; totals may then lag writes by that much. false (default) counts on every request.',
+      oneOf: [
+        { const: false },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['ttlSeconds'],
+          properties: {
+            ttlSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 86400 },
+            maxEntries: { type: 'integer', minimum: 1, default: 1000 },
+          },
+        },
+      ],
+      default: false,
+    },
   },
 } as const;

@@ -31,9 +31,13 @@ export interface QueryModifiersOptions {
   /** Admin UI at `path` (default /admin), `<prefix>/_meta` and, unless `explain: false`, `<prefix>/_explain`. */
   readonly admin?: false | { readonly path?: string; readonly explain?: boolean };
   readonly authorize?: (ctx: Context, collection: string) => AuthorizeResult | Promise<AuthorizeResult>;
-  /** Synchronous: it runs inside Objection's relation modifiers. */
+  /** Synchronous: it is called while the request's statements are built. */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void;
   readonly logger?: { error(message: string, error?: unknown): void };
+  /** Distinct query strings whose parsed, validated and compiled form is kept (least recently used dropped); 0 = off. */
+  readonly planCache?: number;
+  /** Keep envelope totals for `ttlSeconds` (totals may lag writes by that much); off by default. */
+  readonly totalsCache?: false | { readonly ttlSeconds: number; readonly maxEntries?: number };
 }
 
 export interface ResolvedOptions {
@@ -53,6 +57,8 @@ export interface ResolvedOptions {
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
   readonly logger: { error(message: string, error?: unknown): void };
+  readonly planCache: number;
+  readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -105,5 +111,9 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     authorize: options.authorize,
     scope: options.scope,
     logger: options.logger ?? console,
+    planCache: options.planCache ?? 500,
+    totalsCache: options.totalsCache
+      ? { ttlSeconds: options.totalsCache.ttlSeconds, maxEntries: options.totalsCache.maxEntries ?? 1000 }
+      : undefined,
   });
 }

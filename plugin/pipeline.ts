@@ -1,19 +1,47 @@
 // The one place the stages meet: raw query string -> pairs -> QueryDescription -> ValidatedQuery ->
 // queries (run through knex) -> records -> bare array or pagination envelope.
 
-import { planQueries, type ScopeHook } from './apply';
+import { planQueries, rootStatements, type RootStatements, type ScopeHook } from './apply';
+import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { buildEnvelope, shapeRecords, type Envelope, type JsonRecord } from './respond';
 import type { CollectionCatalog } from './schema';
 import { describeQuery, parseQueryString, type QueryPair } from './syntax';
-import { validateQuery } from './validate';
+import { validateQuery, type ValidatedQuery } from './validate';
 
 export interface PipelineRequest {
   readonly queryString: string;
   /** The collection's absolute URL without a query, e.g. `http://localhost:3000/api/users`. */
   readonly path: string;
-  readonly scopeHook: ScopeHook;
+  /** The host's `scope` option bound to this request; undefined when the host has none. */
+  readonly scopeHook: ScopeHook | undefined;
+}
+
+/** What a query string means for a collection; depends on nothing else, so it is kept between requests. */
+export interface PreparedQuery {
+  readonly pairs: readonly QueryPair[];
+  readonly validated: ValidatedQuery;
+  /** The root statements' text, when no builder is needed to write it (see apply/query.ts). */
+  readonly text: RootStatements | undefined;
+}
+
+/** Kept between requests: prepared queries by `<collection>?<query string>`, and (when on) totals. */
+export interface PipelineCaches {
+  readonly plans?: LruMap<string, PreparedQuery>;
+  readonly totals?: TotalsCache;
+}
+
+/** Parses, validates and writes the statements of a query string, or takes them from the cache. */
+function prepare(collection: CollectionCatalog, options: ResolvedOptions, queryString: string, plans?: LruMap<string, PreparedQuery>): PreparedQuery {
+  const key = `${collection.name}?${queryString}`;
+  const kept = plans?.get(key);
+  if (kept !== undefined) return kept;
+  const pairs = parseQueryString(queryString);
+  const validated = validateQuery(describeQuery(pairs), collection, options);
+  const prepared = { pairs, validated, text: rootStatements(validated) };
+  plans?.set(key, prepared);
+  return prepared;
 }
 
 /** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */
@@ -28,6 +56,8 @@ export type PipelineOutcome = (
   | { readonly kind: 'rows'; readonly records: JsonRecord[]; readonly truncated: boolean }
   | { readonly kind: 'page'; readonly envelope: Envelope }
 ) & { readonly metrics: PipelineMetrics };
+
+const countOf = (rows: readonly Record<string, unknown>[]): number => Number(rows[0]?.count ?? 0);
 
 /** Page links keep every other parameter as sent and replace only `page` (decisions.md 27). */
 function pageUrls(path: string, pairs: readonly QueryPair[]): (page: number) => string {
@@ -46,6 +76,7 @@ export async function runPipeline(
   collection: CollectionCatalog,
   options: ResolvedOptions,
   request: PipelineRequest,
+  caches: PipelineCaches = {},
 ): Promise<PipelineOutcome> {
   const started = performance.now();
   if (request.queryString.length > options.maxQueryLength) {
@@ -53,9 +84,8 @@ export async function runPipeline(
       `The query string is ${request.queryString.length} characters long; at most ${options.maxQueryLength} are allowed`,
       options.maxQueryLength);
   }
-  const pairs = parseQueryString(request.queryString);
-  const validated = validateQuery(describeQuery(pairs), collection, options);
-  const planned = planQueries(validated, options.knex, request.scopeHook);
+  const { pairs, validated, text } = prepare(collection, options, request.queryString, caches.plans);
+  const planned = planQueries(validated, options.knex, request.scopeHook, text);
   const parsed = performance.now();
   const { rows, statements: ran } = await planned.run();
   const { paging, root, expansions } = validated;
@@ -71,8 +101,19 @@ export async function runPipeline(
   const offset = (paging.page - 1) * paging.pageSize;
   // A partial page, or a short first page, tells the total without a count query.
   const known = (rows.length > 0 || paging.page === 1) && rows.length < paging.pageSize;
-  if (!known) statements++;
-  const total = known ? offset + rows.length : await planned.count();
+  let total = offset + rows.length;
+  if (!known) {
+    const count = () => planned.count.rows().then(countOf);
+    if (caches.totals === undefined) {
+      total = await count();
+      statements++;
+    } else {
+      const { sql, bindings } = planned.count.toSQL();
+      const kept = caches.totals.get(`${sql}\u0000${JSON.stringify(bindings)}`, count);
+      total = await kept.total;
+      if (kept.counted) statements++;
+    }
+  }
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {
     page: paging.page,

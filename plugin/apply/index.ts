@@ -1,1 +1,1 @@
-export { planQueries, type ModelQuery, type PlannedQueries, type ScopeHook } from './query';
+export { planQueries, rootStatements, type ModelQuery, type PlannedQueries, type RootStatements, type ScopeHook } from './query';

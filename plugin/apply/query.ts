@@ -1,53 +1,68 @@
-// Turns a ValidatedQuery into queries and runs them: the page (or rows) query, one query per
-// expanded relation for all parents at once (`key IN (...)`, no N+1), and the count the envelope
-// needs. Queries are built as Objection query builders, so the host's `scope` hook and relation
-// modifiers see the API they know, and run through knex as plain rows: Objection's model
-// instances and eager-loading machinery cost more than the whole rest of a request (measured in
-// docs/benchmarks.md) and the response needs plain rows anyway.
+// Turns a ValidatedQuery into statements and runs them: the page (or rows) query, one query per
+// expanded relation for all parents at once (`key in (...)`, no N+1), and the count the envelope
+// needs. Rows come back plain through knex: the response needs plain rows, and Objection's model
+// instances and eager loading cost more than the whole rest of a request (docs/benchmarks.md).
+//
+// Two ways to the same SQL. When the host has a `scope` hook, a model with its own query builder or
+// query(), or a relation modifier, the statement is an Objection query builder, so those see the
+// API they know. Otherwise the statement text is sent as it is: compiling a builder costs more CPU
+// than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import type { Model, QueryBuilder } from 'objection';
-import type { Column, RelationCatalog } from '../schema';
-import type { ValidatedExpansion, ValidatedQuery, ValidatedScope } from '../validate';
-import { renderGroup, selectColumn } from './sql';
+import { Model, QueryBuilder, type QueryBuilder as QueryBuilderType } from 'objection';
+import type { ModelClass, RelationCatalog } from '../schema';
+import type { ValidatedExpansion, ValidatedQuery } from '../validate';
+import { qualified } from './sql';
+import {
+  countStatement, joinThrough, keyIn, ownerAlias, ownerSelect, scopeSql, selectStatement, type ScopeSql, type Statement,
+} from './statements';
 
-export type ModelQuery = QueryBuilder<Model, Model[]>;
+export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
 /** Called with the collection name (`users`) or a relation path (`users.posts`) and that query (decisions.md 31). */
 export type ScopeHook = (label: string, query: ModelQuery) => void;
 
 export type Row = Record<string, unknown>;
 
-/** Where join-table keys of many-to-many rows are selected; never shown (only output columns are). */
-const ownerAlias = (index: number): string => `__kqm_owner${index}`;
-
-function applyConditions(query: ModelQuery, scope: ValidatedScope): void {
-  for (const group of scope.groups) {
-    const { sql, bindings } = renderGroup(scope.catalog.table, group);
-    query.whereRaw(sql, [...bindings]);
-  }
+/** A statement ready to run, and its text in knex's `toSQL()` form. */
+export interface Runnable {
+  toSQL(): Statement;
+  rows(): Promise<Row[]>;
 }
 
-/** Selects the output columns plus the join keys the expansions need (fetched, not shown: decisions.md 24). */
-function applySelect(query: ModelQuery, knex: Knex, scope: ValidatedScope, keys: readonly string[]): void {
-  const columns: Column[] = [...scope.output];
-  for (const key of keys) {
-    const column = scope.catalog.columns.get(key);
-    if (column !== undefined && !columns.some((c) => c.name === key)) columns.push(column);
-  }
-  query.select(columns.map((column) => {
-    const expression = selectColumn(scope.catalog.table, column);
-    return expression === undefined ? `${scope.catalog.table}.${column.name}` : knex.raw(expression.sql, [...expression.bindings]);
-  }));
+function viaBuilder(query: ModelQuery | Knex.QueryBuilder): Runnable {
+  const compiled = () => ('toKnexQuery' in query ? query.toKnexQuery() : query);
+  return {
+    toSQL: () => {
+      const { sql, bindings } = compiled().toSQL();
+      return { sql, bindings };
+    },
+    rows: async () => (await compiled()) as Row[],
+  };
 }
 
-function applyOrder(query: ModelQuery, scope: ValidatedScope): void {
-  for (const key of scope.order) query.orderBy(`${scope.catalog.table}.${key.column.name}`, key.direction);
+function viaText(knex: Knex, statement: Statement): Runnable {
+  const raw = () => knex.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
+  return {
+    toSQL: () => {
+      const { sql, bindings } = raw().toSQL();
+      return { sql, bindings };
+    },
+    rows: async () => ((await raw()) as { rows: Row[] }).rows,
+  };
 }
 
-/** Runs a built query through knex and returns its rows as plain objects. */
-async function execute(query: ModelQuery): Promise<Row[]> {
-  return (await query.toKnexQuery()) as Row[];
+/** A model whose queries are Objection's own, so the statement text alone is what a builder would run. */
+const plainModel = (modelClass: ModelClass): boolean =>
+  modelClass.QueryBuilder === QueryBuilder && modelClass.query === Model.query;
+
+function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
+  for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
+}
+
+function applySelectAndOrder(query: ModelQuery, knex: Knex, select: readonly string[], order: string): void {
+  query.select(knex.raw(select.join(', ')));
+  if (order !== '') query.orderByRaw(order);
 }
 
 /** The values of `columns` in `row` as one lookup key; undefined when any is NULL (NULL joins nothing). */
@@ -61,7 +76,7 @@ function keyOf(row: Row, columns: readonly string[]): string | undefined {
   return key;
 }
 
-/** The distinct non-NULL owner key values of the parents, as `whereIn` wants them (scalars or tuples). */
+/** The distinct non-NULL owner key values of the parents, as `in` wants them (scalars or tuples). */
 function ownerValues(parents: readonly Row[], columns: readonly string[]): unknown[] {
   const seen = new Map<string, unknown>();
   for (const row of parents) {
@@ -72,54 +87,64 @@ function ownerValues(parents: readonly Row[], columns: readonly string[]): unkno
   return [...seen.values()];
 }
 
-/** `key IN (...)` for one key column, `(a, b) IN ((...), ...)` for a composite key. */
-function whereKeyIn(query: ModelQuery, columns: readonly string[], values: unknown[]): void {
-  query.whereIn(columns.length === 1 ? (columns[0] as string) : [...columns], values as never[]);
+/** The join the builder path needs: plain, or through the join table's own `modify`. */
+function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog): void {
+  const through = relation.through;
+  if (through === undefined) return;
+  if (through.modify === undefined) {
+    query.joinRaw(joinThrough(relation).trimStart());
+    return;
+  }
+  const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
+  query.join(source, (join) => {
+    relation.relatedKeys.forEach((key, i) => join.on(`${relation.scope.table}.${key}`, `${through.table}.${through.relatedKeys[i] as string}`));
+  });
+}
+
+export interface ExpansionQuery {
+  readonly query: Runnable;
+  /** The columns of each related row that hold its owner's key. */
+  readonly keyColumns: readonly string[];
 }
 
 /**
- * The related rows of every parent in one query: `posts.user_id IN (...)`, or for a join table
- * `JOIN user_roles ON ... WHERE user_roles.user_id IN (...)` with the owner key selected alongside.
- * Returns the column names that hold each related row's owner key.
+ * The related rows of every parent in one statement: `posts.user_id in (...)`, or for a join table
+ * `inner join user_roles on ... where user_roles.user_id in (...)` with the owner key selected alongside.
  */
-function restrictToOwners(query: ModelQuery, knex: Knex, relation: RelationCatalog, values: unknown[]): readonly string[] {
-  const table = relation.scope.table;
+export function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): ExpansionQuery | undefined {
+  const { relation, scope } = expansion;
+  const values = ownerValues(parents, relation.ownerKeys);
+  if (values.length === 0) return undefined;
   const { through } = relation;
-  if (through === undefined) {
-    whereKeyIn(query, relation.relatedKeys.map((key) => `${table}.${key}`), values);
-    return relation.relatedKeys;
+  const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
+  const keyColumns = through === undefined ? relation.relatedKeys : through.ownerKeys.map((_, i) => ownerAlias(i));
+  const ownedBy = through === undefined
+    ? keyIn(relation.relatedKeys.map((key) => qualified(scope.catalog.table, key)), values)
+    : keyIn(through.ownerKeys.map((key) => qualified(through.table, key)), values);
+  const select = [...parts.select, ...ownerSelect(relation)];
+  const direct = hook === undefined && plainModel(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
+  if (direct) {
+    const statement = selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, ownedBy] });
+    return { query: viaText(knex, statement), keyColumns };
   }
-  const joined = through.table;
-  const source = through.modify === undefined
-    ? joined
-    : (through.modelClass.query(knex).modify(through.modify).as(joined) as unknown as string);
-  query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => join.on(`${table}.${key}`, `${joined}.${through.relatedKeys[i] as string}`));
-  });
-  const aliases = through.ownerKeys.map((_, i) => ownerAlias(i));
-  query.select(through.ownerKeys.map((key, i) => `${joined}.${key} as ${aliases[i] as string}`));
-  whereKeyIn(query, through.ownerKeys.map((key) => `${joined}.${key}`), values);
-  return aliases;
+  const query = scope.catalog.modelClass.query(knex) as ModelQuery;
+  applySelectAndOrder(query, knex, select, parts.order);
+  applyConditions(query, parts.where);
+  if (relation.modify !== undefined) query.modify(relation.modify);
+  hook?.(scope.catalog.label, query);
+  joinOnBuilder(query, knex, relation);
+  query.whereRaw(ownedBy.sql, [...ownedBy.bindings]);
+  return { query: viaBuilder(query), keyColumns };
 }
 
 /** Loads one expansion for all parents and attaches it under the relation's name; returns statements run. */
-async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook: ScopeHook): Promise<number> {
-  const { relation, scope } = expansion;
-  const many = relation.cardinality === 'many';
-  const values = ownerValues(parents, relation.ownerKeys);
+async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<number> {
+  const { relation } = expansion;
+  const planned = expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();
-  let statements = 0;
-  if (values.length > 0) {
-    const query = scope.catalog.modelClass.query(knex) as ModelQuery;
-    applySelect(query, knex, scope, relation.through === undefined ? relation.relatedKeys : []);
-    applyConditions(query, scope);
-    applyOrder(query, scope);
-    if (relation.modify !== undefined) query.modify(relation.modify);
-    hook(scope.catalog.label, query);
-    const keyColumns = restrictToOwners(query, knex, relation, values);
-    statements = 1;
-    for (const row of await execute(query)) {
-      const key = keyOf(row, keyColumns);
+  if (planned !== undefined) {
+    for (const row of await planned.query.rows()) {
+      const key = keyOf(row, planned.keyColumns);
       if (key === undefined) continue;
       const list = byOwner.get(key);
       if (list === undefined) byOwner.set(key, [row]);
@@ -129,52 +154,79 @@ async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: Val
   for (const parent of parents) {
     const key = keyOf(parent, relation.ownerKeys);
     const related = key === undefined ? undefined : byOwner.get(key);
-    parent[relation.name] = many ? related ?? [] : related?.[0] ?? null;
+    parent[relation.name] = relation.cardinality === 'many' ? related ?? [] : related?.[0] ?? null;
   }
-  return statements;
+  return planned === undefined ? 0 : 1;
 }
 
 export interface PlannedQueries {
   /** The page (or rows) query of the root collection, before it runs. */
-  readonly rows: ModelQuery;
+  readonly rows: Runnable;
+  /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
+  readonly count: Runnable;
   /** Runs the rows query and loads every expansion into the rows; reports the statements run. */
   readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number }>;
-  /** The count of all matching rows, for the envelope; built from the same filtered and scoped query. */
-  readonly count: () => Promise<number>;
 }
 
-/** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
-export function planQueries(validated: ValidatedQuery, knex: Knex, hook: ScopeHook): PlannedQueries {
-  const { root, collection, paging, expansions } = validated;
-  const base = collection.modelClass.query(knex) as ModelQuery;
-  applyConditions(base, root);
-  hook(collection.name, base);
-  const count = async (): Promise<number> => {
-    // Counting the scoped query as a subquery stays right whatever the host's hook added (joins, distinct).
-    const result = (await knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted'))) as { count: unknown }[];
-    return Number(result[0]?.count ?? 0);
-  };
-  const rows = base.clone();
-  const ownerKeys = expansions.flatMap((e) => e.relation.ownerKeys);
-  applySelect(rows, knex, root, ownerKeys);
-  applyOrder(rows, root);
-  if (paging.kind === 'page') {
-    rows.limit(paging.pageSize).offset((paging.page - 1) * paging.pageSize);
+/** The root's rows and count statements, written without a builder. */
+export interface RootStatements {
+  readonly rows: Statement;
+  readonly count: Statement;
+}
+
+function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number; offset: number } {
+  const { root, paging, expansions } = validated;
+  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys));
+  if (paging.kind === 'page') return { parts, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
+  // One row past the cap tells whether the response was cut (decisions.md 28).
+  return { parts, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
+}
+
+/**
+ * The root statements' text when a plain model makes a builder unnecessary; undefined otherwise.
+ * Depends only on the validated query, so the pipeline keeps it with it.
+ */
+export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
+  if (!plainModel(validated.collection.modelClass)) return undefined;
+  const { parts, limit, offset } = rootParts(validated);
+  return { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
+}
+
+/**
+ * `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`.
+ * `text` is `rootStatements(validated)` when the caller already has it.
+ */
+export function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook, text?: RootStatements): PlannedQueries {
+  const { collection, paging, expansions } = validated;
+  let rows: Runnable;
+  let count: Runnable;
+  const direct = hook === undefined ? text ?? rootStatements(validated) : undefined;
+  if (direct !== undefined) {
+    rows = viaText(knex, direct.rows);
+    count = viaText(knex, direct.count);
   } else {
-    // One row past the cap tells whether the response was cut (decisions.md 28).
-    rows.limit(paging.truncatable ? paging.limit + 1 : paging.limit);
-    if (paging.offset > 0) rows.offset(paging.offset);
+    const { parts, limit, offset } = rootParts(validated);
+    const base = collection.modelClass.query(knex) as ModelQuery;
+    applyConditions(base, parts.where);
+    hook?.(collection.name, base);
+    // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
+    count = viaBuilder(knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
+    const query = base.clone();
+    applySelectAndOrder(query, knex, parts.select, parts.order);
+    query.limit(limit);
+    if (offset > 0) query.offset(offset);
+    rows = viaBuilder(query);
   }
   const run = async () => {
-    const found = await execute(rows);
+    const found = await rows.rows();
     // Rows past the cap are dropped before expanding: they are never shown.
     const parents = paging.kind === 'rows' && paging.truncatable && found.length > paging.limit ? found.slice(0, paging.limit) : found;
     let statements = 1;
-    if (parents.length > 0) {
+    if (parents.length > 0 && expansions.length > 0) {
       const loaded = await Promise.all(expansions.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
       statements += loaded.reduce((sum, n) => sum + n, 0);
     }
     return { rows: found, statements };
   };
-  return { rows, run, count };
+  return { rows, count, run };
 }

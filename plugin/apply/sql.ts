@@ -1,5 +1,6 @@
-// Renders validated conditions and output columns as SQL fragments. Identifiers come only from the
-// catalog and go through knex's `??`; every client value is a `?` binding (house SQL-safety rule).
+// Renders validated conditions and output columns as SQL fragments in knex's raw form. Identifiers
+// come only from the catalog and are quoted here; every client value is a `?` binding (house
+// SQL-safety rule).
 
 import type { Column } from '../schema';
 import type { BoundValue, Condition, ConditionGroup, Operand, Term } from '../validate';
@@ -15,40 +16,58 @@ function join(parts: readonly Fragment[], separator: string): Fragment {
   return fragment(parts.map((p) => p.sql).join(separator), parts.flatMap((p) => p.bindings));
 }
 
-/** A column reference qualified by its table, so ORDER BY never picks an output alias. */
-export function columnRef(table: string, column: Column): Fragment {
+/**
+ * `user"s` -> `"user""s"`. A `?` is escaped as `\?`, which knex turns back into `?` instead of
+ * reading it as a placeholder.
+ */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""').replace(/\?/g, '\\?')}"`;
+}
+
+/** `public.users` -> `"public"."users"` (a dotted table name is schema-qualified, as knex reads it). */
+export function quoteTable(table: string): string {
+  return table.split('.').map(quoteIdentifier).join('.');
+}
+
+/** `"users"."name"`: qualified by its table, so ORDER BY never picks an output alias. */
+export function qualified(table: string, column: string): string {
+  return `${quoteTable(table)}.${quoteIdentifier(column)}`;
+}
+
+/** Compared through its text form when the type has no useful comparison of its own. */
+export function columnRef(table: string, column: Column): string {
   const castToText = column.type === 'json' || column.type === 'other';
-  return fragment(castToText ? '??::text' : '??', [`${table}.${column.name}`]);
+  return castToText ? `${qualified(table, column.name)}::text` : qualified(table, column.name);
 }
 
 const relational = { '=': '=', '>': '>', '>=': '>=', '<': '<', '<=': '<=', '<>': 'IS DISTINCT FROM' } as const;
 
 /** `<= 2025-04-17` as a day -> `< 2025-04-18T00:00:00Z` (decisions.md 12). */
-function compareDay(ref: Fragment, operator: keyof typeof relational, start: string, end: string): Fragment {
-  const within = fragment(`(${ref.sql} >= ? AND ${ref.sql} < ?)`, [...ref.bindings, start, ...ref.bindings, end]);
+function compareDay(ref: string, operator: keyof typeof relational, start: string, end: string): Fragment {
+  const within = fragment(`(${ref} >= ? AND ${ref} < ?)`, [start, end]);
   switch (operator) {
     case '=': return within;
     case '<>': return fragment(`(${within.sql} IS NOT TRUE)`, within.bindings);
-    case '>': return fragment(`${ref.sql} >= ?`, [...ref.bindings, end]);
-    case '>=': return fragment(`${ref.sql} >= ?`, [...ref.bindings, start]);
-    case '<': return fragment(`${ref.sql} < ?`, [...ref.bindings, start]);
-    case '<=': return fragment(`${ref.sql} < ?`, [...ref.bindings, end]);
+    case '>': return fragment(`${ref} >= ?`, [end]);
+    case '>=': return fragment(`${ref} >= ?`, [start]);
+    case '<': return fragment(`${ref} < ?`, [start]);
+    case '<=': return fragment(`${ref} < ?`, [end]);
   }
 }
 
-function compare(ref: Fragment, operator: keyof typeof relational, operand: Operand): Fragment {
+function compare(ref: string, operator: keyof typeof relational, operand: Operand): Fragment {
   switch (operand.kind) {
     case 'null':
-      return fragment(`${ref.sql} ${operator === '=' ? 'IS NULL' : 'IS NOT NULL'}`, ref.bindings);
+      return fragment(`${ref} ${operator === '=' ? 'IS NULL' : 'IS NOT NULL'}`);
     case 'value':
-      return fragment(`${ref.sql} ${relational[operator]} ?`, [...ref.bindings, operand.value]);
+      return fragment(`${ref} ${relational[operator]} ?`, [operand.value]);
     case 'day':
       return compareDay(ref, operator, operand.start, operand.end);
   }
 }
 
 /** Both bounds inclusive; a date-only upper bound runs to the end of that day (decisions.md 12). */
-function between(ref: Fragment, min: Operand, max: Operand): Fragment {
+function between(ref: string, min: Operand, max: Operand): Fragment {
   const both = join([compare(ref, '>=', min), compare(ref, '<=', max)], ' AND ');
   return fragment(`(${both.sql})`, both.bindings);
 }
@@ -61,7 +80,7 @@ function renderCondition(table: string, condition: Condition): Fragment {
       const ref = columnRef(table, condition.column);
       const values = condition.items.flatMap((i) => (i.kind === 'value' ? [i.value] : []));
       const others = condition.items.filter((i) => i.kind !== 'value').map((i) => compare(ref, '=', i));
-      const list = values.length === 0 ? [] : [fragment(`${ref.sql} IN (${values.map(() => '?').join(', ')})`, [...ref.bindings, ...values])];
+      const list = values.length === 0 ? [] : [fragment(`${ref} IN (${values.map(() => '?').join(', ')})`, values)];
       const any = join([...list, ...others], ' OR ');
       return fragment(`(${any.sql})`, any.bindings);
     }
@@ -69,8 +88,8 @@ function renderCondition(table: string, condition: Condition): Fragment {
       return between(columnRef(table, condition.column), condition.min, condition.max);
     case 'search': {
       const parts = condition.columns.map((column) => {
-        const text = column.type === 'text' ? '??' : '??::text';
-        return fragment(`${text} ILIKE ?`, [`${table}.${column.name}`, condition.pattern]);
+        const ref = qualified(table, column.name);
+        return fragment(`${column.type === 'text' ? ref : `${ref}::text`} ILIKE ?`, [condition.pattern]);
       });
       const any = join(parts, ' OR ');
       return fragment(`(${any.sql})`, any.bindings);
@@ -97,23 +116,23 @@ export function renderGroup(table: string, group: ConditionGroup): Fragment {
 const timestampFormat = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /**
- * Output expressions that keep full precision and read the same on every driver (decisions.md 13).
- * `undefined` means a plain column reference: Objection must see those as such, or it selects join
- * keys a second time and then strips them from the result.
+ * A select-list entry: the plain column, or an expression that keeps full precision and reads the
+ * same on every driver (decisions.md 13), named after the column.
  */
-export function selectColumn(table: string, column: Column): Fragment | undefined {
-  const ref = `${table}.${column.name}`;
+export function selectColumn(table: string, column: Column): string {
+  const ref = qualified(table, column.name);
+  const as = quoteIdentifier(column.name);
   switch (column.type) {
     case 'timestamptz':
-      return fragment(`to_char(?? AT TIME ZONE 'UTC', ${timestampFormat}) AS ??`, [ref, column.name]);
+      return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat}) AS ${as}`;
     case 'timestamp':
-      return fragment(`to_char(??, ${timestampFormat}) AS ??`, [ref, column.name]);
+      return `to_char(${ref}, ${timestampFormat}) AS ${as}`;
     case 'date':
-      return fragment(`to_char(??, 'YYYY-MM-DD') AS ??`, [ref, column.name]);
+      return `to_char(${ref}, 'YYYY-MM-DD') AS ${as}`;
     case 'bigint':
     case 'numeric':
     case 'other':
-      return fragment('??::text AS ??', [ref, column.name]);
+      return `${ref}::text AS ${as}`;
     case 'smallint':
     case 'integer':
     case 'float':
@@ -121,6 +140,6 @@ export function selectColumn(table: string, column: Column): Fragment | undefine
     case 'boolean':
     case 'uuid':
     case 'json':
-      return undefined;
+      return ref;
   }
 }

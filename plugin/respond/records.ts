@@ -52,7 +52,17 @@ function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly Validate
   return record;
 }
 
+/**
+ * Without expansions a row holds exactly the output columns, in output order (the select list), and
+ * both drivers return every type but bigint in its JSON form already (numbers, booleans, parsed
+ * json, and text for what the select list casts); such rows are sent as they are, not copied.
+ */
+function rowsAreRecords(scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): boolean {
+  return expansions.length === 0 && scope.output.every((column) => column.type !== 'bigint');
+}
+
 /** Rows of `users` with `fields=name&expand[posts]=p` -> `[{name, posts: [...]}, ...]`. */
 export function shapeRecords(rows: readonly Row[], scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord[] {
+  if (rowsAreRecords(scope, expansions)) return rows as JsonRecord[];
   return rows.map((row) => shapeOne(row, scope, expansions));
 }

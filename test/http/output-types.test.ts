@@ -3,8 +3,10 @@
 // booleans as booleans. Also under a database session and a Node process that are not on UTC.
 
 import { expect } from 'chai';
+import { Model } from 'objection';
 import supertest from 'supertest';
-import { asRow, useApp, expectOk, rowsOf } from '../support/app';
+import { asRow, useApp, expectOk, rowsOf, startApp, type TestApp } from '../support/app';
+import { createTestDatabase, type TestDatabase } from '../support/db';
 
 const ALICE = {
   id: 1,
@@ -113,6 +115,43 @@ describe('output types', function () {
       expect(await zoned.userIds('filter[birthday]=1990-01-15')).to.deep.equal([1, 11]);
       const row = asRow((await zoned.rows('/api/users?fields=birthday&filter[id]=10'))[0]);
       expect(row.birthday).to.equal('2001-01-01');
+    });
+  });
+
+  // The fixture has no smallint, real, double, json, uuid or varchar columns; a table of its own does.
+  describe('the other column types', function () {
+    class Gauge extends Model {
+      static override tableName = 'gauges';
+    }
+    let db: TestDatabase | undefined;
+    let app: TestApp | undefined;
+
+    before(async function () {
+      this.timeout(120000);
+      db = await createTestDatabase({ empty: true });
+      await db.knex.raw(`create table gauges (
+        id serial primary key, small smallint, ratio real, precise double precision, doc jsonb, plain json,
+        token uuid, label varchar(20), big bigint)`);
+      await db.knex.raw(`insert into gauges (small, ratio, precise, doc, plain, token, label, big) values
+        (-7, 0.5, 1.25, '{"a": [1, true, null]}', '[1, "x"]', '6f1c4a3e-2b7d-4c1e-9a55-0d3b8e2f7a10', 'first', 42),
+        (null, null, null, null, null, null, null, null)`);
+      app = await startApp(db.knex, { collections: { gauges: Gauge } });
+    });
+
+    after(async function () {
+      await app?.close();
+      await db?.destroy();
+    });
+
+    it('come back as numbers, parsed JSON, strings and nulls', async function () {
+      const res = await supertest(app?.origin ?? '').get('/api/gauges');
+      expectOk(res);
+      expect(res.text).to.equal(
+        '[{"id":1,"small":-7,"ratio":0.5,"precise":1.25,"doc":{"a":[1,true,null]},"plain":[1,"x"],'
+        + '"token":"6f1c4a3e-2b7d-4c1e-9a55-0d3b8e2f7a10","label":"first","big":42},'
+        + '{"id":2,"small":null,"ratio":null,"precise":null,"doc":null,"plain":null,"token":null,"label":null,"big":null}]');
+      const projected = await supertest(app?.origin ?? '').get('/api/gauges?fields=label,doc,small&filter[id]=1');
+      expect(projected.text).to.equal('[{"label":"first","doc":{"a":[1,true,null]},"small":-7}]');
     });
   });
 });

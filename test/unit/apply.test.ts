@@ -2,7 +2,9 @@
 
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { planQueries } from '../../plugin/apply';
+import { Model, QueryBuilder } from 'objection';
+import { expansionQuery, planQueries } from '../../plugin/apply/query';
+import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
 import { limits, people } from './catalog-stub';
@@ -11,8 +13,7 @@ const knex = knexFactory({ client: 'pg' });
 
 function sqlOf(qs: string): { sql: string; bindings: readonly unknown[] } {
   const validated = validateQuery(describeQuery(parseQueryString(qs)), people, limits);
-  const { sql, bindings } = planQueries(validated, knex, () => undefined).rows.toKnexQuery().toSQL();
-  return { sql, bindings };
+  return planQueries(validated, knex).rows.toSQL();
 }
 
 const whereOf = (qs: string) => {
@@ -67,5 +68,102 @@ describe('apply: SQL', () => {
   it('fetches one row past maxRows to detect truncation, and pages with limit/offset', () => {
     expect(sqlOf('fields=id').bindings).to.deep.equal([1001]);
     expect(sqlOf('fields=id&per-page=10&page=3').bindings).to.deep.equal([10, 20]);
+  });
+});
+
+const validated = (qs: string, collection: CollectionCatalog = people) =>
+  validateQuery(describeQuery(parseQueryString(qs)), collection, limits);
+
+const noHook = (): void => undefined;
+
+describe('apply: statement text written directly equals what a builder compiles', () => {
+  const queries = [
+    '',
+    'fields=id,name&sort[name]=desc&per-page=10&page=3',
+    'filter[id]=>=5&filter[or! name]=a&in[id]=1,2&between[created_at]=2025-04-01,2025-04-17',
+    'search[name,id]=*an*&fields!=score&limit=20&offset=40',
+    'filter[born]=null&in[name]=a,null&sort[created_at]&sort[id]=desc&page=1',
+    'fields=created_at,born,score,big,active&limit=5',
+    'expand[notes]=n&n_fields=title&n_sort[created_at]=desc&n_search[title]=x*&per-page=2',
+    'expand[tags]=t&t_filter[label]=<>b&fields=name',
+    'expand[nicknames]=k&k_sort[nick]=desc&fields=id',
+  ];
+  for (const qs of queries) {
+    it(`rows and count: "${qs}"`, () => {
+      const direct = planQueries(validated(qs), knex);
+      const built = planQueries(validated(qs), knex, noHook);
+      expect(direct.rows.toSQL()).to.deep.equal(built.rows.toSQL());
+      expect(direct.count.toSQL()).to.deep.equal(built.count.toSQL());
+    });
+  }
+
+  const parents = [{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: 2, name: 'b' }, { id: null, name: 'c' }];
+  for (const qs of queries.filter((q) => q.includes('expand'))) {
+    it(`expansion: "${qs}"`, () => {
+      const v = validated(qs);
+      for (const expansion of v.expansions) {
+        const direct = expansionQuery(parents, knex, expansion);
+        const built = expansionQuery(parents, knex, expansion, noHook);
+        expect(direct?.query.toSQL()).to.deep.equal(built?.query.toSQL());
+        expect(direct?.keyColumns).to.deep.equal(built?.keyColumns);
+      }
+    });
+  }
+
+  it('loads many-to-many rows through the join table, with the owner key under a hidden name', () => {
+    const [tags] = validated('expand[tags]=t').expansions;
+    const planned = expansionQuery(parents, knex, tags!);
+    expect(planned?.query.toSQL()).to.deep.equal({
+      sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
+        + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" in (?, ?) '
+        + 'order by "tags"."id" asc',
+      bindings: [1, 2],
+    });
+    expect(planned?.keyColumns).to.deep.equal(['__kqm_owner0']);
+  });
+
+  it('matches composite keys as tuples and leaves out parents with a NULL key part', () => {
+    const [nicknames] = validated('expand[nicknames]=k&k_fields=nick').expansions;
+    const { sql, bindings } = expansionQuery(parents, knex, nicknames!)!.query.toSQL();
+    expect(sql).to.include('where ("nicknames"."person_id", "nicknames"."person_name") in ((?, ?), (?, ?))');
+    expect(bindings).to.deep.equal([1, 'a', 2, 'b']);
+  });
+
+  it('runs no expansion query when no parent has a key', () => {
+    const [notes] = validated('expand[notes]=n').expansions;
+    expect(expansionQuery([{ id: null }], knex, notes!)).to.equal(undefined);
+  });
+
+  it('goes through the model\'s own query builder when it has one (e.g. soft delete)', () => {
+    // Objection's typings give QueryBuilder no constructor arguments; at run time it takes the model class.
+    const Base = QueryBuilder as unknown as new (modelClass: typeof Model) => QueryBuilder<Model>;
+    class SoftDeleteQueryBuilder extends Base {
+      constructor(modelClass: typeof Model) {
+        super(modelClass);
+        this.onBuild((query) => query.whereNull('people.deleted_at'));
+      }
+    }
+    class SoftPerson extends Model {
+      static override tableName = 'people';
+    }
+    Object.defineProperty(SoftPerson, 'QueryBuilder', { value: SoftDeleteQueryBuilder });
+    const soft: CollectionCatalog = { ...people, modelClass: SoftPerson };
+    const planned = planQueries(validated('fields=id&filter[id]=1', soft), knex);
+    expect(planned.rows.toSQL().sql).to.equal(
+      'select "people"."id" from "people" where "people"."deleted_at" is null and (("people"."id" = ?)) order by "people"."id" asc limit ?');
+    expect(planned.count.toSQL().sql).to.include('"people"."deleted_at" is null');
+  });
+
+  it('quotes identifiers itself: quotes doubled, a ? in a name is not a placeholder', () => {
+    const odd: Column = { name: 'we"ird?', type: 'text', nullable: true };
+    const columns = new Map(people.columns).set(odd.name, odd);
+    const collection: CollectionCatalog = {
+      ...people, columns, projectable: [...people.projectable, odd.name], filterable: [...people.filterable, odd.name],
+    };
+    const { sql, bindings } = planQueries(validated('fields=we%22ird%3F&filter[we%22ird%3F]=x', collection), knex).rows.toSQL();
+    const native = knex.raw(sql, bindings as never[]).toSQL().toNative();
+    expect(native.sql).to.equal(
+      'select "people"."we""ird?" from "people" where (("people"."we""ird?" = $1)) order by "people"."id" asc limit $2');
+    expect(native.bindings).to.deep.equal(['x', 1001]);
   });
 });

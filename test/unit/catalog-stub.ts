@@ -9,6 +9,15 @@ class Person extends Model {
 class Note extends Model {
   static override tableName = 'notes';
 }
+class Tag extends Model {
+  static override tableName = 'tags';
+}
+class PersonTag extends Model {
+  static override tableName = 'person_tags';
+}
+class Nickname extends Model {
+  static override tableName = 'nicknames';
+}
 
 const columns = (list: [string, ColumnType][]): Map<string, Column> =>
   new Map(list.map(([name, type]) => [name, { name, type, nullable: name !== 'id' }]));
@@ -24,6 +33,29 @@ const noteRelation: RelationCatalog = {
   name: 'notes', kind: 'has-many', cardinality: 'many', scope: notes, ownerKeys: ['id'], relatedKeys: ['person_id'],
 };
 
+const tags: ScopeCatalog = {
+  label: 'people.tags', modelClass: Tag, table: 'tags', idColumns: ['id'], columns: columns([['id', 'integer'], ['label', 'text']]),
+  projectable: ['id', 'label'], sortable: ['label'], searchable: ['label'], filterable: ['id', 'label'],
+};
+
+/** many-to-many through `person_tags`. */
+const tagRelation: RelationCatalog = {
+  name: 'tags', kind: 'many-to-many', cardinality: 'many', scope: tags, ownerKeys: ['id'], relatedKeys: ['id'],
+  through: { table: 'person_tags', ownerKeys: ['person_id'], relatedKeys: ['tag_id'], modelClass: PersonTag },
+};
+
+const nicknames: ScopeCatalog = {
+  label: 'people.nicknames', modelClass: Nickname, table: 'nicknames', idColumns: ['id'],
+  columns: columns([['id', 'integer'], ['person_id', 'integer'], ['person_name', 'text'], ['nick', 'text']]),
+  projectable: ['id', 'nick'], sortable: ['nick'], searchable: ['nick'], filterable: ['nick'],
+};
+
+/** A composite key: (id, name) -> (person_id, person_name). */
+const nicknameRelation: RelationCatalog = {
+  name: 'nicknames', kind: 'has-many', cardinality: 'many', scope: nicknames, ownerKeys: ['id', 'name'],
+  relatedKeys: ['person_id', 'person_name'],
+};
+
 const personColumns = columns([
   ['id', 'integer'], ['name', 'text'], ['born', 'date'], ['created_at', 'timestamptz'], ['score', 'numeric'],
   ['active', 'boolean'], ['big', 'bigint'], ['secret', 'text'],
@@ -33,9 +65,9 @@ const visible = ['id', 'name', 'born', 'created_at', 'score', 'active', 'big'];
 export const people: CollectionCatalog = {
   name: 'people', label: 'people', modelClass: Person, table: 'people', idColumns: ['id'], columns: personColumns,
   projectable: visible, sortable: visible, searchable: ['name', 'id'], filterable: visible,
-  relations: new Map([['notes', noteRelation]]),
+  relations: new Map([['notes', noteRelation], ['tags', tagRelation], ['nicknames', nicknameRelation]]),
 };
 
 export const limits = {
-  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 1,
+  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3,
 };

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { optionsSchema } from '../../plugin/options-schema';
 
 const root = resolve(__dirname, '..', '..', '..');
 
@@ -34,6 +35,10 @@ describe('plugin.json manifest', function () {
   it('exists at the repository root and is a JSON object', function () {
     expect(existsSync(join(root, 'plugin.json')), 'plugin.json').to.equal(true);
     expect(() => readJson('plugin.json')).to.not.throw();
+  });
+
+  it('publishes the same options schema the plugin checks its options against', function () {
+    expect(readJson('plugin.json').optionsSchema).to.deep.equal(JSON.parse(JSON.stringify(optionsSchema)));
   });
 
   it('has the version of package.json', function () {

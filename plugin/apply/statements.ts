@@ -1,0 +1,110 @@
+// The text of each statement the plugin runs, assembled from the fragments in sql.ts. Sent as it is
+// when nothing needs an Objection builder (no scope hook, plain models, no relation modifiers); fed
+// piece by piece to a builder otherwise, which then compiles the same text (test/unit/apply.test.ts
+// holds the two side by side).
+
+import type { RelationCatalog } from '../schema';
+import type { ValidatedScope } from '../validate';
+import { qualified, quoteIdentifier, quoteTable, renderGroup, selectColumn, type Fragment } from './sql';
+
+/** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
+export interface Statement {
+  readonly sql: string;
+  readonly bindings: readonly unknown[];
+}
+
+/** What one scope contributes to a statement: its select list, conditions and order. */
+export interface ScopeSql {
+  /** The quoted table, e.g. `"users"`. */
+  readonly from: string;
+  readonly select: readonly string[];
+  readonly where: readonly Fragment[];
+  /** `"users"."name" desc, "users"."id" asc`. */
+  readonly order: string;
+}
+
+/** Where join-table keys of many-to-many rows are selected; never shown (only output columns are). */
+export const ownerAlias = (index: number): string => `__kqm_owner${index}`;
+
+/** The output columns plus the join keys the expansions need (fetched, not shown: decisions.md 24). */
+export function scopeSql(scope: ValidatedScope, keys: readonly string[]): ScopeSql {
+  const { table, columns } = scope.catalog;
+  const selected = [...scope.output];
+  for (const key of keys) {
+    const column = columns.get(key);
+    if (column !== undefined && !selected.some((c) => c.name === key)) selected.push(column);
+  }
+  return {
+    from: quoteTable(table),
+    select: selected.map((column) => selectColumn(table, column)),
+    where: scope.groups.map((group) => renderGroup(table, group)),
+    order: scope.order.map((key) => `${qualified(table, key.column.name)} ${key.direction}`).join(', '),
+  };
+}
+
+/** `"posts"."user_id" in (?, ?)`, or `("a", "b") in ((?, ?), (?, ?))` for a composite key. */
+export function keyIn(columns: readonly string[], values: readonly unknown[]): Fragment {
+  if (columns.length === 1) {
+    return { sql: `${columns[0] as string} in (${values.map(() => '?').join(', ')})`, bindings: values as Fragment['bindings'] };
+  }
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return {
+    sql: `(${columns.join(', ')}) in (${values.map(() => tuple).join(', ')})`,
+    bindings: (values as unknown[][]).flat() as unknown as Fragment['bindings'],
+  };
+}
+
+/** ` inner join "user_roles" on "roles"."id" = "user_roles"."role_id"` for a join-table relation. */
+export function joinThrough(relation: RelationCatalog): string {
+  const through = relation.through;
+  if (through === undefined) return '';
+  const on = relation.relatedKeys
+    .map((key, i) => `${qualified(relation.scope.table, key)} = ${qualified(through.table, through.relatedKeys[i] as string)}`)
+    .join(' and ');
+  return ` inner join ${quoteTable(through.table)} on ${on}`;
+}
+
+/** `"user_roles"."user_id" as "__kqm_owner0"`: the owner key of each joined row. */
+export function ownerSelect(relation: RelationCatalog): string[] {
+  const through = relation.through;
+  if (through === undefined) return [];
+  return through.ownerKeys.map((key, i) => `${qualified(through.table, key)} as ${quoteIdentifier(ownerAlias(i))}`);
+}
+
+function whereClause(where: readonly Fragment[]): string {
+  return where.length === 0 ? '' : ` where ${where.map((w) => w.sql).join(' and ')}`;
+}
+
+export interface SelectParts {
+  readonly select: readonly string[];
+  readonly from: string;
+  readonly join?: string;
+  readonly where: readonly Fragment[];
+  readonly order: string;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** `select … from … [join] [where …] [order by …] [limit ?] [offset ?]`, as knex would write it. */
+export function selectStatement(parts: SelectParts): Statement {
+  const bindings: unknown[] = parts.where.flatMap((w) => w.bindings);
+  let sql = `select ${parts.select.join(', ')} from ${parts.from}${parts.join ?? ''}${whereClause(parts.where)}`;
+  if (parts.order !== '') sql += ` order by ${parts.order}`;
+  if (parts.limit !== undefined) {
+    sql += ' limit ?';
+    bindings.push(parts.limit);
+  }
+  if (parts.offset !== undefined && parts.offset > 0) {
+    sql += ' offset ?';
+    bindings.push(parts.offset);
+  }
+  return { sql, bindings };
+}
+
+/** The number of rows matching `where`, written as the builder path writes it (a counted subquery). */
+export function countStatement(from: string, where: readonly Fragment[]): Statement {
+  return {
+    sql: `select count(*) as "count" from (select ${from}.* from ${from}${whereClause(where)}) as "counted"`,
+    bindings: where.flatMap((w) => w.bindings),
+  };
+}
