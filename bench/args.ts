@@ -30,6 +30,16 @@ export interface BenchOptions {
   readonly stages: boolean;
   /** With --compare-scales: reuse bench/results/scale-<n>.json files from an earlier run. */
   readonly resume: boolean;
+  /** PLAN_CACHE of the plugin server (undefined = the plugin's default). */
+  readonly planCache: number | undefined;
+  /** TOTALS_CACHE_SECONDS of the plugin server (undefined = totals counted on every request). */
+  readonly totalsCache: number | undefined;
+}
+
+/** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
+export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache'>): string {
+  return (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`)
+    + (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`);
 }
 
 const usage = `usage: npm run bench -- [options]
@@ -46,6 +56,8 @@ const usage = `usage: npm run bench -- [options]
   --bare                 plugin side = the plugin's router on a bare Koa app, not the demo server's createApp
   --stages               time the plugin's stages in-process, one request at a time (parse, validate, plan, compile, respond)
   --resume               with --compare-scales, reuse the results/scale-<n>.json of scales already measured
+  --plan-cache N         the plugin server's PLAN_CACHE (0 = parse, validate and write SQL on every request)
+  --totals-cache S       the plugin server's TOTALS_CACHE_SECONDS (keep envelope totals S seconds; default: count every time)
   --regenerate           rebuild the data set even if the database already holds this scale
   --write-docs / --no-write-docs   update docs/images/bench.svg and the tables in docs/benchmarks.md
                          (default: on for a default run and for --compare-scales)`;
@@ -79,6 +91,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let bare = false;
   let stages = false;
   let resume = false;
+  let planCache: number | undefined;
+  let totalsCache: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -98,6 +112,13 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--bare': bare = true; break;
       case '--stages': stages = true; break;
       case '--resume': resume = true; break;
+      case '--plan-cache': {
+        const text = value();
+        if (text === undefined || !/^\d+$/.test(text)) throw new Error(`--plan-cache needs a whole number (0 = off), got "${text ?? ''}"\n${usage}`);
+        planCache = Number(text);
+        break;
+      }
+      case '--totals-cache': totalsCache = positiveInt(flag, value()); break;
       case '--write-docs': writeDocs = true; break;
       case '--no-write-docs': writeDocs = false; break;
       case '--help': case '-h': console.log(usage); process.exit(0); break;
@@ -108,8 +129,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   for (const s of chosen) if (s > 6) throw new Error(`--shapes: there are six shapes, got ${s}`);
   return {
     scale, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
-    // A default run rewrites the chart and the results block; --compare-scales rewrites the scales block.
+    planCache, totalsCache,
+    // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs: writeDocs ?? (compareScales !== undefined
-      || (scale === 100_000 && !cpuProf && !bare && !stages && soak === 0 && shapes === undefined)),
+      || (scale === 100_000 && !cpuProf && !bare && !stages && soak === 0 && shapes === undefined
+        && planCache === undefined && totalsCache === undefined)),
   };
 }

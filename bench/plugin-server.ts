@@ -4,19 +4,22 @@
 // exit cleanly so that `--cpu-prof` writes its profile.
 // With BENCH_BARE=1 it serves the plugin's router alone on a bare Koa app (no request logs, compression,
 // health routes or CORS), to tell the plugin's cost from the demo server's middleware.
-// Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
+// Env: DATABASE_URL (the bench database), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
+// demo server reads them); prints `listening <port>` when ready.
 
 import http from 'node:http';
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import { queryModifiers } from '../plugin';
-import { createApp } from '../server/app';
+import { cachesFromEnv, createApp } from '../server/app';
 import { closeKnex, createKnex } from '../server/db';
 import { Phone, Post, Role, User } from '../server/demo/models';
 
 /** The plugin with the demo app's collections and options, and nothing else. */
 async function bareApp(knex: Knex): Promise<Koa> {
-  const router = await queryModifiers({ knex, collections: { users: User, posts: Post, phones: Phone, roles: Role }, prefix: '/api', admin: {} });
+  const router = await queryModifiers({
+    knex, collections: { users: User, posts: Post, phones: Phone, roles: Role }, prefix: '/api', admin: {}, ...cachesFromEnv(process.env),
+  });
   const app = new Koa();
   app.use(router.routes()).use(router.allowedMethods());
   return app;
@@ -30,7 +33,7 @@ async function main(): Promise<void> {
   knex.on('query', () => {
     statements++;
   });
-  const app = process.env.BENCH_BARE === '1' ? await bareApp(knex) : await createApp({ knex });
+  const app = process.env.BENCH_BARE === '1' ? await bareApp(knex) : await createApp({ knex, caches: cachesFromEnv(process.env) });
   const handler = app.callback();
   const server = http.createServer((req, res) => {
     if (req.url === '/__bench/stats') {

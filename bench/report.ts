@@ -53,7 +53,7 @@ export interface ComparisonResult {
   readonly scale: number;
   readonly database: { readonly name: string; readonly reused: boolean; readonly generatedMs: number; readonly counts: Readonly<Record<string, number>>; readonly sizeBytes: number };
   readonly settings: { readonly duration: number; readonly rounds: number; readonly connections: number; readonly warmup: number; readonly pluginLogLevel: string;
-    readonly pluginServer: string; readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] } };
+    readonly pluginServer: string; readonly pluginCaches?: string; readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] } };
   readonly machine: Machine;
   readonly shapes: readonly ShapeResult[];
   /** VmHWM of each server at the end of the whole run, bytes. */
@@ -128,7 +128,8 @@ export function resultsBlock(result: ComparisonResult): string {
       `(${result.database.counts.posts?.toLocaleString('en-US')} posts, ${result.database.counts.phones?.toLocaleString('en-US')} phones, ` +
       `${result.database.counts.user_roles?.toLocaleString('en-US')} user_roles rows; database ${mb(result.database.sizeBytes)} MB). ` +
       `${result.settings.rounds} A/B rounds × ${result.settings.duration} s per server and shape, ${result.settings.connections} connections, ` +
-      `after a ${result.settings.warmup} s warm-up per server. Plugin side: ${result.settings.pluginServer}, LOG_LEVEL=${result.settings.pluginLogLevel}. ` +
+      `after a ${result.settings.warmup} s warm-up per server. Plugin side: ${result.settings.pluginServer}, LOG_LEVEL=${result.settings.pluginLogLevel}` +
+      `${result.settings.pluginCaches === undefined ? '' : `, ${result.settings.pluginCaches}`}. ` +
       `Load average at start ${result.settings.loadAverage.start.map((n) => n.toFixed(1)).join(' ')}, at end ${result.settings.loadAverage.end.map((n) => n.toFixed(1)).join(' ')}.`,
     '',
     `Machine: ${machineLine(result.machine)}.`,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { findProjectRoot } from '../server/db';
-import { parseArgs, type BenchOptions } from './args';
+import { parseArgs, variantSuffix, type BenchOptions } from './args';
 import { prepareDatabase, type PreparedDatabase } from './data';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
@@ -29,7 +29,20 @@ const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5
 const log = (line: string): void => console.log(line);
 
 function pluginEnv(options: BenchOptions): Record<string, string> {
-  return { LOG_LEVEL: options.logLevel, ...(options.bare ? { BENCH_BARE: '1' } : {}) };
+  return {
+    LOG_LEVEL: options.logLevel,
+    ...(options.bare ? { BENCH_BARE: '1' } : {}),
+    ...(options.planCache === undefined ? {} : { PLAN_CACHE: String(options.planCache) }),
+    ...(options.totalsCache === undefined ? {} : { TOTALS_CACHE_SECONDS: String(options.totalsCache) }),
+  };
+}
+
+/** How the plugin server keeps query plans and totals in this run, for the report. */
+function cachesLine(options: BenchOptions): string {
+  const plans = options.planCache === undefined ? 'plan cache on (default 500 entries)'
+    : options.planCache === 0 ? 'plan cache off' : `plan cache ${options.planCache} entries`;
+  const totals = options.totalsCache === undefined ? 'totals counted on every request (default)' : `totals kept ${options.totalsCache} s`;
+  return `${plans}, ${totals}`;
 }
 
 function writeJson(name: string, value: unknown): string {
@@ -156,7 +169,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
       scale,
       database: { name: db.name, reused: db.reused, generatedMs: db.generatedMs, counts: db.counts, sizeBytes: db.sizeBytes },
       settings: { duration: options.duration, rounds: options.rounds, connections: options.connections, warmup, pluginLogLevel: options.logLevel,
-        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)', loadAverage: { start: loadStart, end: os.loadavg() } },
+        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)', pluginCaches: cachesLine(options), loadAverage: { start: loadStart, end: os.loadavg() } },
       machine,
       shapes: results,
       serverPeakRss,
@@ -169,9 +182,10 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
 async function comparisonMode(options: BenchOptions): Promise<void> {
   const result = await comparison(options, options.scale);
   const everyShape = options.shapes.length === SHAPES.length;
-  const name = options.bare ? 'bare'
-    : options.scale === 100_000 && everyShape ? 'latest'
-      : `latest-${options.scale}${everyShape ? '' : `-shapes${options.shapes.join('')}`}`;
+  const variant = variantSuffix(options);
+  const name = options.bare ? `bare${variant}`
+    : options.scale === 100_000 && everyShape ? `latest${variant}`
+      : `latest-${options.scale}${everyShape ? '' : `-shapes${options.shapes.join('')}`}${variant}`;
   const file = writeJson(`${name}.json`, result);
   fs.writeFileSync(path.join(resultsDir, `${name}.md`), `${resultsBlock(result)}\n`);
   log('');
@@ -192,7 +206,7 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
   const scales = options.compareScales ?? [];
   const results: ComparisonResult[] = [];
   for (const scale of scales) {
-    const saved = path.join(resultsDir, `scale-${scale}.json`);
+    const saved = path.join(resultsDir, `scale-${scale}${variantSuffix(options)}.json`);
     if (options.resume && fs.existsSync(saved)) {
       log(`=== scale ${scale}: reusing ${path.relative(root, saved)} (--resume) ===`);
       results.push(JSON.parse(fs.readFileSync(saved, 'utf8')) as ComparisonResult);
@@ -200,7 +214,7 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
     }
     log(`=== scale ${scale} ===`);
     const result = await comparison(options, scale);
-    writeJson(`scale-${scale}.json`, result);
+    writeJson(`scale-${scale}${variantSuffix(options)}.json`, result);
     results.push(result);
     log(markdownTable(result.shapes));
   }
@@ -226,18 +240,19 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
     generation: results.map((r) => ({ scale: r.scale, generatedMs: r.database.generatedMs, reused: r.database.reused, sizeBytes: r.database.sizeBytes, counts: r.database.counts })),
     shapes,
   };
-  writeJson('scales.json', summary);
+  const variant = variantSuffix(options);
+  writeJson(`scales${variant}.json`, summary);
   const head = `| # | shape | ${scales.map((n) => `plugin req/s @${n.toLocaleString('en-US')}`).join(' | ')} | ${scales.map((n) => `floor req/s @${n.toLocaleString('en-US')}`).join(' | ')} | plugin loss | floor loss |`;
   const rule = `|---|---|${scales.map(() => '---:').join('|')}|${scales.map(() => '---:').join('|')}|---:|---:|`;
   const rows = shapes.map((s) => `| ${s.id} | ${s.label} | ${s.perScale.map((p) => p.plugin.toFixed(0)).join(' | ')} | ${s.perScale.map((p) => p.floor.toFixed(0)).join(' | ')} | ` +
     `${(s.pluginLoss * 100).toFixed(0)}% | ${(s.floorLoss * 100).toFixed(0)}% |`);
   const gen = summary.generation.map((g) => `- ${g.scale.toLocaleString('en-US')} users: generated in ${(g.generatedMs / 1000).toFixed(1)} s, database ${(g.sizeBytes / 1048576).toFixed(0)} MB`);
   const md = [head, rule, ...rows, '', ...gen].join('\n');
-  fs.writeFileSync(path.join(resultsDir, 'scales.md'), `${md}\n`);
+  fs.writeFileSync(path.join(resultsDir, `scales${variant}.md`), `${md}\n`);
   log('');
   log(md);
-  if (options.writeDocs && replaceMarkedBlock(path.join(root, 'docs', 'benchmarks.md'), md, 'scales')) {
-    log('wrote the scales block of docs/benchmarks.md');
+  if (options.writeDocs && replaceMarkedBlock(path.join(root, 'docs', 'benchmarks.md'), md, `scales${variant}`)) {
+    log(`wrote the scales${variant} block of docs/benchmarks.md`);
   }
   log('wrote bench/results/scales.json, scales.md and scale-<n>.json');
 }

@@ -1,7 +1,7 @@
 // The one place the stages meet: raw query string -> pairs -> QueryDescription -> ValidatedQuery ->
 // queries (run through knex) -> records -> bare array or pagination envelope.
 
-import { planQueries, rootStatements, type RootStatements, type ScopeHook } from './apply';
+import { planQueries, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
@@ -21,9 +21,8 @@ export interface PipelineRequest {
 /** What a query string means for a collection; depends on nothing else, so it is kept between requests. */
 export interface PreparedQuery {
   readonly pairs: readonly QueryPair[];
+  /** Also holds what apply/ works out from it once, e.g. the statement text. */
   readonly validated: ValidatedQuery;
-  /** The root statements' text, when no builder is needed to write it (see apply/query.ts). */
-  readonly text: RootStatements | undefined;
 }
 
 /** Kept between requests: prepared queries by `<collection>?<query string>`, and (when on) totals. */
@@ -32,14 +31,14 @@ export interface PipelineCaches {
   readonly totals?: TotalsCache;
 }
 
-/** Parses, validates and writes the statements of a query string, or takes them from the cache. */
+/** Parses and validates a query string, or takes the result from the cache. */
 function prepare(collection: CollectionCatalog, options: ResolvedOptions, queryString: string, plans?: LruMap<string, PreparedQuery>): PreparedQuery {
   const key = `${collection.name}?${queryString}`;
   const kept = plans?.get(key);
   if (kept !== undefined) return kept;
   const pairs = parseQueryString(queryString);
   const validated = validateQuery(describeQuery(pairs), collection, options);
-  const prepared = { pairs, validated, text: rootStatements(validated) };
+  const prepared = { pairs, validated };
   plans?.set(key, prepared);
   return prepared;
 }
@@ -84,8 +83,8 @@ export async function runPipeline(
       `The query string is ${request.queryString.length} characters long; at most ${options.maxQueryLength} are allowed`,
       options.maxQueryLength);
   }
-  const { pairs, validated, text } = prepare(collection, options, request.queryString, caches.plans);
-  const planned = planQueries(validated, options.knex, request.scopeHook, text);
+  const { pairs, validated } = prepare(collection, options, request.queryString, caches.plans);
+  const planned = planQueries(validated, options.knex, request.scopeHook);
   const parsed = performance.now();
   const { rows, statements: ran } = await planned.run();
   const { paging, root, expansions } = validated;

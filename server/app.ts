@@ -23,6 +23,37 @@ export interface AppOptions {
   readonly cors?: { readonly origin: string } | undefined;
   /** Structured logs; default: a pino logger configured from LOG_LEVEL / NODE_ENV. */
   readonly logger?: Logger | undefined;
+  /** The plugin's `planCache` and `totalsCache` (see cachesFromEnv); plugin defaults when absent. */
+  readonly caches?: CacheSettings | undefined;
+}
+
+/** The demo server's cache settings, from PLAN_CACHE and TOTALS_CACHE_SECONDS. */
+export interface CacheSettings {
+  readonly planCache?: number;
+  readonly totalsCache?: { readonly ttlSeconds: number };
+}
+
+/**
+ * `PLAN_CACHE` (entries, 0 = off; default the plugin's 500) and `TOTALS_CACHE_SECONDS` (keep totals
+ * that long; unset = count every time). Example: `cachesFromEnv({ TOTALS_CACHE_SECONDS: '5' })` ->
+ * `{ totalsCache: { ttlSeconds: 5 } }`. Throws on a value that is not a number of the right kind.
+ */
+export function cachesFromEnv(env: { readonly PLAN_CACHE?: string | undefined; readonly TOTALS_CACHE_SECONDS?: string | undefined }): CacheSettings {
+  const settings: { planCache?: number; totalsCache?: { ttlSeconds: number } } = {};
+  const plans = env.PLAN_CACHE;
+  if (plans !== undefined && plans !== '') {
+    if (!/^\d+$/.test(plans)) throw new Error(`PLAN_CACHE must be a whole number of entries (0 turns it off), got "${plans}"`);
+    settings.planCache = Number(plans);
+  }
+  const seconds = env.TOTALS_CACHE_SECONDS;
+  if (seconds !== undefined && seconds !== '') {
+    const ttl = Number(seconds);
+    if (!Number.isFinite(ttl) || ttl <= 0 || ttl > 86400) {
+      throw new Error(`TOTALS_CACHE_SECONDS must be a number of seconds above 0 and at most 86400, got "${seconds}"`);
+    }
+    settings.totalsCache = { ttlSeconds: ttl };
+  }
+  return settings;
 }
 
 /** Bodies below this size are sent as they are: compressing them costs more than it saves. */
@@ -116,6 +147,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     logger: pluginLogger(logger),
     ...(options.cors === undefined ? {} : { cors: corsOptions(options.cors) }),
     ...(authorize === undefined ? {} : { authorize }),
+    ...options.caches,
   });
   const app = new Koa();
   logAppErrors(app, logger);

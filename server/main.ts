@@ -1,8 +1,8 @@
 // Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL, API_TOKEN,
-// CORS_ORIGIN, LOG_LEVEL), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+// CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import http from 'node:http';
 import type { Knex } from 'knex';
-import { corsFromEnv, createApp } from './app';
+import { cachesFromEnv, corsFromEnv, createApp } from './app';
 import { closeKnex, createKnex, databaseKind } from './db';
 import { prepareDemoDatabase } from './demo/setup';
 import { createLogger, type Logger } from './logging';
@@ -71,7 +71,7 @@ async function main(logger: Logger): Promise<void> {
     if (seed.seeded) {
       logger.info({ ...seed, database: databaseKind(env) }, `seeded ${seed.users} users, ${seed.posts} posts, ${seed.phones} phones`);
     }
-    const app = await createApp({ knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger });
+    const app = await createApp({ knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger, caches: cachesFromEnv(env) });
     const server = http.createServer(app.callback());
     installShutdown(server, knex, logger);
     const actualPort = await listen(server, port);

@@ -107,23 +107,59 @@ export interface ExpansionQuery {
   readonly keyColumns: readonly string[];
 }
 
+/** What an expansion's statement is whatever the parents are. */
+interface ExpansionParts {
+  readonly parts: ScopeSql;
+  readonly select: readonly string[];
+  /** Qualified columns compared with the parents' keys: `"posts"."user_id"` or `"user_roles"."user_id"`. */
+  readonly ownerColumns: readonly string[];
+  readonly keyColumns: readonly string[];
+  /** With one key column and no builder needed: the whole text, ending in `= any(?)` for the keys. */
+  readonly text: Statement | undefined;
+}
+
+// Validated queries are kept by the pipeline, so what is worked out from them is kept with them.
+const expansionPartsOf = new WeakMap<ValidatedExpansion, ExpansionParts>();
+
+function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
+  const known = expansionPartsOf.get(expansion);
+  if (known !== undefined) return known;
+  const { relation, scope } = expansion;
+  const { through } = relation;
+  const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
+  const select = [...parts.select, ...ownerSelect(relation)];
+  const ownerColumns = through === undefined
+    ? relation.relatedKeys.map((key) => qualified(scope.catalog.table, key))
+    : through.ownerKeys.map((key) => qualified(through.table, key));
+  const plain = plainModel(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
+  const made: ExpansionParts = {
+    parts,
+    select,
+    ownerColumns,
+    keyColumns: through === undefined ? relation.relatedKeys : through.ownerKeys.map((_, i) => ownerAlias(i)),
+    text: plain && ownerColumns.length === 1
+      ? selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, keyIn(ownerColumns, [])] })
+      : undefined,
+  };
+  expansionPartsOf.set(expansion, made);
+  return made;
+}
+
 /**
- * The related rows of every parent in one statement: `posts.user_id in (...)`, or for a join table
- * `inner join user_roles on ... where user_roles.user_id in (...)` with the owner key selected alongside.
+ * The related rows of every parent in one statement: `posts.user_id = any(?)`, or for a join table
+ * `inner join user_roles on ... where user_roles.user_id = any(?)` with the owner key selected alongside.
  */
 export function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): ExpansionQuery | undefined {
   const { relation, scope } = expansion;
   const values = ownerValues(parents, relation.ownerKeys);
   if (values.length === 0) return undefined;
-  const { through } = relation;
-  const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
-  const keyColumns = through === undefined ? relation.relatedKeys : through.ownerKeys.map((_, i) => ownerAlias(i));
-  const ownedBy = through === undefined
-    ? keyIn(relation.relatedKeys.map((key) => qualified(scope.catalog.table, key)), values)
-    : keyIn(through.ownerKeys.map((key) => qualified(through.table, key)), values);
-  const select = [...parts.select, ...ownerSelect(relation)];
-  const direct = hook === undefined && plainModel(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
-  if (direct) {
+  const { parts, select, ownerColumns, keyColumns, text } = expansionParts(expansion);
+  if (hook === undefined && text !== undefined) {
+    return { query: viaText(knex, { sql: text.sql, bindings: [...text.bindings, values] }), keyColumns };
+  }
+  const ownedBy = keyIn(ownerColumns, values);
+  const plain = plainModel(scope.catalog.modelClass) && relation.modify === undefined && relation.through?.modify === undefined;
+  if (hook === undefined && plain) {
     const statement = selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, ownedBy] });
     return { query: viaText(knex, statement), keyColumns };
   }
@@ -133,7 +169,7 @@ export function expansionQuery(parents: readonly Row[], knex: Knex, expansion: V
   if (relation.modify !== undefined) query.modify(relation.modify);
   hook?.(scope.catalog.label, query);
   joinOnBuilder(query, knex, relation);
-  query.whereRaw(ownedBy.sql, [...ownedBy.bindings]);
+  query.whereRaw(ownedBy.sql, [...ownedBy.bindings] as Knex.RawBinding[]);
   return { query: viaBuilder(query), keyColumns };
 }
 
@@ -168,6 +204,8 @@ export interface PlannedQueries {
   readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number }>;
 }
 
+const rootStatementsOf = new WeakMap<ValidatedQuery, RootStatements | undefined>();
+
 /** The root's rows and count statements, written without a builder. */
 export interface RootStatements {
   readonly rows: Statement;
@@ -184,23 +222,25 @@ function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number;
 
 /**
  * The root statements' text when a plain model makes a builder unnecessary; undefined otherwise.
- * Depends only on the validated query, so the pipeline keeps it with it.
+ * Worked out once per validated query (which the pipeline keeps between requests).
  */
 export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
-  if (!plainModel(validated.collection.modelClass)) return undefined;
-  const { parts, limit, offset } = rootParts(validated);
-  return { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
+  if (rootStatementsOf.has(validated)) return rootStatementsOf.get(validated);
+  let made: RootStatements | undefined;
+  if (plainModel(validated.collection.modelClass)) {
+    const { parts, limit, offset } = rootParts(validated);
+    made = { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
+  }
+  rootStatementsOf.set(validated, made);
+  return made;
 }
 
-/**
- * `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`.
- * `text` is `rootStatements(validated)` when the caller already has it.
- */
-export function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook, text?: RootStatements): PlannedQueries {
+/** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
+export function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook): PlannedQueries {
   const { collection, paging, expansions } = validated;
   let rows: Runnable;
   let count: Runnable;
-  const direct = hook === undefined ? text ?? rootStatements(validated) : undefined;
+  const direct = hook === undefined ? rootStatements(validated) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
     count = viaText(knex, direct.count);

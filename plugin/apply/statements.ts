@@ -42,15 +42,16 @@ export function scopeSql(scope: ValidatedScope, keys: readonly string[]): ScopeS
   };
 }
 
-/** `"posts"."user_id" in (?, ?)`, or `("a", "b") in ((?, ?), (?, ?))` for a composite key. */
-export function keyIn(columns: readonly string[], values: readonly unknown[]): Fragment {
-  if (columns.length === 1) {
-    return { sql: `${columns[0] as string} in (${values.map(() => '?').join(', ')})`, bindings: values as Fragment['bindings'] };
-  }
+/**
+ * `"posts"."user_id" = any(?)` with the keys as one array value (the same text for any number of
+ * parents), or `("a", "b") in ((?, ?), (?, ?))` for a composite key. `values` empty: the text alone.
+ */
+export function keyIn(columns: readonly string[], values: readonly unknown[]): Statement {
+  if (columns.length === 1) return { sql: `${columns[0] as string} = any(?)`, bindings: values.length === 0 ? [] : [values] };
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   return {
     sql: `(${columns.join(', ')}) in (${values.map(() => tuple).join(', ')})`,
-    bindings: (values as unknown[][]).flat() as unknown as Fragment['bindings'],
+    bindings: (values as unknown[][]).flat(),
   };
 }
 
@@ -71,7 +72,7 @@ export function ownerSelect(relation: RelationCatalog): string[] {
   return through.ownerKeys.map((key, i) => `${qualified(through.table, key)} as ${quoteIdentifier(ownerAlias(i))}`);
 }
 
-function whereClause(where: readonly Fragment[]): string {
+function whereClause(where: readonly Statement[]): string {
   return where.length === 0 ? '' : ` where ${where.map((w) => w.sql).join(' and ')}`;
 }
 
@@ -79,7 +80,8 @@ export interface SelectParts {
   readonly select: readonly string[];
   readonly from: string;
   readonly join?: string;
-  readonly where: readonly Fragment[];
+  /** Conditions joined with `and`; a scope's fragments, then e.g. the owner keys of an expansion. */
+  readonly where: readonly Statement[];
   readonly order: string;
   readonly limit?: number;
   readonly offset?: number;

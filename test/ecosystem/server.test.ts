@@ -6,7 +6,7 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import supertest from 'supertest';
-import { corsFromEnv, createApp, type AppOptions } from '../../server/app';
+import { cachesFromEnv, corsFromEnv, createApp, type AppOptions } from '../../server/app';
 import { prepareDemoDatabase } from '../../server/demo/setup';
 import { createLogger } from '../../server/logging';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -122,6 +122,24 @@ describe('demo server: probes, logs, compression, CORS', function () {
       const plain = await request().get('/api/users?limit=50').set('Accept-Encoding', 'identity').expect(200);
       expect(plain.headers['content-encoding']).to.equal(undefined);
       expect(plain.body).to.have.length(50);
+    });
+  });
+
+  describe('cache settings', function () {
+    it('reads PLAN_CACHE and TOTALS_CACHE_SECONDS, and refuses values that are not numbers of the right kind', function () {
+      expect(cachesFromEnv({})).to.deep.equal({});
+      expect(cachesFromEnv({ PLAN_CACHE: '0', TOTALS_CACHE_SECONDS: '2.5' })).to.deep.equal({ planCache: 0, totalsCache: { ttlSeconds: 2.5 } });
+      expect(() => cachesFromEnv({ PLAN_CACHE: '-1' })).to.throw(/PLAN_CACHE must be a whole number/);
+      expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: '0' })).to.throw(/TOTALS_CACHE_SECONDS must be a number of seconds above 0/);
+      expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: 'soon' })).to.throw(/TOTALS_CACHE_SECONDS/);
+    });
+
+    it('a server with kept totals answers with the same envelope', async function () {
+      await start({ apiToken: undefined, caches: cachesFromEnv({ TOTALS_CACHE_SECONDS: '5', PLAN_CACHE: '10' }) });
+      const first = await request().get('/api/users?per-page=2&page=2').set('Host', 'demo.example').expect(200);
+      const second = await request().get('/api/users?per-page=2&page=2').set('Host', 'demo.example').expect(200);
+      expect(second.body).to.deep.equal(first.body);
+      expect(first.body.total).to.be.a('number').above(2);
     });
   });
 

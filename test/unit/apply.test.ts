@@ -115,9 +115,10 @@ describe('apply: statement text written directly equals what a builder compiles'
     const planned = expansionQuery(parents, knex, tags!);
     expect(planned?.query.toSQL()).to.deep.equal({
       sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
-        + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" in (?, ?) '
+        + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = any(?) '
         + 'order by "tags"."id" asc',
-      bindings: [1, 2],
+      // One array value, whatever the number of parents: the text stays the same, so it is written once.
+      bindings: [[1, 2]],
     });
     expect(planned?.keyColumns).to.deep.equal(['__kqm_owner0']);
   });
