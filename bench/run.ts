@@ -120,6 +120,35 @@ function describeRun(shape: Shape, round: number, r: RunResult): string {
     `${r.cpuMsPerRequest.toFixed(2)} CPU ms/req  RSS ${(r.peakRss / 1048576).toFixed(0)} MB`;
 }
 
+/**
+ * Waits until no statement is running on the bench database: when autocannon stops, statements the
+ * server already sent (a slow count at 1,000,000 users) keep PostgreSQL busy and would slow the
+ * other server's run. Cancels what still runs after `maxWaitMs`.
+ */
+async function waitForIdleDatabase(databaseUrl: string, maxWaitMs = 60_000): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const active = `select pid from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and state = 'active'`;
+    const started = Date.now();
+    for (;;) {
+      const { rows } = await client.query<{ pid: number }>(active);
+      if (rows.length === 0) break;
+      if (Date.now() - started > maxWaitMs) {
+        log(`  ${rows.length} statements still running after ${maxWaitMs / 1000} s: cancelled`);
+        for (const { pid } of rows) await client.query('select pg_cancel_backend($1)', [pid]);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const waited = Date.now() - started;
+    if (waited >= 1000) log(`  (waited ${(waited / 1000).toFixed(1)} s for statements of the last run to finish)`);
+  } finally {
+    await client.end();
+  }
+}
+
 function checkRun(shape: Shape, r: RunResult): void {
   if (r.errors - r.timeouts > 0) {
     throw new Error(`shape ${shape.id}: ${r.server} had ${r.errors} connection errors under load`);
@@ -149,12 +178,16 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
     for (const shape of shapes) {
       const sql = await explainStatements(plugin, shape);
       log(`shape ${shape.id}: ${shape.query}  (plugin runs ${sql.length} statements)`);
-      for (const server of [plugin, floor]) await load(server, shapePath(shape), warmup, options.connections);
+      for (const server of [plugin, floor]) {
+        await load(server, shapePath(shape), warmup, options.connections);
+        await waitForIdleDatabase(db.url);
+      }
       const runs: RunResult[] = [];
       for (let round = 1; round <= options.rounds; round++) {
         const order = round % 2 === 1 ? [plugin, floor] : [floor, plugin];
         for (const server of order) {
           const run = await load(server, shapePath(shape), options.duration, options.connections);
+          await waitForIdleDatabase(db.url);
           checkRun(shape, run);
           log(describeRun(shape, round, run));
           runs.push(run);

@@ -5,7 +5,8 @@
 
 import fc from 'fast-check';
 import { expect } from 'chai';
-import { expansionQuery, planQueries } from '../../plugin/apply/query';
+import { expansionQuery } from '../../plugin/apply/expansions';
+import { planQueries } from '../../plugin/apply/query';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';

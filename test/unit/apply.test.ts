@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { Model, QueryBuilder } from 'objection';
-import { expansionQuery, planQueries } from '../../plugin/apply/query';
+import { expansionQuery } from '../../plugin/apply/expansions';
+import { planQueries } from '../../plugin/apply/query';
 import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';

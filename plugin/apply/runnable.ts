@@ -1,0 +1,55 @@
+// What both ways of running a statement share: the builder types the host's hooks see, and a
+// Runnable that is either an Objection/knex builder or statement text sent through knex.raw.
+
+import type { Knex } from 'knex';
+import { Model, QueryBuilder, type QueryBuilder as QueryBuilderType } from 'objection';
+import type { ModelClass } from '../schema';
+import type { ScopeSql, Statement } from './statements';
+
+export type ModelQuery = QueryBuilderType<Model, Model[]>;
+
+/** Called with the collection name (`users`) or a relation path (`users.posts`) and that query (decisions.md 31). */
+export type ScopeHook = (label: string, query: ModelQuery) => void;
+
+export type Row = Record<string, unknown>;
+
+/** A statement ready to run, and its text in knex's `toSQL()` form. */
+export interface Runnable {
+  toSQL(): Statement;
+  rows(): Promise<Row[]>;
+}
+
+export function viaBuilder(query: ModelQuery | Knex.QueryBuilder): Runnable {
+  const compiled = () => ('toKnexQuery' in query ? query.toKnexQuery() : query);
+  return {
+    toSQL: () => {
+      const { sql, bindings } = compiled().toSQL();
+      return { sql, bindings };
+    },
+    rows: async () => (await compiled()) as Row[],
+  };
+}
+
+export function viaText(knex: Knex, statement: Statement): Runnable {
+  const raw = () => knex.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
+  return {
+    toSQL: () => {
+      const { sql, bindings } = raw().toSQL();
+      return { sql, bindings };
+    },
+    rows: async () => ((await raw()) as { rows: Row[] }).rows,
+  };
+}
+
+/** A model whose queries are Objection's own, so the statement text alone is what a builder would run. */
+export const plainModel = (modelClass: ModelClass): boolean =>
+  modelClass.QueryBuilder === QueryBuilder && modelClass.query === Model.query;
+
+export function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
+  for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
+}
+
+export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: readonly string[], order: string): void {
+  query.select(knex.raw(select.join(', ')));
+  if (order !== '') query.orderByRaw(order);
+}
