@@ -30,14 +30,14 @@ export function viaBuilder(query: ModelQuery | Knex.QueryBuilder): Runnable {
   };
 }
 
+/**
+ * Statement text written by statements.ts is already in knex's `toSQL()` form (`?` placeholders,
+ * no `??` for knex to expand), so `toSQL` returns it as written instead of formatting it again.
+ */
 export function viaText(knex: Knex, statement: Statement): Runnable {
-  const raw = () => knex.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
   return {
-    toSQL: () => {
-      const { sql, bindings } = raw().toSQL();
-      return { sql, bindings };
-    },
-    rows: async () => ((await raw()) as { rows: Row[] }).rows,
+    toSQL: () => statement,
+    rows: async () => ((await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as { rows: Row[] }).rows,
   };
 }
 
