@@ -63,7 +63,7 @@ export async function measureStages(databaseUrl: string, shapes: readonly number
     const catalog = await buildCatalog(knex, options.collections);
     const users = catalog.get('users');
     if (users === undefined) throw new Error('no users collection');
-    const noHook = (): void => undefined;
+    const noHook = (): Promise<void> => Promise.resolve();
     const results: StageTimes[] = [];
     for (const shape of SHAPES.filter((s) => shapes.includes(s.id))) {
       const query = shape.query;
@@ -73,10 +73,10 @@ export async function measureStages(databaseUrl: string, shapes: readonly number
       const parseUs = timeUs(5000, () => describeQuery(parseQueryString(query)));
       const validateUs = timeUs(5000, () => validateQuery(described, users, options));
       // Without a scope hook the statement text is written directly; a hook makes it an Objection builder.
-      const planUs = timeUs(3000, () => planQueries(validated, knex));
-      const compileUs = timeUs(2000, () => planQueries(validated, knex).rows.toSQL());
-      const builderCompileUs = timeUs(2000, () => planQueries(validated, knex, noHook).rows.toSQL());
-      const { rows } = await planQueries(validated, knex).run();
+      const planUs = await timeAsyncUs(3000, () => planQueries(validated, knex));
+      const compileUs = await timeAsyncUs(2000, async () => (await planQueries(validated, knex)).rows.toSQL());
+      const builderCompileUs = await timeAsyncUs(2000, async () => (await planQueries(validated, knex, noHook)).rows.toSQL());
+      const { rows } = await (await planQueries(validated, knex)).run();
       const pageUrl = (page: number): string => `http://bench.local:3000/api/users?${query}&page=${page}`;
       const respondUs = timeUs(2000, () => {
         const records = shapeRecords(rows, validated.root, validated.expansions);

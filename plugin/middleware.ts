@@ -4,12 +4,12 @@
 
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { ModelQuery } from './apply';
+import type { ModelQuery, ScopeHook } from './apply';
 import { problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest, type PreparedQuery } from './pipeline';
-import type { Catalog, CollectionCatalog } from './schema';
+import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 
 export type RouteContext = Context & { params: Record<string, string> };
 
@@ -126,14 +126,26 @@ export function findCollection(catalog: Catalog, name: string): CollectionCatalo
     `There is no collection "${name.slice(0, 100)}"; collections: ${[...catalog.keys()].join(', ')}`);
 }
 
+/**
+ * The host's `scopeModel` and `scope` hooks bound to this request, awaited in that order on every
+ * query; undefined when the host has neither (then no builder is needed).
+ */
+function scopeHook(ctx: Context, options: ResolvedOptions): ScopeHook | undefined {
+  const { scope, scopeModel } = options;
+  if (scope === undefined && scopeModel === undefined) return undefined;
+  return async (label: string, query: ModelQuery) => {
+    if (scopeModel !== undefined) await scopeModel(ctx, query.modelClass() as unknown as ModelClass, query, label);
+    if (scope !== undefined) await scope(ctx, label, query);
+  };
+}
+
 /** What the pipeline needs from the request: the raw query, the collection URL and the scope hook. */
 export function pipelineRequest(ctx: Context, options: ResolvedOptions, collection: CollectionCatalog): PipelineRequest {
-  const scope = options.scope;
   return {
     queryString: ctx.querystring,
     // Koa 3's ctx.origin is the Origin request header, not this server's origin.
     path: `${ctx.protocol}://${ctx.host}${options.prefix}/${encodeURIComponent(collection.name)}`,
-    scopeHook: scope === undefined ? undefined : (label: string, query: ModelQuery) => scope(ctx, label, query),
+    scopeHook: scopeHook(ctx, options),
   };
 }
 

@@ -31,8 +31,13 @@ export interface QueryModifiersOptions {
   /** Admin UI at `path` (default /admin), `<prefix>/_meta` and, unless `explain: false`, `<prefix>/_explain`. */
   readonly admin?: false | { readonly path?: string; readonly explain?: boolean };
   readonly authorize?: (ctx: Context, collection: string) => AuthorizeResult | Promise<AuthorizeResult>;
-  /** Synchronous: it is called while the request's statements are built. */
-  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void;
+  /**
+   * Restricts a model wherever its records are read (the collection, every expansion at any depth,
+   * every count, explain): called with the model class of each query. Awaited; may be async.
+   */
+  readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => void | Promise<void>;
+  /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
+  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
   readonly logger?: { error(message: string, error?: unknown): void };
   /** Distinct query strings whose parsed, validated and compiled form is kept (least recently used dropped); 0 = off. */
   readonly planCache?: number;
@@ -56,6 +61,7 @@ export interface ResolvedOptions {
   readonly admin: { readonly path: string; readonly explain: boolean } | undefined;
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
+  readonly scopeModel: QueryModifiersOptions['scopeModel'];
   readonly logger: { error(message: string, error?: unknown): void };
   readonly planCache: number;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
@@ -78,7 +84,7 @@ function codeProblems(options: QueryModifiersOptions): string[] {
   for (const [name, model] of Object.entries(options.collections ?? {})) {
     if (!isModelClass(model)) problems.push(`collections.${name} must be an Objection model class with a tableName`);
   }
-  for (const hook of ['authorize', 'scope'] as const) {
+  for (const hook of ['authorize', 'scope', 'scopeModel'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') problems.push(`${hook} must be a function`);
   }
   const { defaultPageSize = 15, maxPageSize = 100 } = options.pagination ?? {};
@@ -110,6 +116,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     admin: options.admin ? { path: options.admin.path ?? '/admin', explain: options.admin.explain ?? true } : undefined,
     authorize: options.authorize,
     scope: options.scope,
+    scopeModel: options.scopeModel,
     logger: options.logger ?? console,
     planCache: options.planCache ?? 500,
     totalsCache: options.totalsCache

@@ -84,7 +84,7 @@ export async function runPipeline(
       options.maxQueryLength);
   }
   const { pairs, validated } = prepare(collection, options, request.queryString, caches.plans);
-  const planned = planQueries(validated, options.knex, request.scopeHook);
+  const planned = await planQueries(validated, options.knex, request.scopeHook);
   const parsed = performance.now();
   const { rows, statements: ran } = await planned.run();
   const { paging, root, expansions } = validated;

@@ -3,12 +3,12 @@
 // memory and attached under the relation's name. No N+1.
 
 import type { Knex } from 'knex';
-import type { RelationCatalog } from '../schema';
+import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedExpansion } from '../validate';
 import {
   applyConditions, applySelectAndOrder, plainModel, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
-import { qualified } from './sql';
+import { columnSql } from './sql';
 import { joinThrough, keyIn, ownerAlias, ownerSelect, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
 
 /** The values of `columns` in `row` as one lookup key; undefined when any is NULL (NULL joins nothing). */
@@ -43,7 +43,7 @@ function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog)
   }
   const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
   query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => join.on(`${relation.scope.table}.${key}`, `${through.table}.${through.relatedKeys[i] as string}`));
+    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
   });
 }
 
@@ -76,15 +76,13 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
   const { through } = relation;
   const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
   const select = [...parts.select, ...ownerSelect(relation)];
-  const ownerColumns = through === undefined
-    ? relation.relatedKeys.map((key) => qualified(scope.catalog.table, key))
-    : through.ownerKeys.map((key) => qualified(through.table, key));
+  const ownerColumns = (through === undefined ? relation.relatedKeys : through.ownerKeys).map(columnSql);
   const plain = plainModel(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
   const made: ExpansionParts = {
     parts,
     select,
     ownerColumns,
-    keyColumns: through === undefined ? relation.relatedKeys : through.ownerKeys.map((_, i) => ownerAlias(i)),
+    keyColumns: through === undefined ? relation.relatedKeys.map((key) => key.name) : through.ownerKeys.map((_, i) => ownerAlias(i)),
     plain,
     text: plain && ownerColumns.length === 1
       ? selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, keyIn(ownerColumns, [])] })
@@ -98,9 +96,9 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
  * The related rows of every parent in one statement: `posts.user_id = any(?)`, or for a join table
  * `inner join user_roles on ... where user_roles.user_id = any(?)` with the owner key selected alongside.
  */
-export function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): ExpansionQuery | undefined {
+export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
   const { relation, scope } = expansion;
-  const values = ownerValues(parents, relation.ownerKeys);
+  const values = ownerValues(parents, relation.ownerKeys.map((key) => key.name));
   if (values.length === 0) return undefined;
   const { parts, select, ownerColumns, keyColumns, plain, text } = expansionParts(expansion);
   if (hook === undefined && text !== undefined) {
@@ -115,16 +113,16 @@ export function expansionQuery(parents: readonly Row[], knex: Knex, expansion: V
   applySelectAndOrder(query, knex, select, parts.order);
   applyConditions(query, parts.where);
   if (relation.modify !== undefined) query.modify(relation.modify);
-  hook?.(scope.catalog.label, query);
+  await hook?.(scope.catalog.label, query);
   joinOnBuilder(query, knex, relation);
   query.whereRaw(ownedBy.sql, [...ownedBy.bindings] as Knex.RawBinding[]);
-  return { query: viaBuilder(query), keyColumns };
+  return { query: viaBuilder(knex, query), keyColumns };
 }
 
 /** Loads one expansion for all parents and attaches it under the relation's name; returns statements run. */
 export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<number> {
   const { relation } = expansion;
-  const planned = expansionQuery(parents, knex, expansion, hook);
+  const planned = await expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();
   if (planned !== undefined) {
     for (const row of await planned.query.rows()) {
@@ -136,7 +134,7 @@ export async function loadExpansion(parents: readonly Row[], knex: Knex, expansi
     }
   }
   for (const parent of parents) {
-    const key = keyOf(parent, relation.ownerKeys);
+    const key = keyOf(parent, relation.ownerKeys.map((k) => k.name));
     const related = key === undefined ? undefined : byOwner.get(key);
     parent[relation.name] = relation.cardinality === 'many' ? related ?? [] : related?.[0] ?? null;
   }

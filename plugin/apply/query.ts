@@ -59,7 +59,7 @@ export function rootStatements(validated: ValidatedQuery): RootStatements | unde
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
-export function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook): PlannedQueries {
+export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
   const { collection, paging, expansions } = validated;
   let rows: Runnable;
   let count: Runnable;
@@ -71,14 +71,14 @@ export function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeH
     const { parts, limit, offset } = rootParts(validated);
     const base = collection.modelClass.query(knex) as ModelQuery;
     applyConditions(base, parts.where);
-    hook?.(collection.name, base);
+    await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
-    count = viaBuilder(knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
+    count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
     const query = base.clone();
     applySelectAndOrder(query, knex, parts.select, parts.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);
-    rows = viaBuilder(query);
+    rows = viaBuilder(knex, query);
   }
   const run = async () => {
     const found = await rows.rows();

@@ -2,14 +2,17 @@
 // Runnable that is either an Objection/knex builder or statement text sent through knex.raw.
 
 import type { Knex } from 'knex';
-import { Model, QueryBuilder, type QueryBuilder as QueryBuilderType } from 'objection';
-import type { ModelClass } from '../schema';
+import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
+import { usesOwnQueryBuilder, type ModelClass } from '../schema';
 import type { ScopeSql, Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
-/** Called with the collection name (`users`) or a relation path (`users.posts`) and that query (decisions.md 31). */
-export type ScopeHook = (label: string, query: ModelQuery) => void;
+/**
+ * The host's restrictions of one request, called with the collection name (`users`) or a relation
+ * path (`users.posts`) and that query (decisions.md 31); awaited before the query is built further.
+ */
+export type ScopeHook = (label: string, query: ModelQuery) => Promise<void>;
 
 export type Row = Record<string, unknown>;
 
@@ -19,14 +22,18 @@ export interface Runnable {
   rows(): Promise<Row[]>;
 }
 
-export function viaBuilder(query: ModelQuery | Knex.QueryBuilder): Runnable {
+/**
+ * A builder run as one raw statement: knex hands raw results to a host's `postProcessResponse` whole,
+ * so its row-key mappers (knexSnakeCaseMappers) leave the rows keyed by the plugin's own aliases.
+ */
+export function viaBuilder(knex: Knex, query: ModelQuery | Knex.QueryBuilder): Runnable {
   const compiled = () => ('toKnexQuery' in query ? query.toKnexQuery() : query);
   return {
     toSQL: () => {
       const { sql, bindings } = compiled().toSQL();
       return { sql, bindings };
     },
-    rows: async () => (await compiled()) as Row[],
+    rows: async () => ((await knex.raw('?', [compiled()])) as { rows: Row[] }).rows,
   };
 }
 
@@ -42,8 +49,7 @@ export function viaText(knex: Knex, statement: Statement): Runnable {
 }
 
 /** A model whose queries are Objection's own, so the statement text alone is what a builder would run. */
-export const plainModel = (modelClass: ModelClass): boolean =>
-  modelClass.QueryBuilder === QueryBuilder && modelClass.query === Model.query;
+export const plainModel = (modelClass: ModelClass): boolean => usesOwnQueryBuilder(modelClass);
 
 export function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
   for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);

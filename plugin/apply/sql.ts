@@ -34,10 +34,15 @@ export function qualified(table: string, column: string): string {
   return `${quoteTable(table)}.${quoteIdentifier(column)}`;
 }
 
+/** `"users"."first_name"`: a field's column, qualified by the table that holds it. */
+export function columnSql(column: Column): string {
+  return qualified(column.table, column.column);
+}
+
 /** Compared through its text form when the type has no useful comparison of its own. */
-export function columnRef(table: string, column: Column): string {
+export function columnRef(column: Column): string {
   const castToText = column.type === 'json' || column.type === 'other';
-  return castToText ? `${qualified(table, column.name)}::text` : qualified(table, column.name);
+  return castToText ? `${columnSql(column)}::text` : columnSql(column);
 }
 
 const relational = { '=': '=', '>': '>', '>=': '>=', '<': '<', '<=': '<=', '<>': 'IS DISTINCT FROM' } as const;
@@ -72,12 +77,12 @@ function between(ref: string, min: Operand, max: Operand): Fragment {
   return fragment(`(${both.sql})`, both.bindings);
 }
 
-function renderCondition(table: string, condition: Condition): Fragment {
+function renderCondition(condition: Condition): Fragment {
   switch (condition.kind) {
     case 'compare':
-      return compare(columnRef(table, condition.column), condition.operator, condition.operand);
+      return compare(columnRef(condition.column), condition.operator, condition.operand);
     case 'in': {
-      const ref = columnRef(table, condition.column);
+      const ref = columnRef(condition.column);
       const values = condition.items.flatMap((i) => (i.kind === 'value' ? [i.value] : []));
       const others = condition.items.filter((i) => i.kind !== 'value').map((i) => compare(ref, '=', i));
       const list = values.length === 0 ? [] : [fragment(`${ref} IN (${values.map(() => '?').join(', ')})`, values)];
@@ -85,10 +90,10 @@ function renderCondition(table: string, condition: Condition): Fragment {
       return fragment(`(${any.sql})`, any.bindings);
     }
     case 'between':
-      return between(columnRef(table, condition.column), condition.min, condition.max);
+      return between(columnRef(condition.column), condition.min, condition.max);
     case 'search': {
       const parts = condition.columns.map((column) => {
-        const ref = qualified(table, column.name);
+        const ref = columnSql(column);
         return fragment(`${column.type === 'text' ? ref : `${ref}::text`} ILIKE ?`, [condition.pattern]);
       });
       const any = join(parts, ' OR ');
@@ -98,15 +103,15 @@ function renderCondition(table: string, condition: Condition): Fragment {
 }
 
 /** Negation means "does not match", so rows where the field is NULL are included (decisions.md 17). */
-function renderTerm(table: string, term: Term): Fragment {
-  const inner = renderCondition(table, term.condition);
+function renderTerm(term: Term): Fragment {
+  const inner = renderCondition(term.condition);
   return term.negated ? fragment(`(${inner.sql}) IS NOT TRUE`, inner.bindings) : inner;
 }
 
 /** `{anyOf: [[A], [B, NOT C]]}` -> `((A) OR (B AND (C) IS NOT TRUE))`. */
-export function renderGroup(table: string, group: ConditionGroup): Fragment {
+export function renderGroup(group: ConditionGroup): Fragment {
   const alternatives = group.anyOf.map((terms) => {
-    const all = join(terms.map((t) => renderTerm(table, t)), ' AND ');
+    const all = join(terms.map((t) => renderTerm(t)), ' AND ');
     return fragment(`(${all.sql})`, all.bindings);
   });
   const any = join(alternatives, ' OR ');
@@ -117,10 +122,10 @@ const timestampFormat = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /**
  * A select-list entry: the plain column, or an expression that keeps full precision and reads the
- * same on every driver (decisions.md 13), named after the column.
+ * same on every driver (decisions.md 13), named after the field (its property name).
  */
-export function selectColumn(table: string, column: Column): string {
-  const ref = qualified(table, column.name);
+export function selectColumn(column: Column): string {
+  const ref = columnSql(column);
   const as = quoteIdentifier(column.name);
   switch (column.type) {
     case 'timestamptz':
@@ -140,6 +145,9 @@ export function selectColumn(table: string, column: Column): string {
     case 'boolean':
     case 'uuid':
     case 'json':
-      return ref;
+      return column.column === column.name ? ref : `${ref} AS ${as}`;
+    case 'virtual':
+      // Computed by the model from the other fields (decisions.md 34); never read from the table.
+      return `null AS ${as}`;
   }
 }

@@ -3,9 +3,9 @@
 // piece by piece to a builder otherwise, which then compiles the same text (test/unit/apply.test.ts
 // holds the two side by side).
 
-import type { RelationCatalog } from '../schema';
+import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
-import { qualified, quoteIdentifier, quoteTable, renderGroup, selectColumn, type Fragment } from './sql';
+import { columnSql, quoteIdentifier, quoteTable, renderGroup, selectColumn, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {
@@ -26,19 +26,30 @@ export interface ScopeSql {
 /** Where join-table keys of many-to-many rows are selected; never shown (only output columns are). */
 export const ownerAlias = (index: number): string => `__kqm_owner${index}`;
 
-/** The output columns plus the join keys the expansions need (fetched, not shown: decisions.md 24). */
-export function scopeSql(scope: ValidatedScope, keys: readonly string[]): ScopeSql {
-  const { table, columns } = scope.catalog;
-  const selected = [...scope.output];
+/**
+ * What is read for a scope's records: the output fields, or for a model that builds its own JSON
+ * every column of its table (its `$formatJson` and virtual attributes may need any of them; only
+ * the output fields are shown, decisions.md 34).
+ */
+function readColumns(scope: ValidatedScope): Column[] {
+  const { table, columns, viaModel } = scope.catalog;
+  const stored = (column: Column) => column.type !== 'virtual';
+  if (!viaModel) return scope.output.filter(stored);
+  const own = [...columns.values()].filter((column) => stored(column) && column.table === table);
+  return [...own, ...scope.output.filter((column) => stored(column) && column.table !== table)];
+}
+
+/** The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24). */
+export function scopeSql(scope: ValidatedScope, keys: readonly Column[]): ScopeSql {
+  const selected = readColumns(scope);
   for (const key of keys) {
-    const column = columns.get(key);
-    if (column !== undefined && !selected.some((c) => c.name === key)) selected.push(column);
+    if (!selected.some((c) => c.name === key.name)) selected.push(key);
   }
   return {
-    from: quoteTable(table),
-    select: selected.map((column) => selectColumn(table, column)),
-    where: scope.groups.map((group) => renderGroup(table, group)),
-    order: scope.order.map((key) => `${qualified(table, key.column.name)} ${key.direction}`).join(', '),
+    from: quoteTable(scope.catalog.table),
+    select: selected.map(selectColumn),
+    where: scope.groups.map(renderGroup),
+    order: scope.order.map((key) => `${columnSql(key.column)} ${key.direction}`).join(', '),
   };
 }
 
@@ -60,7 +71,7 @@ export function joinThrough(relation: RelationCatalog): string {
   const through = relation.through;
   if (through === undefined) return '';
   const on = relation.relatedKeys
-    .map((key, i) => `${qualified(relation.scope.table, key)} = ${qualified(through.table, through.relatedKeys[i] as string)}`)
+    .map((key, i) => `${columnSql(key)} = ${columnSql(through.relatedKeys[i] as Column)}`)
     .join(' and ');
   return ` inner join ${quoteTable(through.table)} on ${on}`;
 }
@@ -69,7 +80,7 @@ export function joinThrough(relation: RelationCatalog): string {
 export function ownerSelect(relation: RelationCatalog): string[] {
   const through = relation.through;
   if (through === undefined) return [];
-  return through.ownerKeys.map((key, i) => `${qualified(through.table, key)} as ${quoteIdentifier(ownerAlias(i))}`);
+  return through.ownerKeys.map((key, i) => `${columnSql(key)} as ${quoteIdentifier(ownerAlias(i))}`);
 }
 
 function whereClause(where: readonly Statement[]): string {

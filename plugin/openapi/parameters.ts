@@ -14,7 +14,7 @@ const prefixWords =
   + 'Repeat the key to add clauses; clauses of one family group in query-string order with NOT before AND before OR.';
 
 function column(scope: ScopeCatalog, name: string): Column {
-  return scope.columns.get(name) ?? { name, type: 'other', nullable: true };
+  return scope.columns.get(name) ?? { name, column: name, table: scope.table, type: 'other', nullable: true, udt: '', orderable: false };
 }
 
 function typeWords(col: Column): string {

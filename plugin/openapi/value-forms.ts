@@ -30,6 +30,8 @@ const valueForms: Readonly<Record<ColumnType, ValueForm>> = {
   bigint: integerForm,
   numeric: { shape: '[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)', example: '0', words: 'a decimal number without exponent' },
   float: { shape: undefined, example: '0.5', words: 'a number' },
+  // Virtual attributes are never in a condition (decisions.md 34); this form is never shown.
+  virtual: textForm,
   boolean: { shape: '(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])', example: 'true', words: '`true` or `false` (any case)' },
   timestamptz: timestampForm,
   timestamp: timestampForm,
@@ -104,6 +106,7 @@ const recordSchemas: Readonly<Record<ColumnType, JsonSchema>> = {
   },
   float: { type: 'number' },
   text: { type: 'string' },
+  virtual: { description: 'Computed by the model (a virtual attribute).' },
   boolean: { type: 'boolean' },
   timestamptz: { type: 'string', format: 'date-time', description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.' },
   timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.' },

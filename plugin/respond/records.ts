@@ -1,5 +1,6 @@
 // Shapes fetched rows into response records: only the requested fields, in output order, values in
 // their documented JSON form (decisions.md 13), and expansions under the relation's name (22, 24).
+// A model that builds its own JSON ($formatJson, virtual attributes) builds each record (34).
 
 import type { Column } from '../schema';
 import type { ValidatedExpansion, ValidatedScope } from '../validate';
@@ -24,6 +25,7 @@ function formatValue(column: Column, value: unknown): JsonValue {
     case 'boolean':
       return Boolean(value);
     case 'json':
+    case 'virtual':
       return value as JsonValue;
     case 'numeric':
     case 'text':
@@ -36,9 +38,33 @@ function formatValue(column: Column, value: unknown): JsonValue {
   }
 }
 
+/** The model's own JSON of a row: every column read, through `fromJson` and `toJSON()` (decisions.md 34). */
+function modelJson(row: Row, scope: ValidatedScope): Readonly<Record<string, unknown>> {
+  const properties: Record<string, unknown> = {};
+  for (const column of scope.catalog.columns.values()) {
+    if (column.type !== 'virtual' && Object.prototype.hasOwnProperty.call(row, column.name)) {
+      properties[column.name] = formatValue(column, row[column.name]);
+    }
+  }
+  const json: unknown = scope.catalog.modelClass.fromJson(properties, { skipValidation: true }).toJSON();
+  return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+}
+
+function shapeFields(row: Row, scope: ValidatedScope, record: JsonRecord): void {
+  if (!scope.catalog.viaModel) {
+    for (const column of scope.output) record[column.name] = formatValue(column, row[column.name]);
+    return;
+  }
+  // Only the output fields leave the server; a field the model's JSON leaves out (redacted) stays out.
+  const json = modelJson(row, scope);
+  for (const column of scope.output) {
+    if (Object.prototype.hasOwnProperty.call(json, column.name)) record[column.name] = json[column.name] as JsonValue;
+  }
+}
+
 function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord {
   const record: JsonRecord = {};
-  for (const column of scope.output) record[column.name] = formatValue(column, row[column.name]);
+  shapeFields(row, scope, record);
   for (const { relation, scope: related } of expansions) {
     const value = row[relation.name];
     if (relation.cardinality === 'many') {
@@ -58,7 +84,7 @@ function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly Validate
  * json, and text for what the select list casts); such rows are sent as they are, not copied.
  */
 function rowsAreRecords(scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): boolean {
-  return expansions.length === 0 && scope.output.every((column) => column.type !== 'bigint');
+  return expansions.length === 0 && !scope.catalog.viaModel && scope.output.every((column) => column.type !== 'bigint');
 }
 
 /** Rows of `users` with `fields=name&expand[posts]=p` -> `[{name, posts: [...]}, ...]`. */

@@ -1,2 +1,3 @@
 export { buildCatalog } from './catalog';
+export { usesOwnQueryBuilder } from './model-class';
 export type * from './types';

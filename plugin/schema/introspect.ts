@@ -1,7 +1,9 @@
 // Reads column names, types and nullability of the given tables from the database, once, at start-up.
+// Table names are resolved the way PostgreSQL resolves them in a query (`to_regclass`), so a
+// schema-qualified `cms.articles` and Knex's `searchPath` both work.
 
 import type { Knex } from 'knex';
-import type { Column, ColumnType } from './types';
+import type { ColumnType } from './types';
 
 const typesByUdt: Readonly<Record<string, ColumnType>> = {
   int2: 'smallint',
@@ -28,25 +30,67 @@ function columnType(udtName: string): ColumnType {
   return Object.prototype.hasOwnProperty.call(typesByUdt, udtName) ? (typesByUdt[udtName] as ColumnType) : 'other';
 }
 
-interface ColumnRow {
-  table_name: string;
-  column_name: string;
-  udt_name: string;
-  is_nullable: string;
+/** A column as the database has it, before the model's names are applied. */
+export interface DatabaseColumn {
+  readonly column: string;
+  readonly type: ColumnType;
+  readonly nullable: boolean;
+  readonly udt: string;
+  readonly orderable: boolean;
+  readonly labels?: readonly string[];
+  readonly element?: string;
 }
 
-/** `['users']` -> Map { 'users' => [{name: 'id', type: 'integer', nullable: false}, ...] } in table order. */
-export async function introspectTables(knex: Knex, tables: readonly string[]): Promise<Map<string, Column[]>> {
-  const rows: ColumnRow[] = await knex('information_schema.columns')
-    .select('table_name', 'column_name', 'udt_name', 'is_nullable')
-    .where('table_schema', knex.raw('current_schema()'))
-    .whereIn('table_name', [...tables])
-    .orderBy([{ column: 'table_name' }, { column: 'ordinal_position' }]);
-  const byTable = new Map<string, Column[]>();
-  for (const row of rows) {
-    const list = byTable.get(row.table_name) ?? [];
-    list.push({ name: row.column_name, type: columnType(row.udt_name), nullable: row.is_nullable === 'YES' });
-    byTable.set(row.table_name, list);
+interface ColumnRow {
+  wanted: string;
+  column_name: string;
+  udt: string;
+  nullable: boolean;
+  orderable: boolean;
+  labels: string[] | null;
+  element: string | null;
+}
+
+// Domains are read as their base type; enum labels come in their declared order. json, xml and the
+// geometric types have no ordering (ORDER BY on them is an error), nor have arrays of them.
+const columnsSql = `select wanted.name as "wanted", a.attname::text as "column_name", b.typname::text as "udt",
+  not a.attnotnull as "nullable", e.typname::text as "element",
+  not (b.typname in ('json', 'xml') or b.typcategory = 'G'
+    or coalesce(e.typname in ('json', 'xml') or e.typcategory = 'G', false)) as "orderable",
+  case when b.typtype = 'e' then (select array_agg(l.enumlabel::text order by l.enumsortorder)
+    from pg_catalog.pg_enum l where l.enumtypid = b.oid) end as "labels"
+from unnest(?::text[]) with ordinality as wanted(name, n)
+join pg_catalog.pg_attribute a on a.attrelid = to_regclass(wanted.name) and a.attnum > 0 and not a.attisdropped
+join pg_catalog.pg_type t on t.oid = a.atttypid
+join pg_catalog.pg_type b on b.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+left join pg_catalog.pg_type e on e.oid = b.typelem and b.typcategory = 'A'
+order by wanted.n, a.attnum`;
+
+/** `cms.articles` -> `"cms"."articles"`: the name as Knex would write it, for `to_regclass`. */
+const regclassName = (table: string): string => table.split('.').map((part) => `"${part.replace(/"/g, '""')}"`).join('.');
+
+/**
+ * `['users', 'cms.articles']` -> Map { 'users' => [{column: 'id', type: 'integer', ...}, ...], ... }
+ * in table order; a table that does not exist (in the search path) is absent from the map.
+ * Sent as raw text: a host's `postProcessResponse` (e.g. knexSnakeCaseMappers) leaves raw rows alone.
+ */
+export async function introspectTables(knex: Knex, tables: readonly string[]): Promise<Map<string, DatabaseColumn[]>> {
+  const names = [...tables];
+  const result = (await knex.raw(columnsSql, [names.map(regclassName)])) as { rows: ColumnRow[] };
+  const byTable = new Map<string, DatabaseColumn[]>();
+  for (const row of result.rows) {
+    const table = names[names.map(regclassName).indexOf(row.wanted)] as string;
+    const list = byTable.get(table) ?? [];
+    list.push({
+      column: row.column_name,
+      type: columnType(row.udt),
+      nullable: row.nullable,
+      udt: row.udt,
+      orderable: row.orderable,
+      ...(row.labels === null ? {} : { labels: row.labels }),
+      ...(row.element === null ? {} : { element: row.element }),
+    });
+    byTable.set(table, list);
   }
   return byTable;
 }

@@ -16,12 +16,28 @@ export type ColumnType =
   | 'date'
   | 'uuid'
   | 'json'
-  | 'other';
+  | 'other'
+  /** A model's virtual attribute: projectable only, computed by the model (decisions.md 34). */
+  | 'virtual';
 
+/** One field of a scope: a column of its table (or of a relation's join table), or a virtual attribute. */
 export interface Column {
+  /** The model's property name: what clients write and read, e.g. `firstName` (decisions.md 33). */
   readonly name: string;
+  /** The database column, e.g. `first_name`; empty for a virtual attribute. */
+  readonly column: string;
+  /** The table holding the column as the model names it (`cms.articles`); a join table for extras. */
+  readonly table: string;
   readonly type: ColumnType;
   readonly nullable: boolean;
+  /** PostgreSQL's name of the type (`int4`, `mood`, `_text`), after resolving domains. */
+  readonly udt: string;
+  /** False for types without an ordering (json, point, ...): never sortable (decisions.md 6). */
+  readonly orderable: boolean;
+  /** An enum's labels in their declared order. */
+  readonly labels?: readonly string[];
+  /** An array's element type name (`text` for `text[]`). */
+  readonly element?: string;
 }
 
 export type ModelClass = typeof Model;
@@ -32,8 +48,12 @@ export interface ScopeCatalog {
   readonly label: string;
   readonly modelClass: ModelClass;
   readonly table: string;
+  /** The fields (property names) of the model's `idColumn`: the sort's tie-breaker. */
   readonly idColumns: readonly string[];
+  /** Every field by property name: columns, a relation's join-table extras, virtual attributes. */
   readonly columns: ReadonlyMap<string, Column>;
+  /** Records go through the model's own JSON (`$formatJson`, virtual attributes): decisions.md 34. */
+  readonly viaModel: boolean;
   readonly projectable: readonly string[];
   readonly sortable: readonly string[];
   readonly searchable: readonly string[];
@@ -49,9 +69,9 @@ export interface RelationCatalog {
   readonly cardinality: 'one' | 'many';
   readonly scope: ScopeCatalog;
   /** Columns of the owner's table the join needs. */
-  readonly ownerKeys: readonly string[];
+  readonly ownerKeys: readonly Column[];
   /** Columns of the related table the join needs. */
-  readonly relatedKeys: readonly string[];
+  readonly relatedKeys: readonly Column[];
   /** many-to-many and has-one-through: the join table between owner and related rows. */
   readonly through?: JoinTableCatalog;
   /** The relation mapping's own `modify`/`filter`, applied to every query for related rows. */
@@ -61,8 +81,8 @@ export interface RelationCatalog {
 /** `user_roles`: `user_id` points at the owner's `ownerKeys`, `role_id` at the related `relatedKeys`. */
 export interface JoinTableCatalog {
   readonly table: string;
-  readonly ownerKeys: readonly string[];
-  readonly relatedKeys: readonly string[];
+  readonly ownerKeys: readonly Column[];
+  readonly relatedKeys: readonly Column[];
   readonly modelClass: ModelClass;
   /** The mapping's `join.through.modify`/`filter`, applied to the join table. */
   readonly modify?: RelationModifier;

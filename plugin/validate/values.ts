@@ -120,5 +120,7 @@ export function coerceValue(column: Column, raw: RawValue): Coerced {
     case 'json':
     case 'other':
       return value(text);
+    case 'virtual':
+      return invalid('cannot be compared (a virtual attribute)');
   }
 }

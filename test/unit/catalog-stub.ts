@@ -19,51 +19,66 @@ class Nickname extends Model {
   static override tableName = 'nicknames';
 }
 
-const columns = (list: [string, ColumnType][]): Map<string, Column> =>
-  new Map(list.map(([name, type]) => [name, { name, type, nullable: name !== 'id' }]));
+/** Fields named as their columns, as a model without name mappers has them. */
+const columns = (table: string, list: [string, ColumnType][]): Map<string, Column> =>
+  new Map(list.map(([name, type]) => [name, { name, column: name, table, type, nullable: name !== 'id', udt: type, orderable: type !== 'json' }]));
 
-const noteColumns = columns([['id', 'integer'], ['person_id', 'integer'], ['title', 'text'], ['created_at', 'timestamptz']]);
+const key = (fields: ReadonlyMap<string, Column>, name: string): Column => fields.get(name) as Column;
+
+const personColumns = columns('people', [
+  ['id', 'integer'], ['name', 'text'], ['born', 'date'], ['created_at', 'timestamptz'], ['score', 'numeric'],
+  ['active', 'boolean'], ['big', 'bigint'], ['secret', 'text'],
+]);
+
+const noteColumns = columns('notes', [['id', 'integer'], ['person_id', 'integer'], ['title', 'text'], ['created_at', 'timestamptz']]);
 
 const notes: ScopeCatalog = {
-  label: 'people.notes', modelClass: Note, table: 'notes', idColumns: ['id'], columns: noteColumns,
+  label: 'people.notes', modelClass: Note, table: 'notes', idColumns: ['id'], viaModel: false, columns: noteColumns,
   projectable: ['id', 'title', 'created_at'], sortable: ['created_at'], searchable: ['title'], filterable: ['id', 'title'],
 };
 
 const noteRelation: RelationCatalog = {
-  name: 'notes', kind: 'has-many', cardinality: 'many', scope: notes, ownerKeys: ['id'], relatedKeys: ['person_id'],
+  name: 'notes', kind: 'has-many', cardinality: 'many', scope: notes,
+  ownerKeys: [key(personColumns, 'id')], relatedKeys: [key(noteColumns, 'person_id')],
 };
 
+const tagColumns = columns('tags', [['id', 'integer'], ['label', 'text']]);
+const personTagColumns = columns('person_tags', [['person_id', 'integer'], ['tag_id', 'integer']]);
+
 const tags: ScopeCatalog = {
-  label: 'people.tags', modelClass: Tag, table: 'tags', idColumns: ['id'], columns: columns([['id', 'integer'], ['label', 'text']]),
+  label: 'people.tags', modelClass: Tag, table: 'tags', idColumns: ['id'], viaModel: false, columns: tagColumns,
   projectable: ['id', 'label'], sortable: ['label'], searchable: ['label'], filterable: ['id', 'label'],
 };
 
 /** many-to-many through `person_tags`. */
 const tagRelation: RelationCatalog = {
-  name: 'tags', kind: 'many-to-many', cardinality: 'many', scope: tags, ownerKeys: ['id'], relatedKeys: ['id'],
-  through: { table: 'person_tags', ownerKeys: ['person_id'], relatedKeys: ['tag_id'], modelClass: PersonTag },
+  name: 'tags', kind: 'many-to-many', cardinality: 'many', scope: tags,
+  ownerKeys: [key(personColumns, 'id')], relatedKeys: [key(tagColumns, 'id')],
+  through: {
+    table: 'person_tags', ownerKeys: [key(personTagColumns, 'person_id')], relatedKeys: [key(personTagColumns, 'tag_id')], modelClass: PersonTag,
+  },
 };
 
+const nicknameColumns = columns('nicknames', [['id', 'integer'], ['person_id', 'integer'], ['person_name', 'text'], ['nick', 'text']]);
+
 const nicknames: ScopeCatalog = {
-  label: 'people.nicknames', modelClass: Nickname, table: 'nicknames', idColumns: ['id'],
-  columns: columns([['id', 'integer'], ['person_id', 'integer'], ['person_name', 'text'], ['nick', 'text']]),
+  label: 'people.nicknames', modelClass: Nickname, table: 'nicknames', idColumns: ['id'], viaModel: false,
+  columns: nicknameColumns,
   projectable: ['id', 'nick'], sortable: ['nick'], searchable: ['nick'], filterable: ['nick'],
 };
 
 /** A composite key: (id, name) -> (person_id, person_name). */
 const nicknameRelation: RelationCatalog = {
-  name: 'nicknames', kind: 'has-many', cardinality: 'many', scope: nicknames, ownerKeys: ['id', 'name'],
-  relatedKeys: ['person_id', 'person_name'],
+  name: 'nicknames', kind: 'has-many', cardinality: 'many', scope: nicknames,
+  ownerKeys: [key(personColumns, 'id'), key(personColumns, 'name')],
+  relatedKeys: [key(nicknameColumns, 'person_id'), key(nicknameColumns, 'person_name')],
 };
 
-const personColumns = columns([
-  ['id', 'integer'], ['name', 'text'], ['born', 'date'], ['created_at', 'timestamptz'], ['score', 'numeric'],
-  ['active', 'boolean'], ['big', 'bigint'], ['secret', 'text'],
-]);
+
 const visible = ['id', 'name', 'born', 'created_at', 'score', 'active', 'big'];
 
 export const people: CollectionCatalog = {
-  name: 'people', label: 'people', modelClass: Person, table: 'people', idColumns: ['id'], columns: personColumns,
+  name: 'people', label: 'people', modelClass: Person, table: 'people', idColumns: ['id'], viaModel: false, columns: personColumns,
   projectable: visible, sortable: visible, searchable: ['name', 'id'], filterable: visible,
   relations: new Map([['notes', noteRelation], ['tags', tagRelation], ['nicknames', nicknameRelation]]),
 };

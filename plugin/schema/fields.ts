@@ -1,0 +1,62 @@
+// A model's fields: its table's columns under the model's property names (decisions.md 33), its
+// virtual attributes (34), and the lists of the model's declarations resolved against them (5–6).
+
+import type { DatabaseColumn } from './introspect';
+import type { KnexNames } from './names';
+import { propertyName } from './names';
+import { virtualAttributes } from './model-class';
+import type { Column, ModelClass } from './types';
+
+/** A table's columns as fields of one model. */
+export interface TableFields {
+  readonly table: string;
+  /** By property name, in table order. */
+  readonly columns: ReadonlyMap<string, Column>;
+  /** By database column, for the Knex names that relation mappings and `idColumn` use. */
+  readonly byColumn: ReadonlyMap<string, Column>;
+}
+
+/** `first_name` of `users` -> field `firstName` when the model or Knex maps names. */
+export function tableFields(model: ModelClass, table: string, columns: readonly DatabaseColumn[], names: KnexNames): TableFields {
+  const byName = new Map<string, Column>();
+  const byColumn = new Map<string, Column>();
+  for (const db of columns) {
+    const field: Column = Object.freeze({ ...db, name: propertyName(model, names.fromDatabase(db.column)), table });
+    byName.set(field.name, field);
+    byColumn.set(db.column, field);
+  }
+  return { table, columns: byName, byColumn };
+}
+
+/** The model's virtual attributes as fields: projectable when listed, nothing else. */
+export function virtualFields(model: ModelClass, table: string): Column[] {
+  return virtualAttributes(model).map((name) => Object.freeze({
+    name, column: '', table, type: 'virtual' as const, nullable: true, udt: '', orderable: false,
+  }));
+}
+
+/** The column a Knex name of a mapping (`ownerId`, `user_id`) denotes, or a problem naming `where`. */
+export function columnOf(fields: TableFields, knexName: string, names: KnexNames, where: string, problems: string[]): Column | undefined {
+  const column = fields.byColumn.get(names.toDatabase(knexName));
+  if (column === undefined) problems.push(`${where} names column "${knexName}", which is not a column of table "${fields.table}"`);
+  return column;
+}
+
+/** Resolves a declared list against its universe: `'*'` is `all`, names must belong to `universe`. */
+export function resolveList(
+  declared: readonly string[],
+  all: readonly string[],
+  universe: readonly string[],
+  describe: (name: string) => string,
+  problems: string[],
+): readonly string[] {
+  if (declared.includes('*')) return all;
+  for (const name of declared) if (!universe.includes(name)) problems.push(describe(name));
+  return declared.filter((name, i) => universe.includes(name) && declared.indexOf(name) === i);
+}
+
+/** What a field may be used for besides being shown: virtual attributes never, unordered types not for sort. */
+export function usableFor(column: Column | undefined, capability: 'sort' | 'condition'): boolean {
+  if (column === undefined || column.type === 'virtual') return false;
+  return capability === 'condition' || column.orderable;
+}
