@@ -73,7 +73,8 @@ export const optionsSchema = {
       ],
     },
     authorize: { description: 'authorize(ctx, collection): allow, deny (403) or {status: 401|403, detail}.' },
-    scope: { description: 'scope(ctx, collection, query): restricts the root query, each count and each expansion.' },
+    scopeModel: { description: 'scopeModel(ctx, model, query, label): restricts every query on a model wherever it appears (root, every expansion, every count, explain); may be async.' },
+    scope: { description: 'scope(ctx, collection, query): restricts one label: the root query and its count (the collection name) or one relation (`users.posts`); may be async.' },
     logger: { description: 'An object with an error(message, error) method; defaults to console.' },
     planCache: {
       description: 'How many distinct query strings to keep parsed, validated and compiled (least recently used dropped first); 0 turns it off.',

@@ -73,10 +73,12 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
   if (problems.length > 0) throw new Error(`koa-query-modifiers: unsupported models:\n- ${problems.join('\n- ')}`);
   const reached = reachedTables(entries.map(([, model]) => model));
   const names = knexNames(knex);
-  const columns = await introspectTables(knex, reached.tables);
+  // Table names in models and mappings are Knex names too (`cms.blogPosts` under knexSnakeCaseMappers).
+  const databaseTable = (table: string): string => table.split('.').map(names.toDatabase).join('.');
+  const columns = await introspectTables(knex, reached.tables.map(databaseTable));
   const fieldsOf = (model: ModelClass, table: string): TableFields | undefined => {
-    const found = columns.get(table);
-    return found && tableFields(model, table, found, names);
+    const found = columns.get(databaseTable(table));
+    return found && tableFields(model, databaseTable(table), found, names);
   };
   const scopes = new Map<ModelClass, ScopeCatalog | undefined>();
   const ctx: CatalogContext = {

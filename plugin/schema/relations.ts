@@ -75,7 +75,7 @@ function joinTable(relation: Relation, where: string, ctx: CatalogContext): { th
   if (ownerKeys === undefined || relatedKeys === undefined) return undefined;
   return {
     through: Object.freeze({
-      table: relation.joinTable, ownerKeys, relatedKeys, modelClass: joinTableModelClass,
+      table: fields.table, ownerKeys, relatedKeys, modelClass: joinTableModelClass,
       ...(typeof joinTableModify === 'function' ? { modify: joinTableModify } : {}),
     }),
     extras: extraFields(relation, fields, where, ctx),

@@ -21,6 +21,11 @@ export interface TestDatabase {
    * PGlite it is the same Knex, and `outage()` closes the PGlite instance.
    */
   connectWithOutage(): Promise<{ knex: Knex; outage(): Promise<void> }>;
+  /**
+   * Another Knex on the same database with more configuration, as a host sets it up (name mappers,
+   * `searchPath`); closed by `destroy()`. On PGlite it shares the one PGlite instance.
+   */
+  connectWith(config: Partial<Knex.Config>): Knex;
   /** Closes the connections and, on a server, drops the database. Safe to call twice. */
   destroy(): Promise<void>;
 }
@@ -58,6 +63,11 @@ async function createPglite(options: TestDatabaseOptions): Promise<TestDatabase>
   return {
     kind: 'pglite',
     knex,
+    connectWith(config) {
+      const pglite = (knex.client as { pglite?: unknown }).pglite;
+      // Not destroyed on its own: closing it would close the shared PGlite instance.
+      return createKnex({ client: ClientPgLite, connection: { pglite } as never, ...config });
+    },
     async connectWithOutage() {
       const client: unknown = knex.client;
       return {
@@ -107,6 +117,11 @@ async function createPostgres(options: TestDatabaseOptions): Promise<TestDatabas
     kind: 'postgres',
     knex,
     name,
+    connectWith(config) {
+      const other = createKnex({ client: 'pg', connection: url.toString(), ...config });
+      cleanups.push(() => other.destroy().catch(() => undefined));
+      return other;
+    },
     async connectWithOutage() {
       const proxy = await startProxy(url.hostname, Number(url.port || 5432));
       const viaProxy = new URL(url.toString());
