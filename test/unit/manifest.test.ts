@@ -61,6 +61,13 @@ describe('plugin.json manifest', function () {
     expect(missing.map(([at, path]) => `${at} = ${path}`), 'missing files').to.deep.equal([]);
   });
 
+  it('names only files the package ships (inside package.json files)', function () {
+    const shipped = readJson('package.json').files as string[];
+    const outside = pathsIn(readJson('plugin.json'), 'plugin.json')
+      .filter(([, path]) => !shipped.some((entry) => path === entry || path.startsWith(`${entry}/`)));
+    expect(outside.map(([at, path]) => `${at} = ${path}`), 'not in package.json files').to.deep.equal([]);
+  });
+
   it('is shipped with the package', function () {
     const pkg = readJson('package.json');
     expect(pkg.files, 'package.json files').to.be.an('array').that.includes('plugin.json');
