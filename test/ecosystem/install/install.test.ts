@@ -75,7 +75,7 @@ describe('installing the packed package into a host Koa app', function () {
     for (const [name, file] of Object.entries(entries)) {
       expect(existsSync(join(pkgDir, file)), `plugin.json entries.${name} = ${file}`).to.equal(true);
     }
-    expect(existsSync(join(pkgDir, 'dist', 'admin-ui', 'index.html')), 'the built admin UI (dist/admin-ui)').to.equal(true);
+    expect(existsSync(join(pkgDir, entries.admin ?? 'entries.admin', 'index.html')), 'the built admin UI (entries.admin)').to.equal(true);
   });
 
   it('type-checks the host written from the docs against the published types (strict, no skipLibCheck)', function () {
