@@ -61,6 +61,23 @@ describe('plugin.json manifest', function () {
     expect(missing.map(([at, path]) => `${at} = ${path}`), 'missing files').to.deep.equal([]);
   });
 
+  it('names only files the package ships (inside package.json files)', function () {
+    const shipped = readJson('package.json').files as string[];
+    const outside = pathsIn(readJson('plugin.json'), 'plugin.json')
+      .filter(([, path]) => !shipped.some((entry) => path === entry || path.startsWith(`${entry}/`)));
+    expect(outside.map(([at, path]) => `${at} = ${path}`), 'not in package.json files').to.deep.equal([]);
+  });
+
+  it('names the built admin UI and its default path, as the admin option serves them', function () {
+    const manifest = readJson('plugin.json');
+    const entries = manifest.entries as Record<string, unknown>;
+    const routes = manifest.routes as Record<string, unknown>;
+    expect(entries.admin, 'entries.admin').to.equal('dist/admin-ui');
+    expect(existsSync(join(root, 'dist', 'admin-ui', 'index.html')), 'dist/admin-ui/index.html').to.equal(true);
+    expect(routes.admin, 'routes.admin').to.equal(optionsSchema.properties.admin.oneOf[1].properties.path.default);
+    expect(routes.prefix, 'routes.prefix').to.equal(optionsSchema.properties.prefix.default);
+  });
+
   it('is shipped with the package', function () {
     const pkg = readJson('package.json');
     expect(pkg.files, 'package.json files').to.be.an('array').that.includes('plugin.json');

@@ -4,63 +4,22 @@
 // Slow (npm install); needs the npm registry or a warm npm cache. Leaves no files behind.
 
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import supertest from 'supertest';
+import {
+  copyHostSources, installedCopies, installHost, pack, readJson, root, runQuietly, startHost, stopHost, typeCheck,
+} from './hosts';
 
-const root = resolve(__dirname, '..', '..', '..', '..');
 const hostSources = join(root, 'test', 'ecosystem', 'install', 'host-app');
-const tsc = require.resolve('typescript/bin/tsc');
 
-/** The host's dependencies besides the tarball: what docs/installing.md asks for, and Koa's types for TypeScript. */
-const hostDependencies = ['koa', '@koa/router', 'objection', 'knex', 'knex-pglite', '@electric-sql/pglite', '@types/koa'];
-
-/** npm and node children get a clean environment: no npm_* variables from an outer `npm test`. */
-function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-}
-
-function run(command: string, args: readonly string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, env: childEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
-  }
-  return result.stdout;
-}
-
-function readJson(file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-}
-
-/** Starts `node build/main.cjs` and resolves with its port once it prints `{"port": N}`. */
-function startHost(cwd: string): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolveStart, rejectStart) => {
-    const child = spawn(process.execPath, [join('build', 'main.cjs')], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (chunk: Buffer) => { err += chunk.toString(); });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
-      if (line !== undefined) resolveStart({ child, port: (JSON.parse(line) as { port: number }).port });
-    });
-    child.on('exit', (code) => rejectStart(new Error(`the host exited (${code}) before listening:\n${out}\n${err}`)));
-  });
-}
-
-function stopHost(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveStop) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolveStop();
-    });
-    child.kill('SIGTERM');
-  });
-}
+/**
+ * The host's dependencies besides the tarball: the libraries docs/installing.md asks for (Koa,
+ * Objection, Knex, and PGlite with its Knex client), and Koa's types for TypeScript.
+ */
+const hostDependencies = ['koa', 'objection', 'knex', 'knex-pglite', '@electric-sql/pglite', '@types/koa'];
 
 describe('installing the packed package into a host Koa app', function () {
   this.timeout(300000);
@@ -73,7 +32,6 @@ describe('installing the packed package into a host Koa app', function () {
     if (!existsSync(join(root, 'dist', 'plugin', 'index.js'))) throw new Error('build first: npm run build');
     workDir = mkdtempSync(join(tmpdir(), 'kqm-install-'));
     hostDir = join(workDir, 'host');
-    mkdirSync(join(hostDir, 'src'), { recursive: true });
   });
 
   after(async function () {
@@ -83,21 +41,31 @@ describe('installing the packed package into a host Koa app', function () {
 
   let tarball: string;
 
-  it('packs with npm pack (the build output, plugin.json and docs, without tests or sources)', function () {
-    const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], root)) as
-      { filename: string; files: { path: string }[] }[];
-    const [info] = packed;
-    if (info === undefined) throw new Error('npm pack reported nothing');
-    tarball = join(workDir, info.filename);
-    const files = info.files.map((f) => f.path);
-    expect(files).to.include.members(['package.json', 'plugin.json', 'dist/plugin/index.js', 'dist/plugin/index.d.ts', 'docs/installing.md']);
+  it('packs with npm pack (the plugin build, the admin UI, plugin.json and docs; no tests, sources or demo server)', function () {
+    const packed = pack(workDir);
+    tarball = packed.tarball;
+    const { files } = packed;
+    expect(files).to.include.members(['package.json', 'plugin.json', 'dist/plugin/index.js', 'dist/plugin/index.d.ts',
+      'dist/admin-ui/index.html', 'docs/installing.md']);
     expect(files.filter((f) => f.startsWith('dist/test/') || f.startsWith('test/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);
+    expect(files.filter((f) => f.startsWith('dist/server/') || f.startsWith('dist/bench/')), 'demo server and bench').to.deep.equal([]);
   });
 
   it('installs into a fresh host with npm install <tarball> and the documented dependencies', function () {
-    writeFileSync(join(hostDir, 'package.json'), JSON.stringify({ name: 'kqm-host', version: '1.0.0', private: true }, null, 2));
-    run('npm', ['install', tarball, ...hostDependencies, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], hostDir);
+    installHost(hostDir, [tarball, ...hostDependencies]);
     expect(existsSync(join(hostDir, 'node_modules', 'koa-query-modifiers', 'plugin.json'))).to.equal(true);
+  });
+
+  it('uses the host\'s one copy of objection, knex, koa and Koa\'s types, with every peer satisfied', function () {
+    for (const name of ['objection', 'knex', 'koa', '@types/koa']) {
+      expect(installedCopies(hostDir, name), `copies of ${name}`).to.deep.equal([`node_modules/${name}`]);
+    }
+    const ls = runQuietly('npm', ['ls', '--all'], hostDir);
+    expect(ls.status, `npm ls --all reports a problem:\n${ls.stdout}\n${ls.stderr}`).to.equal(0);
+  });
+
+  it('brings none of the demo server\'s libraries (pino, koa-compress)', function () {
+    for (const name of ['pino', 'koa-compress']) expect(installedCopies(hostDir, name), name).to.deep.equal([]);
   });
 
   it('ships every file plugin.json names (entries, admin UI)', function () {
@@ -107,13 +75,12 @@ describe('installing the packed package into a host Koa app', function () {
     for (const [name, file] of Object.entries(entries)) {
       expect(existsSync(join(pkgDir, file)), `plugin.json entries.${name} = ${file}`).to.equal(true);
     }
-    expect(existsSync(join(pkgDir, 'dist', 'admin-ui', 'index.html')), 'the built admin UI (dist/admin-ui)').to.equal(true);
+    expect(existsSync(join(pkgDir, entries.admin ?? 'entries.admin', 'index.html')), 'the built admin UI (entries.admin)').to.equal(true);
   });
 
   it('type-checks the host written from the docs against the published types (strict, no skipLibCheck)', function () {
-    for (const file of readdirSync(hostSources).filter((f) => f.endsWith('.cts'))) copyFileSync(join(hostSources, file), join(hostDir, 'src', file));
-    copyFileSync(join(hostSources, 'tsconfig.json'), join(hostDir, 'tsconfig.json'));
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], hostDir);
+    copyHostSources(hostSources, hostDir);
+    expect(typeCheck(hostDir), 'compiler errors').to.deep.equal([]);
     expect(existsSync(join(hostDir, 'build', 'main.cjs'))).to.equal(true);
   });
 

@@ -15,7 +15,7 @@ async function main() {
     ...settings,
     knex,
     collections: { authors: Author, articles: Article },
-    admin: {},
+    admin: { path: manifest.routes.admin },
     cacheControl: { articles: 'public, max-age=60' },
     authorize: (ctx) => (ctx.get('X-Host-Key') === 'closed' ? { status: 403, detail: 'Closed by the host.' } : true),
   });
