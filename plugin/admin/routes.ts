@@ -34,7 +34,7 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
     const relative = ctx.path.slice(admin.path.length);
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
       if (relative === '' && !ctx.path.endsWith('/')) return ctx.redirect(`${admin.path}/`);
-      if (await serveAdminFile(ctx, relative)) return;
+      if (await serveAdminFile(ctx, relative, prefix)) return;
     }
     await next();
   };
