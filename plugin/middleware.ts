@@ -1,6 +1,6 @@
-// The one place that touches Koa's ctx for API answers: resolves the collection, runs the authorize
-// and scope hooks, runs the pipeline, and renders results and problems (problem+json; 503 when the
-// database is down or a statement timed out).
+// The one place that touches Koa's ctx for API answers: runs the authorize and scope hooks, runs the
+// pipeline, and renders results and problems (problem+json; 503 when the database is down or a
+// statement timed out).
 
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
@@ -54,7 +54,8 @@ function report(ctx: Context): RequestReport {
   return state.queryModifiers;
 }
 
-function renderProblem(ctx: Context, error: QueryError): void {
+/** Sends `error` as application/problem+json with its status and headers, never cached. */
+export function renderProblem(ctx: Context, error: QueryError): void {
   ctx.status = error.status;
   for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
   // An error depends on this request only; caching it would replay a mistake.
@@ -112,18 +113,36 @@ export async function authorize(ctx: Context, options: ResolvedOptions, collecti
   throw new QueryError([problem(result.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', undefined, detail)], headers);
 }
 
-/** GET and HEAD only; anything else is 405 with an Allow header. */
-export function requireRead(ctx: Context): void {
-  if (ctx.method === 'GET' || ctx.method === 'HEAD') return;
-  throw new QueryError([problem('METHOD_NOT_ALLOWED', undefined, `${ctx.method} is not allowed here; use GET or HEAD`)],
-    { Allow: 'GET, HEAD' });
+/**
+ * Whether a 404 may name the collections: only to a client the authorize hook lets read `_meta`
+ * (everyone when there is no hook). Example: with `authorize: () => false`, `GET /api/nope` says
+ * `There is no collection "nope"` and nothing more.
+ */
+export async function mayListCollections(ctx: Context, options: ResolvedOptions): Promise<boolean> {
+  if (options.authorize === undefined) return true;
+  const before = ctx.response.headers;
+  const result = await options.authorize(ctx, '_meta');
+  // Asked only whether to list names: headers the hook sets meanwhile (such as WWW-Authenticate
+  // when it refuses) do not belong on this 404.
+  const after = ctx.response.headers;
+  for (const name of Object.keys(after)) if (!(name in before)) ctx.remove(name);
+  for (const [name, value] of Object.entries(before)) {
+    if (value !== undefined && after[name] !== value) ctx.set(name, Array.isArray(value) ? value : String(value));
+  }
+  return result === true;
 }
 
-export function findCollection(catalog: Catalog, name: string): CollectionCatalog {
+/** `nope`, `['users', 'posts']` -> the 404 `There is no collection "nope"; collections: users, posts`. */
+export function unknownCollection(name: string, listed: readonly string[] | undefined): QueryError {
+  const detail = `There is no collection "${name.slice(0, 100)}"`;
+  return new QueryError([problem('UNKNOWN_COLLECTION', undefined, listed === undefined ? detail : `${detail}; collections: ${listed.join(', ')}`)]);
+}
+
+/** The catalog entry of `name`, or the UNKNOWN_COLLECTION problem (naming the others only when allowed). */
+export async function findCollection(ctx: Context, catalog: Catalog, options: ResolvedOptions, name: string): Promise<CollectionCatalog> {
   const collection = catalog.get(name);
   if (collection !== undefined) return collection;
-  return raise('UNKNOWN_COLLECTION', undefined,
-    `There is no collection "${name.slice(0, 100)}"; collections: ${[...catalog.keys()].join(', ')}`);
+  throw unknownCollection(name, (await mayListCollections(ctx, options)) ? [...catalog.keys()] : undefined);
 }
 
 /**
@@ -165,7 +184,8 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
   };
 }
 
-function createCaches(options: ResolvedOptions): PipelineCaches {
+/** The caches one router's collection routes share (prepared queries, totals). */
+export function createCaches(options: ResolvedOptions): PipelineCaches {
   const totals = options.totalsCache;
   return {
     plans: options.planCache > 0 ? new LruMap<string, PreparedQuery>(options.planCache) : undefined,
@@ -173,13 +193,10 @@ function createCaches(options: ResolvedOptions): PipelineCaches {
   };
 }
 
-/** Handles `<prefix>/:collection` for every method. */
-export function collectionRoute(catalog: Catalog, options: ResolvedOptions) {
-  const caches = createCaches(options);
+/** Handles `GET <prefix>/<collection>` (and HEAD) for one collection. */
+export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: PipelineCaches) {
   return guarded(options, async (ctx) => {
-    const collection = findCollection(catalog, ctx.params.collection ?? '');
     report(ctx).collection = collection.name;
-    requireRead(ctx);
     await authorize(ctx, options, collection.name);
     renderOutcome(ctx, options, collection.name, await runPipeline(collection, options, pipelineRequest(ctx, options, collection), caches));
   });

@@ -2,9 +2,10 @@
 // Router serving `GET <prefix>/<collection>` for every collection and `GET <prefix>/openapi.json`.
 
 import cors from '@koa/cors';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { registerAdminRoutes } from './admin/routes';
-import { authorize, collectionRoute, guarded, renderJson, requireRead } from './middleware';
+import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderJson } from './middleware';
+import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
 import { resolveOptions, type QueryModifiersOptions } from './options';
 import { buildCatalog } from './schema';
@@ -16,18 +17,26 @@ import { buildCatalog } from './schema';
 export async function queryModifiers(options: QueryModifiersOptions): Promise<Router> {
   const resolved = resolveOptions(options);
   const catalog = await buildCatalog(resolved.knex, resolved.collections);
-  const router = new Router();
-  // Runs before every route of this router, so preflight requests are answered here (204).
-  if (resolved.cors !== undefined) router.use(cors(resolved.cors));
-  // Admin routes first: `<prefix>/_meta` would otherwise match `<prefix>/:collection`.
+  const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
+  const router = new MountedRouter({
+    prefix: resolved.prefix,
+    cors: corsMiddleware,
+    listCollections: async (ctx) => ((await mayListCollections(ctx, resolved)) ? [...catalog.keys()] : undefined),
+  });
+  // Runs before every route of this router; preflights and 404/405 answers get it in mount.ts.
+  if (corsMiddleware !== undefined) router.use(corsMiddleware);
   registerAdminRoutes(router, catalog, resolved);
   // Built once: it depends only on the declarations and the columns read at start-up.
   const openApi = buildOpenApiDocument(catalog, resolved);
-  router.all(`${resolved.prefix}/openapi.json`, guarded(resolved, async (ctx) => {
-    requireRead(ctx);
+  router.get(`${resolved.prefix}/openapi.json`, guarded(resolved, async (ctx) => {
     await authorize(ctx, resolved, '_openapi');
     renderJson(ctx, openApi);
   }));
-  router.all(`${resolved.prefix}/:collection`, collectionRoute(catalog, resolved));
+  const caches = createCaches(resolved);
+  // One route per collection, GET and HEAD only, so the allowedMethods() of any router in the app
+  // sees exactly which methods the plugin serves on which path.
+  for (const collection of catalog.values()) {
+    router.get(`${resolved.prefix}/${collection.name}`, collectionRoute(collection, resolved, caches));
+  }
   return router;
 }

@@ -8,6 +8,7 @@ import { pagingSection } from './form/paging-form';
 import { scopeSections } from './form/scope-form';
 import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
 import { copyText, element, installTabs } from './page';
+import { normalisePrefix, servedPrefix } from './prefix';
 import { breakable, curlCommand, conditionText } from './preview';
 import { decodeQuery, readLocation } from './query/decode';
 import { encodeForm, encodePart, toQueryString, type Param } from './query/encode';
@@ -24,12 +25,6 @@ interface App {
 }
 
 const app: App = { prefix: '/api', collections: [], meta: undefined, state: undefined, params: [] };
-
-/** ` api/ ` -> `/api`; empty stays empty (collections at the root). */
-function normalisePrefix(text: string): string {
-  const trimmed = text.trim().replace(/\/+$/, '');
-  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
 
 const token = (): string => ui.token.value;
 
@@ -261,7 +256,10 @@ function install(): void {
 
 async function start(): Promise<void> {
   install();
-  app.prefix = normalisePrefix(ui.prefix.value);
+  app.prefix = servedPrefix(ui.prefix.value);
+  ui.prefix.value = app.prefix;
+  ui.openapi.href = `${app.prefix}/openapi.json`;
+  ui.paste.placeholder = `${window.location.origin}${app.prefix}/users?sort[name]=desc`;
   if (!(await loadIndex())) return;
   const hash = window.location.hash.slice(1);
   const restored = hash !== '' && (await loadUrl(hash, false));

@@ -2,7 +2,7 @@
 // and the built admin UI's static files.
 
 import type Router from '@koa/router';
-import { authorize, findCollection, guarded, pipelineRequest, renderJson, requireRead, type RouteContext } from '../middleware';
+import { authorize, findCollection, guarded, pipelineRequest, renderJson, type RouteContext } from '../middleware';
 import type { ResolvedOptions } from '../options';
 import type { Catalog } from '../schema';
 import { explainRequest } from './explain';
@@ -12,21 +12,18 @@ import { serveAdminFile } from './static-files';
 export function registerAdminRoutes(router: Router, catalog: Catalog, options: ResolvedOptions): void {
   const { prefix, admin } = options;
   if (admin === undefined) return;
-  router.all(`${prefix}/_meta`, guarded(options, async (ctx) => {
-    requireRead(ctx);
+  router.get(`${prefix}/_meta`, guarded(options, async (ctx) => {
     await authorize(ctx, options, '_meta');
     renderJson(ctx, { collections: [...catalog.keys()], prefix, openapi: `${prefix}/openapi.json` });
   }));
-  router.all(`${prefix}/_meta/:collection`, guarded(options, async (ctx) => {
-    const collection = findCollection(catalog, ctx.params.collection ?? '');
-    requireRead(ctx);
+  router.get(`${prefix}/_meta/:collection`, guarded(options, async (ctx) => {
+    const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
     await authorize(ctx, options, collection.name);
     renderJson(ctx, describeCollection(collection, options));
   }));
   if (admin.explain) {
-    router.all(`${prefix}/_explain/:collection`, guarded(options, async (ctx) => {
-      const collection = findCollection(catalog, ctx.params.collection ?? '');
-      requireRead(ctx);
+    router.get(`${prefix}/_explain/:collection`, guarded(options, async (ctx) => {
+      const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
       await authorize(ctx, options, '_explain');
       await authorize(ctx, options, collection.name);
       const request = pipelineRequest(ctx, options, collection);
@@ -37,7 +34,7 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
     const relative = ctx.path.slice(admin.path.length);
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
       if (relative === '' && !ctx.path.endsWith('/')) return ctx.redirect(`${admin.path}/`);
-      if (await serveAdminFile(ctx, relative)) return;
+      if (await serveAdminFile(ctx, relative, prefix)) return;
     }
     await next();
   };

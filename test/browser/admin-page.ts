@@ -9,11 +9,11 @@ import { projectRoot } from './demo-server';
 export const screenshotDir = join(projectRoot, 'test-results');
 
 export class AdminPage {
-  constructor(readonly page: Page, readonly origin: string) {}
+  constructor(readonly page: Page, readonly origin: string, readonly adminPath = '/admin') {}
 
-  /** Opens /admin/ (optionally with a #hash) and waits for the first load to finish. */
+  /** Opens the admin page (optionally with a #hash) and waits for the first load to finish. */
   async open(hash = ''): Promise<void> {
-    await this.page.goto(`${this.origin}/admin/${hash}`);
+    await this.page.goto(`${this.origin}${this.adminPath}/${hash}`);
     await this.page.waitForSelector('body[data-ready="true"]');
   }
 

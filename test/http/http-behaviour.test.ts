@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { objectOf, useApp, expectOk } from '../support/app';
-import { expectProblemAt } from '../support/problems';
+import { expectProblem, expectProblemAt } from '../support/problems';
 
 describe('http behaviour', function () {
   describe('conditional GET and caching headers', function () {
@@ -64,7 +64,6 @@ describe('http behaviour', function () {
   describe('CORS', function () {
     const h = useApp({ cors: { origin: 'https://site.example' } });
 
-
     it('answers a preflight on a collection route and marks responses', async function () {
       const preflight = await supertest(h.origin).options('/api/users?per-page=2')
         .set('Origin', 'https://site.example').set('Access-Control-Request-Method', 'GET');
@@ -73,6 +72,15 @@ describe('http behaviour', function () {
       expect(String(preflight.headers['access-control-allow-methods'])).to.include('GET');
       const get = await h.get('/api/users?limit=1').set('Origin', 'https://site.example');
       expect(get.headers['access-control-allow-origin']).to.equal('https://site.example');
+    });
+
+    it('marks the 404 and 405 problems too, so browser code can read them', async function () {
+      const missing = await h.get('/api/nope').set('Origin', 'https://site.example');
+      expectProblem(missing, { code: 'UNKNOWN_COLLECTION' });
+      expect(missing.headers['access-control-allow-origin']).to.equal('https://site.example');
+      const deleted = await supertest(h.origin).delete('/api/users').set('Origin', 'https://site.example');
+      expectProblem(deleted, { code: 'METHOD_NOT_ALLOWED' });
+      expect(deleted.headers['access-control-allow-origin']).to.equal('https://site.example');
     });
   });
 

@@ -25,8 +25,13 @@ export interface TestApp {
 export async function startApp(knex: Knex, options: AppOptions = {}): Promise<TestApp> {
   const router = await queryModifiers({ knex, collections, ...options });
   const app = new Koa();
-  app.silent = true;
   app.use(router.routes()).use(router.allowedMethods());
+  return listen(app);
+}
+
+/** Serves any Koa app (errors not printed) on an ephemeral port of 127.0.0.1. */
+export async function listen(app: Koa): Promise<TestApp> {
+  app.silent = true;
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   const { port } = server.address() as AddressInfo;
