@@ -26,6 +26,8 @@ export interface BenchOptions {
   readonly logLevel: string;
   /** Serve the plugin's router on a bare Koa app instead of the demo server (server/app.ts). */
   readonly bare: boolean;
+  /** The demo models override `$formatJson`, so every record is built through the model (decisions.md 34). */
+  readonly modelJson: boolean;
   /** Time the plugin's stages in-process (no HTTP, no load). */
   readonly stages: boolean;
   /** With --compare-scales: reuse bench/results/scale-<n>.json files from an earlier run. */
@@ -37,8 +39,9 @@ export interface BenchOptions {
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
-export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache'>): string {
-  return (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`)
+export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson'>): string {
+  return (options.modelJson ? '-model-json' : '')
+    + (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`)
     + (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`);
 }
 
@@ -54,6 +57,7 @@ const usage = `usage: npm run bench -- [options]
   --soak S               run shape 1 against the plugin for S seconds, sampling its RSS every second
   --log-level L          LOG_LEVEL of the plugin server (default warn: no per-request log lines; info logs each request)
   --bare                 plugin side = the plugin's router on a bare Koa app, not the demo server's createApp
+  --model-json           the demo models override $formatJson: records are built through the models (their own JSON)
   --stages               time the plugin's stages in-process, one request at a time (parse, validate, plan, compile, respond)
   --resume               with --compare-scales, reuse the results/scale-<n>.json of scales already measured
   --plan-cache N         the plugin server's PLAN_CACHE (0 = parse, validate and write SQL on every request)
@@ -89,6 +93,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let writeDocs: boolean | undefined;
   let logLevel = 'warn';
   let bare = false;
+  let modelJson = false;
   let stages = false;
   let resume = false;
   let planCache: number | undefined;
@@ -110,6 +115,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--regenerate': regenerate = true; break;
       case '--log-level': logLevel = value() ?? logLevel; break;
       case '--bare': bare = true; break;
+      case '--model-json': modelJson = true; break;
       case '--stages': stages = true; break;
       case '--resume': resume = true; break;
       case '--plan-cache': {
@@ -129,10 +135,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   for (const s of chosen) if (s > 6) throw new Error(`--shapes: there are six shapes, got ${s}`);
   return {
     scale, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
-    planCache, totalsCache,
+    planCache, totalsCache, modelJson,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs: writeDocs ?? (compareScales !== undefined
-      || (scale === 100_000 && !cpuProf && !bare && !stages && soak === 0 && shapes === undefined
+      || (scale === 100_000 && !cpuProf && !bare && !modelJson && !stages && soak === 0 && shapes === undefined
         && planCache === undefined && totalsCache === undefined)),
   };
 }

@@ -4,12 +4,15 @@
 // exit cleanly so that `--cpu-prof` writes its profile.
 // With BENCH_BARE=1 it serves the plugin's router alone on a bare Koa app (no request logs, compression,
 // health routes or CORS), to tell the plugin's cost from the demo server's middleware.
+// With BENCH_MODEL_JSON=1 the demo models override `$formatJson` (returning what Objection's would), so
+// the plugin builds every record through the model: the cost of a host model that customises its JSON.
 // Env: DATABASE_URL (the bench database), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
 // demo server reads them); prints `listening <port>` when ready.
 
 import http from 'node:http';
 import Koa from 'koa';
 import type { Knex } from 'knex';
+import { Model, type Pojo } from 'objection';
 import { queryModifiers } from '../plugin';
 import { cachesFromEnv, createApp } from '../server/app';
 import { closeKnex, createKnex } from '../server/db';
@@ -25,7 +28,19 @@ async function bareApp(knex: Knex): Promise<Koa> {
   return app;
 }
 
+/** Gives each demo model its own `$formatJson` (same output), as a host model that customises its JSON has. */
+function customiseModelJson(): void {
+  for (const model of [User, Post, Phone, Role]) {
+    Object.defineProperty(model.prototype, '$formatJson', {
+      value(this: Model, json: Pojo): Pojo {
+        return Model.prototype.$formatJson.call(this, json);
+      },
+    });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_MODEL_JSON === '1') customiseModelJson();
   // The production settings: statement timeout and pool wait come from the environment (STATEMENT_TIMEOUT_MS, POOL_TIMEOUT_MS).
   const knex = createKnex(process.env);
   let statements = 0;

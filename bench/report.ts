@@ -53,7 +53,7 @@ export interface ComparisonResult {
   readonly scale: number;
   readonly database: { readonly name: string; readonly reused: boolean; readonly generatedMs: number; readonly counts: Readonly<Record<string, number>>; readonly sizeBytes: number };
   readonly settings: { readonly duration: number; readonly rounds: number; readonly connections: number; readonly warmup: number; readonly pluginLogLevel: string;
-    readonly pluginServer: string; readonly pluginCaches?: string; readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] } };
+    readonly pluginServer: string; readonly pluginCaches?: string; readonly modelJson?: boolean; readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] } };
   readonly machine: Machine;
   readonly shapes: readonly ShapeResult[];
   /** VmHWM of each server at the end of the whole run, bytes. */

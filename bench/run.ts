@@ -32,6 +32,7 @@ function pluginEnv(options: BenchOptions): Record<string, string> {
   return {
     LOG_LEVEL: options.logLevel,
     ...(options.bare ? { BENCH_BARE: '1' } : {}),
+    ...(options.modelJson ? { BENCH_MODEL_JSON: '1' } : {}),
     ...(options.planCache === undefined ? {} : { PLAN_CACHE: String(options.planCache) }),
     ...(options.totalsCache === undefined ? {} : { TOTALS_CACHE_SECONDS: String(options.totalsCache) }),
   };
@@ -202,7 +203,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
       scale,
       database: { name: db.name, reused: db.reused, generatedMs: db.generatedMs, counts: db.counts, sizeBytes: db.sizeBytes },
       settings: { duration: options.duration, rounds: options.rounds, connections: options.connections, warmup, pluginLogLevel: options.logLevel,
-        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)', pluginCaches: cachesLine(options), loadAverage: { start: loadStart, end: os.loadavg() } },
+        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)', pluginCaches: cachesLine(options), modelJson: options.modelJson, loadAverage: { start: loadStart, end: os.loadavg() } },
       machine,
       shapes: results,
       serverPeakRss,
