@@ -44,6 +44,10 @@ export const optionsSchema = {
         maxClauses: { type: 'integer', minimum: 1, default: 50 },
         maxListItems: { type: 'integer', minimum: 1, default: 500 },
         maxExpansions: { type: 'integer', minimum: 1, default: 5 },
+        maxRelatedRows: {
+          description: 'Most related records one expansion may load for all parents of a response; more is 400 LIMIT_EXCEEDED.',
+          type: 'integer', minimum: 1, default: 5000,
+        },
       },
     },
     cors: {

@@ -23,6 +23,8 @@ export interface QueryModifiersOptions {
     readonly maxClauses?: number;
     readonly maxListItems?: number;
     readonly maxExpansions?: number;
+    /** Most related records one expansion may load for all parents of a response (default 5000). */
+    readonly maxRelatedRows?: number;
   };
   /** CORS for the plugin's routes (options of @koa/cors); off when absent or false. */
   readonly cors?: false | cors.Options;
@@ -56,6 +58,7 @@ export interface ResolvedOptions {
   readonly maxClauses: number;
   readonly maxListItems: number;
   readonly maxExpansions: number;
+  readonly maxRelatedRows: number;
   readonly cors: cors.Options | undefined;
   readonly cacheControl: string | Readonly<Record<string, string>>;
   readonly admin: { readonly path: string; readonly explain: boolean } | undefined;
@@ -110,6 +113,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxClauses: limits.maxClauses ?? 50,
     maxListItems: limits.maxListItems ?? 500,
     maxExpansions: limits.maxExpansions ?? 5,
+    maxRelatedRows: limits.maxRelatedRows ?? 5000,
     // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
     cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,
     cacheControl: options.cacheControl ?? 'no-cache',

@@ -4,6 +4,7 @@
 
 import type { Knex } from 'knex';
 import type { Column, RelationCatalog } from '../schema';
+import { raise } from '../errors';
 import type { ValidatedExpansion } from '../validate';
 import {
   applyConditions, applySelectAndOrder, plainModel, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
@@ -85,7 +86,7 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
     keyColumns: through === undefined ? relation.relatedKeys.map((key) => key.name) : through.ownerKeys.map((_, i) => ownerAlias(i)),
     plain,
     text: plain && ownerColumns.length === 1
-      ? selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, keyIn(ownerColumns, [])] })
+      ? selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, keyIn(ownerColumns, [])], limit: expansion.maxRows + 1 })
       : undefined,
   };
   expansionPartsOf.set(expansion, made);
@@ -101,12 +102,16 @@ export async function expansionQuery(parents: readonly Row[], knex: Knex, expans
   const values = ownerValues(parents, relation.ownerKeys.map((key) => key.name));
   if (values.length === 0) return undefined;
   const { parts, select, ownerColumns, keyColumns, plain, text } = expansionParts(expansion);
+  // One row past the cap tells that the expansion is too large, whatever the parents (decisions.md 42).
+  const limit = expansion.maxRows + 1;
   if (hook === undefined && text !== undefined) {
-    return { query: viaText(knex, { sql: text.sql, bindings: [...text.bindings, values] }), keyColumns };
+    const bindings = [...text.bindings];
+    bindings.splice(bindings.length - 1, 0, values);
+    return { query: viaText(knex, { sql: text.sql, bindings }), keyColumns };
   }
   const ownedBy = keyIn(ownerColumns, values);
   if (hook === undefined && plain) {
-    const statement = selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, ownedBy] });
+    const statement = selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, ownedBy], limit });
     return { query: viaText(knex, statement), keyColumns };
   }
   const query = scope.catalog.modelClass.query(knex) as ModelQuery;
@@ -116,7 +121,15 @@ export async function expansionQuery(parents: readonly Row[], knex: Knex, expans
   await hook?.(scope.catalog.label, query);
   joinOnBuilder(query, knex, relation);
   query.whereRaw(ownedBy.sql, [...ownedBy.bindings] as Knex.RawBinding[]);
+  query.limit(limit);
   return { query: viaBuilder(knex, query), keyColumns };
+}
+
+function tooManyRelated(expansion: ValidatedExpansion): never {
+  return raise('LIMIT_EXCEEDED', expansion.parameter,
+    `\`${expansion.parameter}\` would load more than ${expansion.maxRows} related records for this page; `
+    + 'ask for fewer parents (per-page, limit) or narrow the related records with the alias\'s filter, in, between or search',
+    expansion.maxRows);
 }
 
 /** Loads one expansion for all parents and attaches it under the relation's name; returns statements run. */
@@ -125,7 +138,9 @@ export async function loadExpansion(parents: readonly Row[], knex: Knex, expansi
   const planned = await expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();
   if (planned !== undefined) {
-    for (const row of await planned.query.rows()) {
+    const rows = await planned.query.rows();
+    if (rows.length > expansion.maxRows) tooManyRelated(expansion);
+    for (const row of rows) {
       const key = keyOf(row, planned.keyColumns);
       if (key === undefined) continue;
       const list = byOwner.get(key);

@@ -45,6 +45,10 @@ export interface ValidatedScope {
 
 export interface ValidatedExpansion {
   readonly relation: RelationCatalog;
+  /** The key that asked for it, e.g. `expand[posts]`, for problems. */
+  readonly parameter: string;
+  /** Most related records loaded for all parents together (decisions.md 42). */
+  readonly maxRows: number;
   readonly scope: ValidatedScope;
 }
 

@@ -14,6 +14,7 @@ export interface ValidationLimits {
   readonly maxClauses: number;
   readonly maxListItems: number;
   readonly maxExpansions: number;
+  readonly maxRelatedRows: number;
 }
 
 const emptyScope: ScopeDescription = {
@@ -65,7 +66,7 @@ function checkCost(description: QueryDescription, limits: ValidationLimits, prob
   }
 }
 
-function validateExpansions(description: QueryDescription, collection: CollectionCatalog, problems: Problem[]): ValidatedExpansion[] {
+function validateExpansions(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits, problems: Problem[]): ValidatedExpansion[] {
   const expansions: ValidatedExpansion[] = [];
   const allowed = [...collection.relations.keys()];
   for (const expand of description.expands) {
@@ -77,7 +78,10 @@ function validateExpansions(description: QueryDescription, collection: Collectio
       continue;
     }
     const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);
-    expansions.push({ relation, scope: validateScope(aliased ?? emptyScope, relation.scope, problems) });
+    expansions.push({
+      relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows,
+      scope: validateScope(aliased ?? emptyScope, relation.scope, problems),
+    });
   }
   return expansions;
 }
@@ -95,7 +99,7 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
 export function validateQuery(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits): ValidatedQuery {
   const problems: Problem[] = [...description.problems];
   const root = validateScope(description.root, collection, problems);
-  const expansions = validateExpansions(description, collection, problems);
+  const expansions = validateExpansions(description, collection, limits, problems);
   const paging = validatePaging(description.paging, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));

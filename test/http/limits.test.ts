@@ -77,4 +77,29 @@ describe('limits', function () {
       expectProblem(await h.get('/api/users?expand[posts]&expand[phone]&expand[roles]'), { code: 'LIMIT_EXCEEDED', allowed: 2 });
     });
   });
+
+  // Rule 42: an expansion loads at most maxRelatedRows records for all parents of a response; the
+  // statement reads one more, so the cost is bounded before it is known. User 1 has 4 posts, user 2 has 2.
+  for (const hooked of [false, true]) {
+    describe(`related records per expansion${hooked ? ' (through builders: a scope hook)' : ''}`, function () {
+      const h = useApp({ limits: { maxRelatedRows: 4 }, ...(hooked ? { scope: () => undefined } : {}) });
+
+      it('exactly the limit is fine', async function () {
+        const [user] = await h.rows('/api/users?fields=id&filter[id]=1&expand[posts]=p&p_fields=id');
+        expect(user?.posts).to.deep.equal([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 11 }]);
+      });
+
+      it('one more is LIMIT_EXCEEDED naming the expansion (allowed 4)', async function () {
+        expectProblem(await h.get('/api/users?fields=id&in[id]=1,2&expand[posts]=p'), {
+          code: 'LIMIT_EXCEEDED', parameter: 'expand[posts]', allowed: 4,
+        });
+      });
+
+      it('counts the related records left after the alias\'s conditions, over the parents shown', async function () {
+        const rows = await h.rows('/api/users?fields=id&in[id]=1,2&expand[posts]=p&p_fields=id&p_filter[status]=published');
+        expect(rows).to.deep.equal([{ id: 1, posts: [{ id: 1 }, { id: 3 }, { id: 11 }] }, { id: 2, posts: [{ id: 4 }] }]);
+        expect(await h.rows('/api/users?fields=id&in[id]=1,2&limit=1&expand[posts]=p&p_fields=id')).to.have.length(1);
+      });
+    });
+  }
 });

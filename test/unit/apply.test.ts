@@ -119,9 +119,10 @@ describe('apply: statement text written directly equals what a builder compiles'
     expect(planned?.query.toSQL()).to.deep.equal({
       sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
         + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = any(?) '
-        + 'order by "tags"."id" asc',
+        + 'order by "tags"."id" asc limit ?',
       // One array value, whatever the number of parents: the text stays the same, so it is written once.
-      bindings: [[1, 2]],
+      // The limit is one past maxRelatedRows (50 here): more rows than that is an error (decisions.md 42).
+      bindings: [[1, 2], 51],
     });
     expect(planned?.keyColumns).to.deep.equal(['__kqm_owner0']);
   });
@@ -130,7 +131,7 @@ describe('apply: statement text written directly equals what a builder compiles'
     const [nicknames] = validated('expand[nicknames]=k&k_fields=nick').expansions;
     const { sql, bindings } = (await expansionQuery(parents, knex, nicknames!))!.query.toSQL();
     expect(sql).to.include('where ("nicknames"."person_id", "nicknames"."person_name") in ((?, ?), (?, ?))');
-    expect(bindings).to.deep.equal([1, 'a', 2, 'b']);
+    expect(bindings).to.deep.equal([1, 'a', 2, 'b', 51]);
   });
 
   it('runs no expansion query when no parent has a key', async () => {

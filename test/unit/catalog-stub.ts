@@ -84,5 +84,5 @@ export const people: CollectionCatalog = {
 };
 
 export const limits = {
-  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3,
+  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3, maxRelatedRows: 50,
 };
