@@ -39,20 +39,43 @@ function isFailure(value: unknown): value is Failure {
   return typeof record.title === 'string' && typeof record.message === 'string';
 }
 
-function readReport(file: string): { passes: number; pending: number; failures: Failure[] } | undefined {
+interface Report {
+  readonly passes: number;
+  readonly pending: number;
+  readonly failures: Failure[];
+  /** Tests mocha found, and tests that ended (passed, failed or skipped). */
+  readonly total: number;
+  readonly executed: number;
+}
+
+function readReport(file: string): Report | undefined {
   if (!existsSync(file)) return undefined;
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const record = parsed as Record<string, unknown>;
   const failures = Array.isArray(record.failures) ? record.failures.filter(isFailure) : [];
   const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
-  return { passes: count(record.passes), pending: count(record.pending), failures };
+  return {
+    passes: count(record.passes), pending: count(record.pending), failures, total: count(record.total), executed: count(record.executed),
+  };
+}
+
+/**
+ * Why a run that wrote a report still does not count as complete: mocha failed without a failing
+ * test, found no test at all, or ended fewer tests than it found (a hook failed and cut it short).
+ */
+function crashOf(report: Report, code: number | null, signal: NodeJS.Signals | null): { crash?: string } {
+  if (signal !== null || (code !== 0 && report.failures.length === 0)) return { crash: `mocha exited with ${signal ?? code}` };
+  if (report.total === 0) return { crash: 'the suite found no test to run' };
+  if (report.executed < report.total) return { crash: `only ${report.executed} of its ${report.total} tests ran to an end` };
+  return {};
 }
 
 function runMocha(run: Run, workDir: string): Promise<Outcome> {
   const output = join(workDir, `${run.name.replace(/\W+/g, '-')}.json`);
   const args = [
-    mochaBin, '--no-config', '--reporter', reporter, '--reporter-option', `output=${output}`,
+    // A `.only` left in a test would silently run a fraction of the suite.
+    mochaBin, '--no-config', '--forbid-only', '--reporter', reporter, '--reporter-option', `output=${output}`,
     '--timeout', '60000', '--slow', '5000', run.spec,
   ];
   process.stdout.write(`\n=== ${run.name} ===\n`);
@@ -65,13 +88,12 @@ function runMocha(run: Run, workDir: string): Promise<Outcome> {
         resolveRun({ name: run.name, passes: 0, failures: [], crash: `mocha exited (${signal ?? code}) without a report` });
         return;
       }
-      const crashed = signal !== null || (code !== 0 && report.failures.length === 0);
       resolveRun({
         name: run.name,
         passes: report.passes,
         pending: report.pending,
         failures: report.failures,
-        ...(crashed ? { crash: `mocha exited with ${signal ?? code}` } : {}),
+        ...(crashOf(report, code, signal)),
       });
     });
   });
@@ -145,10 +167,11 @@ async function main(): Promise<number> {
   outcomes.forEach(printOutcome);
   for (const problem of problems) process.stdout.write(`\n  ! ${problem}\n`);
   const passed = outcomes.reduce((sum, o) => sum + o.passes, 0);
+  const skipped = outcomes.reduce((sum, o) => sum + (o.pending ?? 0), 0);
   // A crashed run or an unavailable required database counts as one failure each, so the total never
   // reads "0 failed" when the exit status is 1.
   const failed = outcomes.reduce((sum, o) => sum + o.failures.length + (o.crash ? 1 : 0), 0) + problems.length;
-  process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+  process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   return failed > 0 ? 1 : 0;
 }
 
@@ -158,7 +181,7 @@ main().then(
   },
   (error: unknown) => {
     process.stderr.write(`run-tests: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-    process.stdout.write('\n0 passed, 1 failed\n');
+    process.stdout.write('\n0 passed, 1 failed, 0 skipped\n');
     process.exitCode = 1;
   },
 );

@@ -1,5 +1,7 @@
 // A mocha reporter for run-tests.ts: prints one line per failure as it happens and one line per top-level
-// suite, and writes {passes, pending, failures} as JSON to the file named by `--reporter-option output=...`.
+// suite, and writes {passes, pending, failures, total, executed} as JSON to the file named by
+// `--reporter-option output=...`: `total` is how many tests mocha found, `executed` how many ended
+// (passed, failed or skipped), so a run cut short by a failing hook is told from a complete one.
 
 import { writeFileSync } from 'node:fs';
 
@@ -35,6 +37,11 @@ class SummaryReporter {
     const perSuite = new Map<string, SuiteCount>();
     let passes = 0;
     let pending = 0;
+    let total = 0;
+    let failedTests = 0;
+    runner.once('start', () => {
+      total = runner.total;
+    });
     const count = (runnable: Mocha.Runnable): SuiteCount => {
       const key = topSuiteTitle(runnable);
       let entry = perSuite.get(key);
@@ -54,6 +61,7 @@ class SummaryReporter {
     runner.on('fail', (test: Mocha.Runnable, err: Error) => {
       const message = err && typeof err.message === 'string' ? err.message : String(err);
       failures.push({ title: test.fullTitle(), message });
+      if ((test as { type?: string }).type === 'test') failedTests += 1;
       count(test).failures += 1;
       process.stdout.write(`    FAIL ${test.fullTitle()}\n         ${message.split('\n').join('\n         ')}\n`);
     });
@@ -63,7 +71,7 @@ class SummaryReporter {
       process.stdout.write(`  ${suite.title}: ${entry.passes} passed, ${entry.failures} failed\n`);
     });
     runner.once('end', () => {
-      if (output) writeFileSync(output, JSON.stringify({ passes, pending, failures }));
+      if (output) writeFileSync(output, JSON.stringify({ passes, pending, failures, total, executed: passes + pending + failedTests }));
     });
   }
 }
