@@ -2,7 +2,7 @@
 // (the root and each expansion alias), with every syntax problem collected rather than thrown.
 
 import { problem, type Problem } from '../errors';
-import { readKey } from './parse-key';
+import { aliasPrefix, notAnAliasModifier, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
 import type {
@@ -37,6 +37,8 @@ interface Collector {
   root: ScopeBuilder;
   aliased: Map<string, { scope: ScopeBuilder; parameters: { key: string; index: number }[] }>;
   expands: ExpandDescription[];
+  /** Keys not of ours that start like an alias modifier (`p_page`): a mistake if the alias is declared. */
+  aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;
@@ -171,7 +173,11 @@ function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBu
 
 function addPair(c: Collector, pair: QueryPair): void {
   const reading = readKey(pair.key);
-  if (reading.kind === 'foreign') return;
+  if (reading.kind === 'foreign') {
+    const alias = aliasPrefix(pair.key);
+    if (alias !== undefined) c.aliasLike.push({ alias, key: pair.key, index: c.index });
+    return;
+  }
   if (pair.undecodable) return malformed(c, pair.key, 'is not valid percent-encoded UTF-8');
   if (reading.kind === 'malformed') return report(c, 'MALFORMED_PARAMETER', pair.key, reading.detail);
   const { alias, modifier, argument = '' } = reading;
@@ -243,7 +249,7 @@ function freezeScope(scope: ScopeBuilder): ScopeDescription {
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), expands: [], paging: new Map(), problems: [],
+    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), problems: [],
     seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
@@ -265,6 +271,9 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
         problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\` declares it`),
       });
     }
+  }
+  for (const { alias, key, index } of c.aliasLike) {
+    if (declared.has(alias)) c.problems.push({ index, problem: problem('MALFORMED_PARAMETER', key, notAnAliasModifier(key, alias)) });
   }
   const problems = c.problems.sort((a, b) => a.index - b.index).map((p) => p.problem);
   return Object.freeze({

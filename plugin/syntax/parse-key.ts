@@ -16,6 +16,7 @@ export type KeyReading =
 
 const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(\[.*)?$/s;
 const bracketShape = /^\[([^[\]]*)\]$/s;
+const aliasPrefixShape = /^([A-Za-z][A-Za-z0-9]*)_/;
 
 const scopedList = 'fields, fields!, sort[...], search[...], filter[...], in[...], between[...]';
 
@@ -47,4 +48,18 @@ export function readKey(key: string): KeyReading {
     };
   }
   return { kind: 'modifier', alias, modifier: word, argument: inner };
+}
+
+/**
+ * The alias a key not of ours would name if it were an alias modifier: `p_page` -> `'p'`,
+ * `utm_source` -> `'utm'`, `_` -> undefined. Whether it is a mistake depends on the request's
+ * declared aliases (decisions.md 3), which only the whole query string tells.
+ */
+export function aliasPrefix(key: string): string | undefined {
+  return aliasPrefixShape.exec(key)?.[1];
+}
+
+/** The detail for `p_page` when `p` is a declared alias: `p_page` names no alias modifier. */
+export function notAnAliasModifier(key: string, alias: string): string {
+  return `\`${key}\` starts with the expansion alias "${alias}" but names no alias modifier. Only ${scopedList} can follow an expansion alias.`;
 }

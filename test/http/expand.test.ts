@@ -401,7 +401,16 @@ describe('expand', function () {
     });
 
     it('a key of another shape that merely contains _ is ignored', async function () {
-      expect(await h.userIds('utm_source=x&expand[posts]=p&p_other=1&filter[id]=1')).to.deep.equal([1]);
+      expect(await h.userIds('utm_source=x&expand[posts]=p&q_page=1&filter[id]=1')).to.deep.equal([1]);
+      expect(await h.userIds('p_page=2&expand[posts]&filter[id]=1')).to.deep.equal([1]);
+    });
+
+    it('a key that starts with a declared alias but names no alias modifier is MALFORMED_PARAMETER (decision 3)', async function () {
+      expectProblem(await h.get('/api/users?p_page=2&expand[posts]=p&p_bogus[x]=1'), {
+        code: 'MALFORMED_PARAMETER',
+        parameter: 'p_page',
+        errors: [{ code: 'MALFORMED_PARAMETER', parameter: 'p_page' }, { code: 'MALFORMED_PARAMETER', parameter: 'p_bogus[x]' }],
+      });
     });
   });
 });

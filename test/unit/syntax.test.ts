@@ -116,6 +116,18 @@ describe('syntax: describeQuery', () => {
     expect([...d.aliased.keys()]).to.deep.equal(['p']);
   });
 
+  it('reports a key that starts with a declared alias but names no alias modifier (decisions.md 3)', () => {
+    const d = describe_('p_page=2&expand[posts]=p&p_bogus[x]=1&p_fields=id&q_page=2&utm_source=x');
+    expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
+      ['MALFORMED_PARAMETER', 'p_page'],
+      ['MALFORMED_PARAMETER', 'p_bogus[x]'],
+    ]);
+    expect(d.problems[0]?.detail).to.equal(
+      '`p_page` starts with the expansion alias "p" but names no alias modifier. Only fields, fields!, sort[...], search[...], filter[...], in[...], between[...] can follow an expansion alias.',
+    );
+    expect(describe_('p_page=2&expand[posts]&utm_source=x').problems).to.deep.equal([]);
+  });
+
   it('resolves paging and its conflicts', () => {
     expect(describe_('per-page=10').paging).to.deep.equal({ kind: 'page', page: 1, pageSize: 10, pageSizeParameter: 'per-page' });
     expect(describe_('offset=5').paging).to.deep.equal({ kind: 'limit', limit: undefined, offset: 5 });
