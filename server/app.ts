@@ -6,7 +6,7 @@ import type cors from '@koa/cors';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import type { Knex } from 'knex';
-import { queryModifiers, type AuthorizeResult } from '../plugin';
+import { queryModifiers, type AuthorizeResult, type QueryModifiersOptions } from '../plugin';
 import { Phone, Post, Role, User } from './demo/models';
 import { healthRoutes } from './health';
 import { createLogger, logAppErrors, pluginLogger, requestLogger, type Logger } from './logging';
@@ -25,6 +25,8 @@ export interface AppOptions {
   readonly logger?: Logger | undefined;
   /** The plugin's `planCache` and `totalsCache` (see cachesFromEnv); plugin defaults when absent. */
   readonly caches?: CacheSettings | undefined;
+  /** More plugin options laid over the demo's, e.g. `{ limits: { maxRelatedRows: 100 } }` (the docs' examples of other settings). */
+  readonly plugin?: Partial<Omit<QueryModifiersOptions, 'knex' | 'collections' | 'prefix'>> | undefined;
 }
 
 /** The demo server's cache settings, from PLAN_CACHE and TOTALS_CACHE_SECONDS. */
@@ -148,6 +150,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ...(options.cors === undefined ? {} : { cors: corsOptions(options.cors) }),
     ...(authorize === undefined ? {} : { authorize }),
     ...options.caches,
+    ...options.plugin,
   });
   const app = new Koa();
   logAppErrors(app, logger);

@@ -1,5 +1,5 @@
-// Runs every suite as its own mocha child process: unit tests once; the HTTP, ecosystem and
-// reliability suites on PGlite and, when DATABASE_URL is set, again on that PostgreSQL server; the
+// Runs every suite as its own mocha child process: unit tests once; the HTTP, ecosystem,
+// reliability and docs suites on PGlite and, when DATABASE_URL is set, again on that PostgreSQL server; the
 // fault, install and browser suites once. Ends with `N passed, N failed` over all runs.
 // REQUIRE_POSTGRES=1 turns a missing or silent server into a failure instead of a skip.
 
@@ -130,6 +130,7 @@ async function main(): Promise<number> {
     { name: `http (${kind})`, spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: kind } },
     { name: `ecosystem (${kind})`, spec: 'dist/test/ecosystem/*.test.js', env: { TEST_DB: kind } },
     { name: `reliability (${kind})`, spec: 'dist/test/reliability/!(faults).test.js', env: { TEST_DB: kind } },
+    { name: `docs (${kind})`, spec: 'dist/test/docs/*.test.js', env: { TEST_DB: kind } },
   ];
   const runs: Run[] = [
     { name: 'unit', spec: 'dist/test/unit/**/*.test.js', env: {} },
