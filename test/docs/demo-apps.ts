@@ -7,7 +7,7 @@ import { cachesFromEnv, corsFromEnv, createApp, type AppOptions } from '../../se
 import { createLogger } from '../../server/logging';
 import { listen, type TestApp } from '../support/app';
 import type { Setup } from './markdown';
-import type { ExampleRequest } from './requests';
+import { expandRanges, type ExampleRequest } from './requests';
 
 export type DemoSetup = Extract<Setup, { kind: 'demo' }>;
 
@@ -24,18 +24,6 @@ function fromEnv(env: Readonly<Record<string, string>>): Partial<AppOptions> {
   const unknown = Object.keys(env).filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`env=${unknown.join(', ')}: the docs check sets only ${known.join(', ')}`);
   return { apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), caches: cachesFromEnv(env) };
-}
-
-/**
- * `in[id]=1,2,3,...,600` sends every integer from 3 to 600: the docs shorten long lists so.
- * Example: `expandRanges('in[id]=1,2,…,5')` -> `'in[id]=1,2,3,4,5'`.
- */
-export function expandRanges(target: string): string {
-  return target.replace(/(-?\d+),(?:\.\.\.|…),(-?\d+)/g, (whole, from: string, to: string) => {
-    const [a, b] = [Number(from), Number(to)];
-    if (!(a < b) || b - a > 100_000) return whole;
-    return Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join(',');
-  });
 }
 
 /** What a client sends for a target the docs write unencoded: spaces and non-ASCII percent-encoded. */

@@ -67,12 +67,16 @@ function setupOf(block: FencedBlock, report: (line: number, message: string) => 
   return result;
 }
 
-/** Pairs a block's requests with the responses it shows inline or in the blocks right after it. */
-function responsesOf(runs: readonly RequestRun[], following: readonly NumberedLine[], report: (line: number, message: string) => void): (ShownResponse | undefined)[] {
-  const read = (lines: readonly NumberedLine[]): ShownResponse | undefined => {
+/**
+ * Pairs a block's requests with the responses it shows inline or in the blocks right after it:
+ * undefined where none is shown, null where the shown one cannot be read (a problem is reported).
+ */
+function responsesOf(runs: readonly RequestRun[], following: readonly NumberedLine[], report: (line: number, message: string) => void): (ShownResponse | undefined | null)[] {
+  const read = (lines: readonly NumberedLine[]): ShownResponse | null => {
     const shown = readResponse(lines);
-    if ('problem' in shown) return void report(shown.line, shown.problem);
-    return shown;
+    if (!('problem' in shown)) return shown;
+    report(shown.line, shown.problem);
+    return null;
   };
   const inline = runs.some((run) => run.rest.some((l) => l.text.trim() !== ''));
   if (inline) {
@@ -81,11 +85,11 @@ function responsesOf(runs: readonly RequestRun[], following: readonly NumberedLi
   }
   if (following.length === 0) return runs.map(() => undefined);
   const shown = read(following);
-  if (shown === undefined) return runs.map(() => undefined);
+  if (shown === null) return runs.map(() => null);
   if (runs.length === 1) return [shown];
   if (shown.status !== undefined || shown.headers.length > 0 || shown.bodies.length !== runs.length) {
     report(shown.line, `${runs.length} requests, but the response block does not show exactly one body for each`);
-    return runs.map(() => undefined);
+    return runs.map(() => null);
   }
   return shown.bodies.map((body) => ({ line: shown.line, headers: [], bodies: [body] }));
 }
@@ -114,7 +118,10 @@ export function collectExamples(file: string, text: string): { examples: DocExam
       b += 1;
     }
     const responses = responsesOf(found.runs, following, report);
-    found.runs.forEach((run, i) => examples.push({ file, request: run.request, response: responses[i], setup }));
+    found.runs.forEach((run, i) => {
+      const response = responses[i];
+      if (response !== null) examples.push({ file, request: run.request, response, setup });
+    });
   }
   return { examples, problems };
 }

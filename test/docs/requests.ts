@@ -36,6 +36,18 @@ function targetOf(text: string): string {
   return text.trim().split(/\s{2,}/)[0] ?? '';
 }
 
+/**
+ * `in[id]=1,2,3,...,600` sends every integer from 3 to 600: the docs shorten long lists so.
+ * Example: `expandRanges('in[id]=1,2,…,5')` -> `'in[id]=1,2,3,4,5'`.
+ */
+export function expandRanges(target: string): string {
+  return target.replace(/(-?\d+),(?:\.\.\.|…),(-?\d+)/g, (whole, from: string, to: string) => {
+    const [a, b] = [Number(from), Number(to)];
+    if (!(a < b) || b - a > 100_000) return whole;
+    return Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join(',');
+  });
+}
+
 /** `GET /api/users?fields=id  all users` -> method and target; anything else -> undefined. */
 export function readRequestLine(row: NumberedLine): { method: string; target: string } | undefined {
   const m = requestLine.exec(row.text);
