@@ -78,10 +78,10 @@ function responsesOf(runs: readonly RequestRun[], following: readonly NumberedLi
     report(shown.line, shown.problem);
     return null;
   };
-  const inline = runs.some((run) => run.rest.some((l) => l.text.trim() !== ''));
-  if (inline) {
+  const showsInline = (run: RequestRun): boolean => run.rest.some((l) => l.text.trim() !== '');
+  if (runs.some(showsInline)) {
     if (following.length > 0) report(following[0]?.line ?? 0, 'a block with inline responses is followed by another response block');
-    return runs.map((run) => (run.rest.some((l) => l.text.trim() !== '') ? read(run.rest) : undefined));
+    return runs.map((run) => (showsInline(run) ? read(run.rest) : undefined));
   }
   if (following.length === 0) return runs.map(() => undefined);
   const shown = read(following);

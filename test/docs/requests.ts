@@ -49,7 +49,7 @@ export function expandRanges(target: string): string {
 }
 
 /** `GET /api/users?fields=id  all users` -> method and target; anything else -> undefined. */
-export function readRequestLine(row: NumberedLine): { method: string; target: string } | undefined {
+function readRequestLine(row: NumberedLine): { method: string; target: string } | undefined {
   const m = requestLine.exec(row.text);
   return m === null ? undefined : { method: m[1] ?? 'GET', target: targetOf(m[2] ?? '') };
 }
