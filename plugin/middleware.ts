@@ -5,39 +5,13 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ModelQuery, ScopeHook } from './apply';
-import { problem, QueryError, raise } from './errors';
+import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest, type PreparedQuery } from './pipeline';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 
 export type RouteContext = Context & { params: Record<string, string> };
-
-const unavailableCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH',
-  '57014', // statement timeout / query canceled
-  '57P01', '57P02', '57P03', // shutdown, crash, cannot connect now
-  '53300', // too many connections
-]);
-
-/** Database down, pool exhausted or a statement timed out: the client may retry later. */
-export function isUnavailable(error: unknown): boolean {
-  // Objection wraps driver errors (DBError and its subclasses) and keeps the original as
-  // `nativeError`; knex may chain it as `cause`. Look through a few layers of wrapping.
-  for (let current = error, depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
-    const { code, name, message, nativeError, cause } = current as {
-      code?: unknown; name?: unknown; message?: unknown; nativeError?: unknown; cause?: unknown;
-    };
-    if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
-    if (name === 'KnexTimeoutError') return true;
-    if (typeof message === 'string'
-      && /Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i.test(message)) {
-      return true;
-    }
-    current = nativeError ?? cause;
-  }
-  return false;
-}
 
 /** What the plugin tells the host about a request it answered, e.g. for access logs. */
 export interface RequestReport {

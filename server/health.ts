@@ -1,40 +1,59 @@
 // Owns the demo server's probes: `GET /health` (the process answers) and `GET /ready` (the database
-// answers `select 1`). Both sit outside the plugin, so they need no API token.
+// answers and every table the app serves is there). Both sit outside the plugin, so they need no API
+// token. /ready tells a failure apart the way the plugin's routes do, so the two agree on 503.
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import { QueryError } from '../plugin';
+import { isUnavailable } from '../plugin/errors';
+import { DEMO_TABLES } from './demo/schema';
 import type { Logger } from './logging';
 
 const READY_TIMEOUT_MS = 2000;
 
+/** The probe took longer than READY_TIMEOUT_MS: as unavailable as a statement timeout. */
+class ReadyTimeout extends Error {}
+
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new ReadyTimeout(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One statement that reads no row but names every table, so a table that is gone fails it with
+ * 42P01 as the routes would. Example: `['users', 'posts']` ->
+ * `select 1, (select 1 from "users" limit 0), (select 1 from "posts" limit 0)`.
+ */
+function readinessProbe(knex: Knex, tables: readonly string[]): Knex.Raw {
+  return knex.raw(`select 1${tables.map(() => ', (select 1 from ?? limit 0)').join('')}`, [...tables]);
 }
 
 function sendJson(ctx: Koa.Context, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
+  // As on the plugin's answers: a problem body is never sniffed into something else.
+  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = JSON.stringify(body);
   ctx.type = type;
 }
 
 /**
- * `GET /health` -> 200 `{"status":"ok"}`; `GET /ready` -> 200 `{"status":"ok"}` when `select 1` answers
- * within 2 s, otherwise 503 `SERVICE_UNAVAILABLE` problem+json (the database error is logged).
+ * `GET /health` -> 200 `{"status":"ok"}`; `GET /ready` -> 200 `{"status":"ok"}` when the database
+ * answers a probe of `tables` (default: the demo tables) within 2 s, 503 `SERVICE_UNAVAILABLE`
+ * problem+json when it cannot serve (the database error is logged); any other fault is thrown, a 500.
  */
-export function healthRoutes(knex: Knex, logger: Logger): Koa.Middleware {
+export function healthRoutes(knex: Knex, logger: Logger, tables: readonly string[] = DEMO_TABLES): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/health') return sendJson(ctx, 200, { status: 'ok' });
     if (ctx.path !== '/ready') return next();
     try {
-      await withTimeout(knex.raw('select 1'), READY_TIMEOUT_MS);
+      await withTimeout(readinessProbe(knex, tables), READY_TIMEOUT_MS);
       sendJson(ctx, 200, { status: 'ok' });
     } catch (error) {
+      if (!(error instanceof ReadyTimeout) && !isUnavailable(error)) throw error;
       logger.error({ requestId: ctx.state.requestId, err: error }, 'readiness check: the database does not answer');
       const problem = new QueryError([{ code: 'SERVICE_UNAVAILABLE', detail: 'The database is not answering.' }], { 'Retry-After': '1' });
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { Client } from 'pg';
 
 export interface Cluster {
@@ -18,21 +18,24 @@ export interface Cluster {
   /** `fast` closes sessions cleanly; `immediate` is a crash-like stop. */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
   createDatabase(name: string): Promise<void>;
+  /** Runs one statement on `database` with a connection of its own, e.g. `alter database x allow_connections false`. */
+  sql(database: string, text: string): Promise<void>;
   /** Stops the server (if running) and removes the folder. Safe to call twice. */
   destroy(): Promise<void>;
 }
 
-/** Where initdb and pg_ctl live (PG_BIN, else the newest /usr/lib/postgresql/<n>/bin), or why not. */
+/** Where initdb and pg_ctl live (PG_BIN, else PATH, else the newest /usr/lib/postgresql/<n>/bin), or why not. */
 export function findPostgresBinaries(): { bin: string } | { missing: string } {
   const candidates: string[] = [];
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
+  candidates.push(...(process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== ''));
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
     const versions = readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(root, v, 'bin')));
   }
   const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
-  if (!bin) return { missing: 'no initdb/pg_ctl found (set PG_BIN, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)' };
+  if (!bin) return { missing: 'no initdb/pg_ctl found (set PG_BIN, put them on PATH, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)' };
   if (userInfo().uid === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) {
     return { missing: 'running as root and runuser is not available to run initdb as the postgres user' };
   }
@@ -92,10 +95,13 @@ export async function startCluster(bin: string): Promise<Cluster> {
       running = false;
     },
     async createDatabase(name) {
-      const client = new Client({ connectionString: cluster.url('postgres') });
+      await cluster.sql('postgres', `create database "${name}"`);
+    },
+    async sql(database, text) {
+      const client = new Client({ connectionString: cluster.url(database) });
       await client.connect();
       try {
-        await client.query(`create database "${name}"`);
+        await client.query(text);
       } finally {
         await client.end();
       }

@@ -2,8 +2,9 @@
 // folder, random port): the database stopped mid-load (fast 503s, the process stays up), started
 // again (answers again without an app restart), a full pool (503 after a bounded wait), a statement
 // timeout (503), and SIGTERM to the real server process during load (in-flight requests complete,
-// new ones are refused, exit code 0). Needs initdb/pg_ctl: REQUIRE_POSTGRES=1 makes their absence
-// a failure, otherwise the suite is skipped with the reason.
+// new ones are refused, exit code 0), then the database states of db-states.ts on the same cluster.
+// Needs initdb/pg_ctl: REQUIRE_POSTGRES=1 makes their absence a failure, otherwise the suite is
+// skipped with the reason.
 
 import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo, createServer } from 'node:net';
@@ -13,6 +14,7 @@ import { knex as createKnex, Knex } from 'knex';
 import { Client } from 'pg';
 import { loadFixture } from '../support/fixture';
 import { Cluster, findPostgresBinaries, startCluster } from './cluster';
+import { describeDatabaseStates } from './db-states';
 import { closeIdleSockets, rawGet, RawResponse } from './http';
 import { expectValidProblem, repoRoot } from './problem';
 import { serve, Served } from './server';
@@ -306,4 +308,6 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
       }
     });
   });
+
+  describeDatabaseStates(() => cluster);
 });
