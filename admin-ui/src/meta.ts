@@ -3,12 +3,14 @@
 
 export type FieldType =
   | 'smallint' | 'integer' | 'bigint' | 'numeric' | 'float' | 'text' | 'boolean'
-  | 'timestamptz' | 'timestamp' | 'date' | 'uuid' | 'json' | 'other';
+  | 'timestamptz' | 'timestamp' | 'date' | 'uuid' | 'json' | 'enum' | 'array' | 'other';
 
 export interface FieldMeta {
   readonly name: string;
   readonly type: FieldType;
   readonly nullable: boolean;
+  /** An enum's labels (or an enum array's), in declared order. */
+  readonly labels?: readonly string[];
 }
 
 /** What one scope (the collection itself or one of its relations) allows per modifier. */
@@ -58,6 +60,7 @@ function fieldList(value: unknown): FieldMeta[] {
     name: String(field.name),
     type: (typeof field.type === 'string' ? field.type : 'other') as FieldType,
     nullable: field.nullable === true,
+    ...(Array.isArray(field.labels) ? { labels: strings(field.labels) } : {}),
   }));
 }
 
@@ -112,4 +115,9 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
 /** The type of `field` in `scope`, or 'other' when the scope does not describe it. */
 export function fieldType(scope: ScopeMeta, field: string): FieldType {
   return scope.fields.find((f) => f.name === field)?.type ?? 'other';
+}
+
+/** The labels a value of `field` must be one of (an enum, or an array of one): `mood` -> ['sad', 'ok', 'happy']; others -> []. */
+export function fieldLabels(scope: ScopeMeta, field: string): readonly string[] {
+  return scope.fields.find((f) => f.name === field)?.labels ?? [];
 }

@@ -9,7 +9,12 @@ function describeScope(scope: ScopeCatalog) {
   return {
     fields: scope.projectable.map((name) => {
       const column = scope.columns.get(name);
-      return { name, type: column?.type ?? 'other', nullable: column?.nullable ?? true };
+      // Enum labels (of the field or of an array's elements) and the element type let the UI offer valid values.
+      return {
+        name, type: column?.type ?? 'other', nullable: column?.nullable ?? true,
+        ...(column?.labels === undefined ? {} : { labels: column.labels }),
+        ...(column?.elementType === undefined ? {} : { elementType: column.elementType }),
+      };
     }),
     projectable: scope.projectable,
     sortable: scope.sortable,

@@ -5,7 +5,8 @@
 
 import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
-import { columnSql, quoteIdentifier, quoteTable, renderGroup, selectColumn, type Fragment } from './sql';
+import { renderGroup } from './conditions';
+import { columnSql, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {

@@ -4,7 +4,7 @@
 import type { ResolvedOptions } from '../options';
 import type { Column, CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { sortWordList } from '../syntax';
-import { betweenPattern, filterPattern, inPattern, searchPattern, valueForm, type JsonSchema } from './value-forms';
+import { betweenPattern, filterPattern, inPattern, isRanged, searchPattern, valueForm, type JsonSchema } from './value-forms';
 
 export type Parameter = JsonSchema;
 
@@ -18,7 +18,17 @@ function column(scope: ScopeCatalog, name: string): Column {
 }
 
 function typeWords(col: Column): string {
-  return `\`${col.type}\`${col.nullable ? ', nullable' : ''}`;
+  const type = col.type === 'array' ? `${col.elementType ?? 'other'}[]` : col.type;
+  return `\`${type}\`${col.nullable ? ', nullable' : ''}`;
+}
+
+/** What the operators mean for this field: arrays test membership, JSON has no order (decisions.md 35). */
+function operatorWords(col: Column): string {
+  if (col.type === 'array') {
+    return 'Operators: `=` (the default: the array contains the value), `<>` (does not contain it; also true for NULL).';
+  }
+  if (!isRanged(col)) return 'Operators: `=` (the default, equal as JSON), `<>` (also true for NULL).';
+  return 'Operators: `=` (the default), `<>` (also true for NULL), `>`, `>=`, `<`, `<=`.';
 }
 
 function stringSchema(pattern: string | undefined): JsonSchema {
@@ -31,32 +41,33 @@ function query(name: string, description: string, schema: JsonSchema, example: u
 
 function filterParameter(scope: ScopeCatalog, field: string): Parameter {
   const col = column(scope, field);
-  const form = valueForm(col.type);
+  const form = valueForm(col);
   const logical = prefixWords.replace('KEY_OR', `\`filter[or ${field}]\``);
+  const plainExample = form.shape === undefined || col.type === 'boolean' || !isRanged(col);
   return query(`filter[${field}]`,
-    `Compare \`${field}\` (${typeWords(col)}) with a value written \`[operator]value\`. Operators: \`=\` (the default), `
-    + '`<>` (also true for NULL), `>`, `>=`, `<`, `<=`. The value is '
+    `Compare \`${field}\` (${typeWords(col)}) with a value written \`[operator]value\`. ${operatorWords(col)} The value is `
     + `${form.words}; \`null\` with \`=\` or \`<>\` tests for NULL; a value in double quotes is taken literally. ${logical}`,
-    stringSchema(filterPattern(col.type)), form.shape === undefined || col.type === 'boolean' ? form.example : `>=${form.example}`);
+    stringSchema(filterPattern(col)), plainExample ? form.example : `>=${form.example}`);
 }
 
 function inParameter(scope: ScopeCatalog, field: string): Parameter {
   const col = column(scope, field);
-  const form = valueForm(col.type);
+  const form = valueForm(col);
+  const what = col.type === 'array' ? 'contains at least one' : 'equals one';
   return query(`in[${field}]`,
-    `Keep records whose \`${field}\` (${typeWords(col)}) equals one of a comma-separated list of items, each ${form.words}; `
+    `Keep records whose \`${field}\` (${typeWords(col)}) ${what} of a comma-separated list of items, each ${form.words}; `
     + 'an item may be double-quoted to contain commas; a bare `null` item matches NULL. '
     + prefixWords.replace('KEY_OR', `\`in[or ${field}]\``),
-    stringSchema(inPattern(col.type)), `${form.example},${form.example}`);
+    stringSchema(inPattern(col)), `${form.example},${form.example}`);
 }
 
 function betweenParameter(scope: ScopeCatalog, field: string): Parameter {
   const col = column(scope, field);
-  const form = valueForm(col.type);
+  const form = valueForm(col);
   return query(`between[${field}]`,
     `Keep records whose \`${field}\` (${typeWords(col)}) lies between two comma-separated bounds, both included; each bound is `
     + `${form.words}. ${prefixWords.replace('KEY_OR', `\`between[or ${field}]\``)}`,
-    stringSchema(betweenPattern(col.type)), `${form.example},${form.example}`);
+    stringSchema(betweenPattern(col)), `${form.example},${form.example}`);
 }
 
 function searchParameter(fields: readonly string[]): Parameter {
@@ -103,7 +114,8 @@ function expandParameter(relation: RelationCatalog): Parameter {
       allowEmptyValue: true,
       'x-alias-modifiers': {
         fields: [...s.projectable], sort: [...s.sortable], search: [...s.searchable],
-        filter: [...s.filterable], in: [...s.filterable], between: [...s.filterable],
+        filter: [...s.filterable], in: [...s.filterable],
+        between: s.filterable.filter((f) => isRanged(column(s, f))),
       },
     });
 }
@@ -132,7 +144,10 @@ export function collectionParameters(collection: CollectionCatalog): Parameter[]
   for (const field of collection.sortable) params.push(sortParameter(field));
   for (const field of collection.filterable) params.push(filterParameter(collection, field));
   for (const field of collection.filterable) params.push(inParameter(collection, field));
-  for (const field of collection.filterable) params.push(betweenParameter(collection, field));
+  // Arrays and JSON have no range (decisions.md 35): `between` on them is always refused.
+  for (const field of collection.filterable) {
+    if (isRanged(column(collection, field))) params.push(betweenParameter(collection, field));
+  }
   for (const field of collection.searchable) params.push(searchParameter([field]));
   if (collection.searchable.length > 1) params.push(searchParameter(collection.searchable));
   for (const relation of collection.relations.values()) params.push(expandParameter(relation));

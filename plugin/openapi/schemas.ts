@@ -3,7 +3,8 @@
 
 import { problemCodes, problemTypeBase } from '../errors';
 import type { CollectionCatalog, ScopeCatalog } from '../schema';
-import { columnSchema, type JsonSchema } from './value-forms';
+import { columnSchema } from './record-schemas';
+import type { JsonSchema } from './value-forms';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -85,7 +86,7 @@ function pageSchema(record: JsonSchema): JsonSchema {
 export function sharedSchemas(): Record<string, JsonSchema> {
   const codes = Object.keys(problemCodes);
   const allowed = {
-    description: 'The allowed values (fields, relations) or the limit that applies.',
+    description: 'The allowed values (fields, relations, an enum\'s labels) or the limit that applies.',
     oneOf: [{ type: 'array', items: { type: ['string', 'number'] } }, { type: 'number' }],
   };
   const code = { type: 'string', enum: codes, description: 'A stable code; see docs/errors.md.' };

@@ -1,7 +1,8 @@
-// How a value of each column type is written in a query string (for `filter`, `in`, `between`) and
-// how it comes back in a record, as JSON Schema fragments for the OpenAPI document.
+// How a value of each column is written in a query string (for `filter`, `in`, `between`), as words,
+// an accepted example and JSON Schema patterns for the OpenAPI document. Enums accept their labels;
+// arrays take one element and only `=`/`<>`; JSON takes any JSON text and only `=`/`<>`.
 
-import type { Column, ColumnType } from '../schema';
+import { elementOf, type Column, type ColumnType } from '../schema';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -24,12 +25,16 @@ const timestampForm: ValueForm = {
 };
 const textForm: ValueForm = { shape: undefined, example: 'a', words: 'any text' };
 
-const valueForms: Readonly<Record<ColumnType, ValueForm>> = {
+const scalarForms: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, ValueForm>> = {
   smallint: integerForm,
   integer: integerForm,
   bigint: integerForm,
   numeric: { shape: '[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)', example: '0', words: 'a decimal number without exponent' },
-  float: { shape: undefined, example: '0.5', words: 'a number' },
+  float: {
+    shape: '[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[Ee][+-]?[0-9]+)?',
+    example: '0.5',
+    words: 'a number, optionally with an exponent, within the column\'s range',
+  },
   // Virtual attributes are never in a condition (decisions.md 34); this form is never shown.
   virtual: textForm,
   boolean: { shape: '(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])', example: 'true', words: '`true` or `false` (any case)' },
@@ -42,81 +47,70 @@ const valueForms: Readonly<Record<ColumnType, ValueForm>> = {
     words: 'a UUID',
   },
   text: textForm,
-  json: { ...textForm, words: 'any text (compared with the column\'s text form)' },
+  json: { shape: undefined, example: '{"a":1}', words: 'a JSON value, compared as JSON (`{"a":1}` equals `{ "a" : 1 }`)' },
   other: { ...textForm, words: 'any text (compared with the column\'s text form)' },
 };
 
-export function valueForm(type: ColumnType): ValueForm {
-  return valueForms[type];
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/** `mood` -> one of its labels; `tags text[]` -> one element, as a text value is written. */
+export function valueForm(column: Column): ValueForm {
+  switch (column.type) {
+    case 'enum': {
+      const labels = column.labels ?? [];
+      return {
+        shape: labels.length === 0 ? '(?!)' : `(?:${labels.map(escapeRegExp).join('|')})`,
+        example: labels[0] ?? '',
+        words: `one of the labels ${labels.map((l) => `\`${l}\``).join(', ')} (ordered as listed)`,
+      };
+    }
+    case 'array': {
+      const element = valueForm(elementOf(column));
+      return { ...element, words: `one element: ${element.words}` };
+    }
+    default:
+      return scalarForms[column.type];
+  }
 }
 
+/** `=` or `<>` and any value, or no operator and a value that does not start with one. */
+const equalityOnly = '^(?:(?:=|<>)[\\s\\S]*|(?![<>=])[\\s\\S]*)$';
 const operatorAlternatives = '(?:>=|<=|<>|=|>|<)';
 /** A double-quoted item: backslash escapes the next character. */
 const quotedText = '"(?:[^"\\\\]|\\\\[\\s\\S])*"';
 /** An unquoted list item: does not start with a quote, runs to the next comma. */
 const bareListItem = '[^,"][^,]*';
 
-/** The pattern of a `filter[...]` value, e.g. `>=5`, `null`, `<>null`; undefined for text-like columns. */
-export function filterPattern(type: ColumnType): string | undefined {
-  const shape = valueForms[type].shape;
-  if (shape === undefined) return undefined;
-  return `^(?:(?:=|<>)?null|${operatorAlternatives}?(?:${shape}|"${shape}"))$`;
+/** Whether `<`, `>`, `<=`, `>=` and `between` apply (decisions.md 35): `score` -> true, `tags text[]` or `doc jsonb` -> false. */
+export function isRanged(column: Column): boolean {
+  return column.type !== 'array' && column.type !== 'json';
 }
 
-function listItem(type: ColumnType, allowNull: boolean): string {
-  const shape = valueForms[type].shape;
+/** The pattern of a `filter[...]` value, e.g. `>=5`, `null`, `<>null`; undefined for text-like columns. */
+export function filterPattern(column: Column): string | undefined {
+  const shape = valueForm(column).shape;
+  const operators = isRanged(column) ? `${operatorAlternatives}?` : '(?:=|<>)?';
+  if (shape === undefined) return isRanged(column) ? undefined : equalityOnly;
+  return `^(?:(?:=|<>)?null|${operators}(?:${shape}|"${shape}"))$`;
+}
+
+function listItem(column: Column, allowNull: boolean): string {
+  const shape = valueForm(column).shape;
   if (shape === undefined) return `(?:${quotedText}|${bareListItem})`;
   return allowNull ? `(?:null|${shape}|"${shape}")` : `(?:${shape}|"${shape}")`;
 }
 
 /** The pattern of an `in[...]` list: one or more comma-separated items, each possibly quoted. */
-export function inPattern(type: ColumnType): string {
-  const item = listItem(type, true);
+export function inPattern(column: Column): string {
+  const item = listItem(column, true);
   return `^${item}(?:,${item})*$`;
 }
 
 /** The pattern of a `between[...]` value: exactly two comma-separated bounds. */
-export function betweenPattern(type: ColumnType): string {
-  const item = listItem(type, false);
+export function betweenPattern(column: Column): string {
+  const item = listItem(column, false);
   return `^${item},${item}$`;
 }
 
 /** A search pattern is not empty once one leading and one trailing `*` are removed. */
 export const searchPattern = '^(?:[\\s\\S]*[^*][\\s\\S]*|\\*{3,})$';
-
-function nullable(schema: JsonSchema, column: Column): JsonSchema {
-  if (!column.nullable) return schema;
-  const type = schema.type;
-  if (type === undefined) return schema;
-  return { ...schema, type: Array.isArray(type) ? [...(type as unknown[]), 'null'] : [type, 'null'] };
-}
-
-const recordSchemas: Readonly<Record<ColumnType, JsonSchema>> = {
-  smallint: { type: 'integer', minimum: -32768, maximum: 32767 },
-  integer: { type: 'integer', format: 'int32' },
-  bigint: {
-    type: ['integer', 'string'],
-    pattern: '^-?[0-9]+$',
-    description: 'A JSON number when it is a safe integer (|n| < 2^53), otherwise its decimal digits as a string.',
-  },
-  numeric: {
-    type: 'string',
-    pattern: '^(?:-?[0-9]+(?:\\.[0-9]+)?|NaN|-?Infinity)$',
-    description: 'Exact decimal, as stored.',
-  },
-  float: { type: 'number' },
-  text: { type: 'string' },
-  virtual: { description: 'Computed by the model (a virtual attribute).' },
-  boolean: { type: 'boolean' },
-  timestamptz: { type: 'string', format: 'date-time', description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.' },
-  timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.' },
-  date: { type: 'string', format: 'date' },
-  uuid: { type: 'string', format: 'uuid' },
-  json: {},
-  other: { type: 'string', description: 'The PostgreSQL text form of the value.' },
-};
-
-/** `{name: 'score', type: 'numeric', nullable: true}` -> `{type: ['string', 'null'], pattern: ...}` */
-export function columnSchema(column: Column): JsonSchema {
-  return nullable(recordSchemas[column.type], column);
-}

@@ -1,42 +1,15 @@
 // Shapes fetched rows into response records: only the requested fields, in output order, values in
-// their documented JSON form (decisions.md 13), and expansions under the relation's name (22, 24).
+// their documented JSON form (decisions.md 13, 35), and expansions under the relation's name (22, 24).
 // A model that builds its own JSON ($formatJson, virtual attributes) builds each record (34).
 
-import type { Column } from '../schema';
 import type { ValidatedExpansion, ValidatedScope } from '../validate';
+import { formatValue, sentAsRead, type JsonValue } from './values';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue } from './values';
+
 export type JsonRecord = { [key: string]: JsonValue };
 
 type Row = Readonly<Record<string, unknown>>;
-
-/** `'9007199254740993'` (bigint) stays text; `'42'` becomes 42. */
-function formatValue(column: Column, value: unknown): JsonValue {
-  if (value === null || value === undefined) return null;
-  switch (column.type) {
-    case 'smallint':
-    case 'integer':
-    case 'float':
-      return Number(value);
-    case 'bigint': {
-      const n = Number(value);
-      return Number.isSafeInteger(n) ? n : String(value);
-    }
-    case 'boolean':
-      return Boolean(value);
-    case 'json':
-    case 'virtual':
-      return value as JsonValue;
-    case 'numeric':
-    case 'text':
-    case 'uuid':
-    case 'timestamptz':
-    case 'timestamp':
-    case 'date':
-    case 'other':
-      return String(value);
-  }
-}
 
 /** The model's own JSON of a row: every column read, through `fromJson` and `toJSON()` (decisions.md 34). */
 function modelJson(row: Row, scope: ValidatedScope): Readonly<Record<string, unknown>> {
@@ -80,11 +53,11 @@ function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly Validate
 
 /**
  * Without expansions a row holds exactly the output columns, in output order (the select list), and
- * both drivers return every type but bigint in its JSON form already (numbers, booleans, parsed
- * json, and text for what the select list casts); such rows are sent as they are, not copied.
+ * both drivers return most types in their JSON form already (numbers, booleans, parsed json and
+ * arrays, and text for what the select list casts); such rows are sent as they are, not copied.
  */
 function rowsAreRecords(scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): boolean {
-  return expansions.length === 0 && !scope.catalog.viaModel && scope.output.every((column) => column.type !== 'bigint');
+  return expansions.length === 0 && !scope.catalog.viaModel && scope.output.every(sentAsRead);
 }
 
 /** Rows of `users` with `fields=name&expand[posts]=p` -> `[{name, posts: [...]}, ...]`. */

@@ -60,3 +60,22 @@ export function usableFor(column: Column | undefined, capability: 'sort' | 'cond
   if (column === undefined || column.type === 'virtual') return false;
   return capability === 'condition' || column.orderable;
 }
+
+/**
+ * One element of an array field, described as a field of its own so it is checked, compared and
+ * shown like a scalar of that type: `tags text[]` -> `{name: 'tags', type: 'text', udt: 'text', ...}`.
+ */
+export function elementOf(column: Column): Column {
+  return Object.freeze({
+    name: column.name,
+    column: column.column,
+    table: column.table,
+    type: column.elementType ?? 'other',
+    // An element of any array may be NULL.
+    nullable: true,
+    udt: column.element ?? '',
+    udtSchema: column.elementSchema ?? '',
+    orderable: column.orderable,
+    ...(column.labels === undefined ? {} : { labels: column.labels }),
+  });
+}

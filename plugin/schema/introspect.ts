@@ -26,8 +26,15 @@ const typesByUdt: Readonly<Record<string, ColumnType>> = {
   jsonb: 'json',
 };
 
-function columnType(udtName: string): ColumnType {
+function baseType(udtName: string): ColumnType {
   return Object.prototype.hasOwnProperty.call(typesByUdt, udtName) ? (typesByUdt[udtName] as ColumnType) : 'other';
+}
+
+/** `mood` (an enum) -> 'enum', `_text` -> 'array', `int4` -> 'integer', `point` -> 'other'. */
+function columnType(row: ColumnRow): ColumnType {
+  if (row.typtype === 'e') return 'enum';
+  if (row.element !== null) return 'array';
+  return baseType(row.udt);
 }
 
 /** A column as the database has it, before the model's names are applied. */
@@ -36,34 +43,47 @@ export interface DatabaseColumn {
   readonly type: ColumnType;
   readonly nullable: boolean;
   readonly udt: string;
+  readonly udtSchema: string;
   readonly orderable: boolean;
   readonly labels?: readonly string[];
   readonly element?: string;
+  readonly elementSchema?: string;
+  readonly elementType?: ColumnType;
 }
 
 interface ColumnRow {
   wanted: string;
   column_name: string;
   udt: string;
+  udt_schema: string;
+  typtype: string;
   nullable: boolean;
   orderable: boolean;
   labels: string[] | null;
   element: string | null;
+  element_schema: string | null;
+  element_typtype: string | null;
 }
 
-// Domains are read as their base type; enum labels come in their declared order. json, xml and the
-// geometric types have no ordering (ORDER BY on them is an error), nor have arrays of them.
+// Domains are read as their base type, for columns and for array elements; enum labels (of the column
+// or of an array's elements) come in their declared order. Type schemas are read so that casts to an
+// enum name it exactly, wherever the search path points. json, xml and the geometric types have no
+// ordering (ORDER BY on them is an error), nor have arrays of them.
 const columnsSql = `select wanted.name as "wanted", a.attname::text as "column_name", b.typname::text as "udt",
-  not a.attnotnull as "nullable", e.typname::text as "element",
+  bn.nspname::text as "udt_schema", b.typtype::text as "typtype", not a.attnotnull as "nullable",
+  eb.typname::text as "element", en.nspname::text as "element_schema", eb.typtype::text as "element_typtype",
   not (b.typname in ('json', 'xml') or b.typcategory = 'G'
-    or coalesce(e.typname in ('json', 'xml') or e.typcategory = 'G', false)) as "orderable",
-  case when b.typtype = 'e' then (select array_agg(l.enumlabel::text order by l.enumsortorder)
-    from pg_catalog.pg_enum l where l.enumtypid = b.oid) end as "labels"
+    or coalesce(eb.typname in ('json', 'xml') or eb.typcategory = 'G', false)) as "orderable",
+  (select array_agg(l.enumlabel::text order by l.enumsortorder) from pg_catalog.pg_enum l
+    where l.enumtypid = case when b.typtype = 'e' then b.oid else eb.oid end) as "labels"
 from unnest(?::text[]) with ordinality as wanted(name, n)
 join pg_catalog.pg_attribute a on a.attrelid = to_regclass(wanted.name) and a.attnum > 0 and not a.attisdropped
 join pg_catalog.pg_type t on t.oid = a.atttypid
 join pg_catalog.pg_type b on b.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+join pg_catalog.pg_namespace bn on bn.oid = b.typnamespace
 left join pg_catalog.pg_type e on e.oid = b.typelem and b.typcategory = 'A'
+left join pg_catalog.pg_type eb on eb.oid = case when e.typtype = 'd' then e.typbasetype else e.oid end
+left join pg_catalog.pg_namespace en on en.oid = eb.typnamespace
 order by wanted.n, a.attnum`;
 
 /** `cms.articles` -> `"cms"."articles"`: the name as Knex would write it, for `to_regclass`. */
@@ -83,12 +103,17 @@ export async function introspectTables(knex: Knex, tables: readonly string[]): P
     const list = byTable.get(table) ?? [];
     list.push({
       column: row.column_name,
-      type: columnType(row.udt),
+      type: columnType(row),
       nullable: row.nullable,
       udt: row.udt,
+      udtSchema: row.udt_schema,
       orderable: row.orderable,
       ...(row.labels === null ? {} : { labels: row.labels }),
-      ...(row.element === null ? {} : { element: row.element }),
+      ...(row.element === null ? {} : {
+        element: row.element,
+        elementSchema: row.element_schema ?? '',
+        elementType: row.element_typtype === 'e' ? 'enum' : baseType(row.element),
+      }),
     });
     byTable.set(table, list);
   }

@@ -15,7 +15,13 @@ export type ColumnType =
   | 'timestamp'
   | 'date'
   | 'uuid'
+  /** json and jsonb (`udt` tells them apart): compared as JSON values (decisions.md 35). */
   | 'json'
+  /** A value must be one of `labels`; ordered as they are declared (decisions.md 35). */
+  | 'enum'
+  /** Elements of `elementType`: conditions test membership, output is a JSON array (decisions.md 35). */
+  | 'array'
+  /** Any other type (point, inet, interval, ...): compared in its text form. */
   | 'other'
   /** A model's virtual attribute: projectable only, computed by the model (decisions.md 34). */
   | 'virtual';
@@ -32,12 +38,18 @@ export interface Column {
   readonly nullable: boolean;
   /** PostgreSQL's name of the type (`int4`, `mood`, `_text`), after resolving domains. */
   readonly udt: string;
+  /** The schema of the type `udt` names (`public` for most enums); casts name it in full. */
+  readonly udtSchema?: string;
   /** False for types without an ordering (json, point, ...): never sortable (decisions.md 6). */
   readonly orderable: boolean;
-  /** An enum's labels in their declared order. */
+  /** An enum's labels in their declared order; for an array of enums, its elements' labels. */
   readonly labels?: readonly string[];
-  /** An array's element type name (`text` for `text[]`). */
+  /** An array's element type name after resolving domains (`text` for `text[]`). */
   readonly element?: string;
+  /** The schema of the type `element` names. */
+  readonly elementSchema?: string;
+  /** What an array's elements are checked and shown as. */
+  readonly elementType?: ColumnType;
 }
 
 export type ModelClass = typeof Model;

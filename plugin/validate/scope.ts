@@ -6,7 +6,7 @@ import type { Column, ScopeCatalog } from '../schema';
 import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription } from '../syntax';
 import { clauseFamilies } from '../syntax';
 import type { Condition, ConditionGroup, OrderKey, Term, ValidatedScope, Operand } from './types';
-import { coerceValue } from './values';
+import { coerceValue, comparisonOf, typeWords } from './values';
 
 type Capability = 'projectable' | 'sortable' | 'searchable' | 'filterable';
 
@@ -39,8 +39,26 @@ class ScopeValidator {
     if (coerced.ok) return coerced.operand;
     const shown = raw.kind === 'text' ? raw.text : 'null';
     this.problems.push(problem('INVALID_VALUE', parameter,
-      `\`${parameter}\`: "${shown.slice(0, 100)}" ${coerced.detail} (field ${column.name} is ${column.type})`));
+      `\`${parameter}\`: "${shown.slice(0, 100)}" ${coerced.detail} (field ${column.name} is ${typeWords(column)})`,
+      coerced.allowed));
     return undefined;
+  }
+
+  /**
+   * Arrays and JSON have no order a client could mean (decisions.md 35): `filter[tags]=>a` and
+   * `between[doc]=...` are refused before their values are read. Returns true when refused.
+   */
+  unordered(column: Column, clause: ClauseDescription): boolean {
+    const comparison = comparisonOf(column);
+    const operator = clause.kind === 'filter' ? clause.operator : undefined;
+    const ranged = clause.kind === 'between' || (operator !== undefined && operator !== '=' && operator !== '<>');
+    if (comparison === 'ordered' || !ranged) return false;
+    const field = comparison === 'membership' ? 'an array field' : 'a JSON field';
+    const equality = comparison === 'membership' ? '= (contains) or <> (does not contain)' : '= or <>';
+    const why = operator === undefined ? 'has no range; use filter or in' : `takes ${equality}, not ${operator}`;
+    this.problems.push(problem('INVALID_VALUE', clause.parameter,
+      `\`${clause.parameter}\`: ${field} ${why} (field ${column.name} is ${typeWords(column)})`));
+    return true;
   }
 
   notNull(operand: Operand | undefined, parameter: string, why: string): Operand | undefined {
@@ -51,7 +69,7 @@ class ScopeValidator {
 
   condition(clause: ClauseDescription): Condition | undefined {
     const column = this.field(clause.field, 'filterable', clause.parameter);
-    if (column === undefined) return undefined;
+    if (column === undefined || this.unordered(column, clause)) return undefined;
     const p = clause.parameter;
     switch (clause.kind) {
       case 'filter': {

@@ -1,11 +1,17 @@
-// Checks a client's value against the column's type before any SQL runs (decisions.md 9–13) and
-// turns it into a typed Operand. Date-only values on timestamp columns become whole UTC days.
+// Checks a client's value against the column's type before any SQL runs (decisions.md 9–13, 35) and
+// turns it into a typed Operand. Date-only values on timestamp columns become whole UTC days; an
+// array field's value is one element, checked against the element type.
 
-import type { Column } from '../schema';
+import { elementOf, type Column, type ColumnType } from '../schema';
 import type { RawValue } from '../syntax';
+import { jsonProblem } from './json-value';
+import { decimalFits, floatProblem } from './numbers';
 import type { Operand } from './types';
 
-export type Coerced = { readonly ok: true; readonly operand: Operand } | { readonly ok: false; readonly detail: string };
+/** A typed operand, or why the value does not fit (with the values allowed, for an enum). */
+export type Coerced =
+  | { readonly ok: true; readonly operand: Operand }
+  | { readonly ok: false; readonly detail: string; readonly allowed?: readonly string[] };
 
 const integerRanges = {
   smallint: [-32768n, 32767n],
@@ -17,6 +23,7 @@ const timestampShape =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const numericShape = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const floatShape = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 const value = (v: string | number | boolean): Coerced => ({ ok: true, operand: { kind: 'value', value: v } });
 const invalid = (detail: string): Coerced => ({ ok: false, detail });
@@ -87,6 +94,45 @@ function coerceInteger(column: Column & { type: keyof typeof integerRanges }, te
   return value(column.type === 'bigint' ? n.toString() : Number(n));
 }
 
+function coerceFloat(column: Column, text: string): Coerced {
+  if (!floatShape.test(text)) return invalid('must be a number such as 0.5 or -1.5e3');
+  const n = Number(text);
+  const problem = floatProblem(text, n, column.udt === 'float4');
+  return problem === undefined ? value(n) : invalid(problem);
+}
+
+function coerceNumeric(text: string): Coerced {
+  if (!numericShape.test(text)) return invalid('must be a decimal number such as 12.50');
+  return decimalFits(text.replace(/^[+-]/, '')) === false ? invalid('has more digits than a numeric can hold') : value(text);
+}
+
+function coerceEnum(column: Column, text: string): Coerced {
+  const labels = column.labels ?? [];
+  return labels.includes(text) ? value(text) : { ok: false, detail: 'is not one of the labels of this enum', allowed: labels };
+}
+
+export type Comparison = 'ordered' | 'equality' | 'membership';
+
+const comparisons: Readonly<Record<ColumnType, Comparison>> = {
+  smallint: 'ordered', integer: 'ordered', bigint: 'ordered', numeric: 'ordered', float: 'ordered', text: 'ordered',
+  boolean: 'ordered', timestamptz: 'ordered', timestamp: 'ordered', date: 'ordered', uuid: 'ordered', enum: 'ordered',
+  other: 'ordered', virtual: 'ordered', json: 'equality', array: 'membership',
+};
+
+/**
+ * What a field's conditions may ask (decisions.md 35): `ordered` every operator and `between`;
+ * `equality` only `=`, `<>` and `in` (JSON); `membership` the same read as "contains" (arrays).
+ * E.g. `tags text[]` -> 'membership'.
+ */
+export function comparisonOf(column: Column): Comparison {
+  return comparisons[column.type];
+}
+
+/** `tags text[]` -> `text[]`, `mood` -> `enum`, `id` -> `integer`: a field's type in problem details. */
+export function typeWords(column: Column): string {
+  return column.type === 'array' ? `${column.elementType ?? 'other'}[]` : column.type;
+}
+
 /** `filter[id]=abc` on an integer column -> `{ok: false, detail: 'must be a whole number'}`. */
 export function coerceValue(column: Column, raw: RawValue): Coerced {
   if (raw.kind === 'null') return { ok: true, operand: { kind: 'null' } };
@@ -98,11 +144,9 @@ export function coerceValue(column: Column, raw: RawValue): Coerced {
     case 'bigint':
       return coerceInteger({ ...column, type: column.type }, text);
     case 'numeric':
-      return numericShape.test(text) ? value(text) : invalid('must be a decimal number such as 12.50');
-    case 'float': {
-      const n = Number(text);
-      return text.trim() !== '' && Number.isFinite(n) ? value(n) : invalid('must be a number');
-    }
+      return coerceNumeric(text);
+    case 'float':
+      return coerceFloat(column, text);
     case 'boolean': {
       const lower = text.toLowerCase();
       return lower === 'true' || lower === 'false' ? value(lower === 'true') : invalid('must be true or false');
@@ -116,8 +160,16 @@ export function coerceValue(column: Column, raw: RawValue): Coerced {
     }
     case 'uuid':
       return uuidShape.test(text) ? value(text.toLowerCase()) : invalid('must be a UUID');
+    case 'enum':
+      return coerceEnum(column, text);
+    case 'json': {
+      const problem = jsonProblem(text);
+      return problem === undefined ? value(text) : invalid(problem);
+    }
+    case 'array':
+      // The value is one element: `filter[tags]=math` means "contains math" (decisions.md 35).
+      return coerceValue(elementOf(column), raw);
     case 'text':
-    case 'json':
     case 'other':
       return value(text);
     case 'virtual':

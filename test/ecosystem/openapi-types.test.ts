@@ -20,16 +20,16 @@ describe('OpenAPI record schemas by column type', function () {
 
   before(async function () {
     const knex = app.db.knex;
+    await knex.raw(`create type openapi_mood as enum ('sad', 'ok', 'happy')`);
     await knex.raw(`create table openapi_kinds (
       id serial primary key, small smallint, big bigint not null, amount numeric(10,2), ratio double precision,
       label text not null, flag boolean, at timestamptz, local_at timestamp, day date, ident uuid, doc jsonb,
-      address inet)`);
-    await knex('openapi_kinds').insert([
-      { small: -3, big: '9007199254740993', amount: '12.50', ratio: 0.25, label: 'full', flag: true,
-        at: '2025-04-17T01:19:49.123456Z', local_at: '2025-04-17 01:19:49.5', day: '2025-04-17',
-        ident: '0b6c9c3e-5f0a-4c1e-9a8e-2f4d7c1b9e10', doc: JSON.stringify({ a: [1, 'b'] }), address: '10.0.0.1' },
-      { big: 7, label: 'empty' },
-    ]);
+      address inet, mood openapi_mood, tags text[], counts bigint[] not null default '{}', moods openapi_mood[])`);
+    await knex.raw(`insert into openapi_kinds (small, big, amount, ratio, label, flag, at, local_at, day, ident, doc, address,
+      mood, tags, counts, moods) values
+      (-3, 9007199254740993, 12.50, 0.25, 'full', true, '2025-04-17T01:19:49.123456Z', '2025-04-17 01:19:49.5', '2025-04-17',
+       '0b6c9c3e-5f0a-4c1e-9a8e-2f4d7c1b9e10', '{"a": [1, "b"]}', '10.0.0.1', 'ok', '{a,NULL}', '{9007199254740993,2}', '{happy,NULL}')`);
+    await knex.raw(`insert into openapi_kinds (big, label) values (7, 'empty')`);
     server = await startApp(knex, { collections: { kinds: Kind } });
     doc = await documentFor(knex, { kinds: Kind });
   });
@@ -52,6 +52,19 @@ describe('OpenAPI record schemas by column type', function () {
     expect(asJson(props.day, 'day')).to.deep.include({ type: ['string', 'null'], format: 'date' });
     expect(asJson(props.ident, 'ident')).to.deep.include({ format: 'uuid' });
     expect(props.doc).to.deep.equal({});
+    expect(asJson(props.mood, 'mood')).to.deep.include({ type: ['string', 'null'], enum: ['sad', 'ok', 'happy', null] });
+    expect(asJson(props.tags, 'tags')).to.deep.include({ type: ['array', 'null'], items: { type: ['string', 'null'] } });
+    expect(asJson(asJson(props.counts, 'counts').items, 'counts.items')).to.deep.include({ type: ['integer', 'string', 'null'] });
+    expect(asJson(asJson(props.moods, 'moods').items, 'moods.items')).to.deep.include({ enum: ['sad', 'ok', 'happy', null] });
+  });
+
+  it('documents no between for arrays and JSON, and only = and <> in their filter patterns', function () {
+    const names = parametersOf(doc, '/api/kinds').map((p) => p.name);
+    expect(names).to.include.members(['between[mood]', 'filter[tags]', 'in[tags]', 'filter[doc]']);
+    expect(names).not.to.include.members(['between[tags]', 'between[counts]', 'between[doc]']);
+    const filterCounts = parametersOf(doc, '/api/kinds').find((p) => p.name === 'filter[counts]');
+    const validate = new DocumentSchemas(doc).compile(asJson(filterCounts?.schema, 'filter[counts]'));
+    expect([validate('2'), validate('<>2'), validate('null'), validate('>2'), validate('two')]).to.deep.equal([true, true, true, false, false]);
   });
 
   it('validates the real records, typed filter examples are accepted and typed nonsense refused', async function () {

@@ -19,18 +19,25 @@ const NULL: Literal = { isNull: true, text: 'null', quoted: false };
 
 const prefixArb: fc.Arbitrary<string | null> = fc.option(casedWord(['and', 'or', 'or', 'and!', 'or!', 'or!']), { freq: 4 });
 
-/** Fields of `scope` usable for `family`: ordering of text needs byte-order collation. */
+/** Fields of `scope` that can be ordered: text (and arrays of text) only under byte-order collation. */
 function orderable(ctx: GeneratorContext, fields: readonly FieldSpec[]): FieldSpec[] {
-  return fields.filter((f) => ctx.textOrder || f.type !== 'text');
+  return fields.filter((f) => ctx.textOrder || (f.type !== 'text' && !(f.type === 'array' && f.element === 'text')));
+}
+
+/** `=`, `<>` only for arrays (contains, does not contain: decision 35) and for unordered text. */
+function operatorsOf(ctx: GeneratorContext, field: FieldSpec): Operator[] {
+  const unordered = field.type === 'array' || (field.type === 'text' && !ctx.textOrder);
+  return unordered ? ['=', '<>'] : ['=', '<>', '>', '>=', '<', '<='];
 }
 
 function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.Arbitrary<ClauseSpec> | undefined {
   const filterable = scope.fields.filter((f) => scope.filterable.includes(f.name));
-  const fields = family === 'between' ? orderable(ctx, filterable) : filterable;
+  // Arrays have no range (decision 35).
+  const fields = family === 'between' ? orderable(ctx, filterable).filter((f) => f.type !== 'array') : filterable;
   if (fields.length === 0) return undefined;
   return fc.constantFrom(...fields).chain((field) => {
     const item = literal(ctx, scope.table, field, family !== 'filter');
-    const operators: Operator[] = field.type === 'text' && !ctx.textOrder ? ['=', '<>'] : ['=', '<>', '>', '>=', '<', '<='];
+    const operators = operatorsOf(ctx, field);
     const values: fc.Arbitrary<Literal[]> = family === 'filter'
       ? fc.oneof({ arbitrary: item.map((l) => [l]), weight: 5 }, { arbitrary: fc.constant<Literal[]>([NULL]), weight: field.nullable ? 2 : 1 })
       : family === 'in'

@@ -1,6 +1,7 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
-// NULLs, dates, quoted items, expansions with alias modifiers, pages, limit/offset), sends each to
-// the plugin on the fixture database and requires the answer to equal the reference evaluator's.
+// NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, pages, limit/offset),
+// sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
+// and requires the answer to equal the reference evaluator's.
 // Fixed seed by default; FC_SEED=<n> replays or explores another seed, FC_RUNS=<n> sets the count.
 
 import fc from 'fast-check';
@@ -11,7 +12,6 @@ import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
-import { collections } from '../support/fixture';
 import { startApp, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { querySpecArb } from './arbitraries';
@@ -20,6 +20,7 @@ import { closeIdleSockets, rawGet } from './http';
 import { Dataset, loadDataset, textInByteOrder } from './model';
 import { serializeQuery } from './query';
 import { evaluate, ReferenceOptions } from './reference';
+import { addTypedColumns, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
 
 const DEFAULT_SEED = 20250417;
 const DEFAULT_RUNS = 1500;
@@ -65,12 +66,13 @@ describe('differential: the API against the reference evaluator', function () {
     this.timeout(120000);
     // Searches on timestamps match their text form, which follows the session time zone.
     db = await createTestDatabase({ timezone: 'UTC' });
-    data = await loadDataset(db.knex);
+    await addTypedColumns(db.knex);
+    data = await loadDataset(db.knex, TYPED_USER_FIELDS);
     const collation = await textInByteOrder(db.knex);
     textOrder = collation.byteOrder;
     if (!textOrder) console.log(`    collation ${collation.collation}: text ordering is left out of the generated queries`);
-    app = await startApp(db.knex, { maxRows: DIFFERENTIAL_MAX_ROWS });
-    resolved = resolveOptions({ knex: db.knex, collections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    app = await startApp(db.knex, { collections: typedCollections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    resolved = resolveOptions({ knex: db.knex, collections: typedCollections, maxRows: DIFFERENTIAL_MAX_ROWS });
     catalog = await buildCatalog(db.knex, resolved.collections);
   });
 

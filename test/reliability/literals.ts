@@ -3,9 +3,9 @@
 // cases around it (day boundaries, every timestamp form, quoting, odd texts).
 
 import fc from 'fast-check';
-import { Dataset, FieldSpec } from './model';
+import { Dataset, FieldSpec, ScalarType } from './model';
 import { Literal } from './query';
-import { parseInstant } from './values';
+import { parseArray, parseInstant } from './values';
 
 export interface GeneratorContext {
   readonly data: Dataset;
@@ -123,10 +123,29 @@ function dateText(stored: readonly string[]): fc.Arbitrary<string> {
   );
 }
 
-/** The text of a non-null literal for `field`. */
+/** The distinct non-null elements of an array column's stored arrays. */
+function elementPool(data: Dataset, table: string, column: string): string[] {
+  const elements = pool(data, table, column).flatMap(parseArray).filter((e): e is string => e !== null);
+  return [...new Set(elements)];
+}
+
+/** Labels only: a value that is not a label is a 400 (column-types tests), not this suite's question. */
+function enumText(field: FieldSpec): fc.Arbitrary<string> {
+  return fc.constantFrom(...(field.labels ?? []));
+}
+
+/** The text of a non-null literal for `field`: for an array, one element of its element type. */
 function valueText(ctx: GeneratorContext, table: string, field: FieldSpec): fc.Arbitrary<string> {
-  const stored = pool(ctx.data, table, field.name);
-  switch (field.type) {
+  if (field.type === 'enum') return enumText(field);
+  if (field.type === 'array') {
+    const elements = elementPool(ctx.data, table, field.name);
+    return scalarText(field.element ?? 'text', elements.length === 0 ? ['0'] : elements);
+  }
+  return scalarText(field.type, pool(ctx.data, table, field.name));
+}
+
+function scalarText(type: ScalarType, stored: readonly string[]): fc.Arbitrary<string> {
+  switch (type) {
     case 'integer': return integerText(stored, false);
     case 'bigint': return integerText(stored, true);
     case 'numeric': return numericText(stored);

@@ -1,11 +1,13 @@
 // The reference evaluator's own picture of the fixture: every table's rows read with plain SQL as
 // PostgreSQL's text forms, and the collections, capabilities and relations written down from
-// test/support/fixture.ts and decisions.md 5-7, 23 (nothing here comes from plugin/).
+// test/support/fixture.ts and decisions.md 5-7, 23, 35 (nothing here comes from plugin/).
 
 import { Knex } from 'knex';
 import { POST_FIELDS, USER_FIELDS } from '../support/fixture';
 
-export type FieldType = 'integer' | 'bigint' | 'numeric' | 'text' | 'boolean' | 'date' | 'timestamptz';
+export type ScalarType = 'integer' | 'bigint' | 'numeric' | 'text' | 'boolean' | 'date' | 'timestamptz';
+/** An enum (`labels`) or an array (of `element`) besides the scalars. */
+export type FieldType = ScalarType | 'enum' | 'array';
 
 /** One stored row: column name -> PostgreSQL text form (`col::text`), or null. */
 export type StoredRow = Readonly<Record<string, string | null>>;
@@ -14,6 +16,10 @@ export interface FieldSpec {
   readonly name: string;
   readonly type: FieldType;
   readonly nullable: boolean;
+  /** An enum's labels in declared order. */
+  readonly labels?: readonly string[];
+  /** An array's element type. */
+  readonly element?: ScalarType;
 }
 
 /** What a client may do in one scope: the root of a collection, or one expanded relation. */
@@ -41,13 +47,13 @@ export interface CollectionSpec extends ScopeSpec {
 
 export interface Dataset {
   readonly rows: ReadonlyMap<string, readonly StoredRow[]>;
-  readonly types: ReadonlyMap<string, ReadonlyMap<string, FieldType>>;
+  readonly types: ReadonlyMap<string, ReadonlyMap<string, FieldSpec>>;
   readonly collections: ReadonlyMap<string, CollectionSpec>;
 }
 
 const TABLES = ['users', 'posts', 'phones', 'roles', 'role_user'] as const;
 
-const PG_TYPES: Readonly<Record<string, FieldType>> = {
+const PG_TYPES: Readonly<Record<string, ScalarType>> = {
   smallint: 'integer',
   integer: 'integer',
   bigint: 'bigint',
@@ -58,36 +64,45 @@ const PG_TYPES: Readonly<Record<string, FieldType>> = {
   'timestamp with time zone': 'timestamptz',
 };
 
-interface ColumnInfo {
-  readonly name: string;
-  readonly type: FieldType;
-  readonly nullable: boolean;
+/** Element types of the arrays the fixture may hold, by PostgreSQL's array type name. */
+const PG_ARRAYS: Readonly<Record<string, ScalarType>> = { _text: 'text', _int4: 'integer' };
+
+async function enumLabels(knex: Knex, type: string): Promise<string[]> {
+  const result = await knex.raw(`select l.enumlabel::text as "label" from pg_enum l join pg_type t on t.oid = l.enumtypid
+    where t.typname = ? order by l.enumsortorder`, [type]);
+  return (result as { rows: { label: string }[] }).rows.map((r) => r.label);
 }
 
-async function readColumns(knex: Knex, table: string): Promise<ColumnInfo[]> {
+async function readColumns(knex: Knex, table: string): Promise<FieldSpec[]> {
   const result = await knex.raw(
-    `select column_name, data_type, is_nullable from information_schema.columns
+    `select column_name, data_type, udt_name, is_nullable from information_schema.columns
       where table_schema = current_schema() and table_name = ? order by ordinal_position`, [table]);
-  const rows = (result as { rows: { column_name: string; data_type: string; is_nullable: string }[] }).rows;
-  return rows.map((r) => {
-    const type = PG_TYPES[r.data_type];
-    if (!type) throw new Error(`reference model: column ${table}.${r.column_name} has unexpected type ${r.data_type}`);
-    return { name: r.column_name, type, nullable: r.is_nullable === 'YES' };
-  });
+  const rows = (result as { rows: { column_name: string; data_type: string; udt_name: string; is_nullable: string }[] }).rows;
+  const columns: FieldSpec[] = [];
+  for (const r of rows) {
+    const base = { name: r.column_name, nullable: r.is_nullable === 'YES' };
+    const scalar = PG_TYPES[r.data_type];
+    const element = PG_ARRAYS[r.udt_name];
+    if (scalar) columns.push({ ...base, type: scalar });
+    else if (r.data_type === 'ARRAY' && element) columns.push({ ...base, type: 'array', element });
+    else if (r.data_type === 'USER-DEFINED') columns.push({ ...base, type: 'enum', labels: await enumLabels(knex, r.udt_name) });
+    else throw new Error(`reference model: column ${table}.${r.column_name} has unexpected type ${r.data_type} ${r.udt_name}`);
+  }
+  return columns;
 }
 
 /** `select "a"::text as "a", ...`: every value in PostgreSQL's own text form, no driver parsing. */
-async function readRows(knex: Knex, table: string, columns: readonly ColumnInfo[]): Promise<StoredRow[]> {
+async function readRows(knex: Knex, table: string, columns: readonly FieldSpec[]): Promise<StoredRow[]> {
   const list = columns.map((c) => `"${c.name}"::text as "${c.name}"`).join(', ');
   const result = await knex.raw(`select ${list} from "${table}"`);
   return (result as { rows: Record<string, string | null>[] }).rows.map((r) => Object.freeze({ ...r }));
 }
 
-function pick(types: ReadonlyMap<string, FieldType>, table: string, names: readonly string[], nullable: ReadonlySet<string>): FieldSpec[] {
+function pick(types: ReadonlyMap<string, FieldSpec>, table: string, names: readonly string[]): FieldSpec[] {
   return names.map((name) => {
-    const type = types.get(name);
-    if (!type) throw new Error(`reference model: ${table}.${name} is not a column`);
-    return { name, type, nullable: nullable.has(name) };
+    const column = types.get(name);
+    if (!column) throw new Error(`reference model: ${table}.${name} is not a column`);
+    return column;
   });
 }
 
@@ -95,22 +110,24 @@ function where(data: Dataset, table: string, test: (row: StoredRow) => boolean):
   return (data.rows.get(table) ?? []).filter(test);
 }
 
-/** Loads the fixture tables once and describes the collections the fixture app serves. */
-export async function loadDataset(knex: Knex): Promise<Dataset> {
+/**
+ * Loads the fixture tables once and describes the collections the fixture app serves; `userFields`
+ * are the projectable fields of the `users` collection (the typed-columns variant adds three).
+ */
+export async function loadDataset(knex: Knex, userFieldNames: readonly string[] = USER_FIELDS): Promise<Dataset> {
   const rows = new Map<string, readonly StoredRow[]>();
-  const types = new Map<string, ReadonlyMap<string, FieldType>>();
-  const nullables = new Map<string, ReadonlySet<string>>();
+  const types = new Map<string, ReadonlyMap<string, FieldSpec>>();
   for (const table of TABLES) {
     const columns = await readColumns(knex, table);
     rows.set(table, await readRows(knex, table, columns));
-    types.set(table, new Map(columns.map((c) => [c.name, c.type])));
-    nullables.set(table, new Set(columns.filter((c) => c.nullable).map((c) => c.name)));
+    types.set(table, new Map(columns.map((c) => [c.name, c])));
   }
-  const fieldsOf = (table: string, names: readonly string[]): FieldSpec[] =>
-    pick(types.get(table) ?? new Map(), table, names, nullables.get(table) ?? new Set());
+  const fieldsOf = (table: string, names: readonly string[]): FieldSpec[] => pick(types.get(table) ?? new Map(), table, names);
   const allColumns = (table: string): string[] => [...(types.get(table) ?? new Map()).keys()];
 
-  const userFields = fieldsOf('users', USER_FIELDS);
+  const userFields = fieldsOf('users', userFieldNames);
+  // The author of a post is the fixture's own User, whatever the collection projects.
+  const authorFields = fieldsOf('users', USER_FIELDS);
   const postFields = fieldsOf('posts', POST_FIELDS);
   const roleFields = fieldsOf('roles', allColumns('roles'));
   const names = (fields: readonly FieldSpec[]): string[] => fields.map((f) => f.name);
@@ -144,7 +161,7 @@ export async function loadDataset(knex: Knex): Promise<Dataset> {
     {
       name: 'author',
       cardinality: 'one',
-      scope: { table: 'users', fields: userFields, sortable: [], searchable: [], filterable: ['status'] },
+      scope: { table: 'users', fields: authorFields, sortable: [], searchable: [], filterable: ['status'] },
       related: (parent, data) => where(data, 'users', (u) => u.id === parent.user_id),
     },
   ];

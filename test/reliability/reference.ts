@@ -1,10 +1,11 @@
 // The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
-// sort 19-20, expansion 21-24, pagination and limits 26-28). It shares no code with plugin/.
+// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35). It shares no code
+// with plugin/.
 
 import { CollectionSpec, Dataset, FieldSpec, fieldOf, ScopeSpec, StoredRow } from './model';
 import { ClauseSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
-import { compareValues, JsonValue, outputValue, parseDay, parseInstant } from './values';
+import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
 
@@ -43,6 +44,11 @@ export type Expected =
  */
 function compareOne(field: FieldSpec, stored: string | null, operator: Operator, literal: Literal): boolean {
   if (literal.isNull) return operator === '=' ? stored === null : stored !== null;
+  if (field.type === 'array') {
+    // `=` is "contains", `<>` "does not contain", true for a NULL array (decision 35).
+    const contains = stored !== null && arrayContains(field, stored, literal.text);
+    return operator === '<>' ? !contains : contains;
+  }
   if (field.type === 'timestamptz') {
     const day = parseDay(literal.text);
     if (day) {
@@ -60,7 +66,7 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
   }
   // `<>` is IS DISTINCT FROM: a NULL field differs from every value.
   if (stored === null) return operator === '<>';
-  const c = compareValues(field.type, stored, literal.text);
+  const c = compareField(field, stored, literal.text);
   switch (operator) {
     case '=': return c === 0;
     case '<>': return c !== 0;
@@ -145,7 +151,7 @@ function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly S
       const y = b[field.name] ?? null;
       if (x === null && y === null) continue;
       // NULL is larger than every value in PostgreSQL's default ordering.
-      const c = x === null ? 1 : y === null ? -1 : compareValues(field.type, x, y);
+      const c = x === null ? 1 : y === null ? -1 : compareField(field, x, y);
       if (c !== 0) return desc ? -c : c;
     }
     return 0;
@@ -161,7 +167,7 @@ function outputFields(scope: ScopeSpec, query: ScopeQuery): FieldSpec[] {
 
 function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
   const record: JsonRecord = {};
-  for (const field of fields) record[field.name] = outputValue(field.type, row[field.name] ?? null);
+  for (const field of fields) record[field.name] = outputField(field, row[field.name] ?? null);
   return record;
 }
 

@@ -1,8 +1,8 @@
 // Typed comparison and output of values for the reference evaluator: a stored value (PostgreSQL's
 // text form) and a client literal (as the contract writes it) are both read from text here, so the
-// evaluator never depends on a driver's parsing (decisions.md 9-14, contract "Filter values").
+// evaluator never depends on a driver's parsing (decisions.md 9-14, 35, contract "Filter values").
 
-import type { FieldType } from './model';
+import type { FieldSpec, ScalarType } from './model';
 
 const MICROS_PER_DAY = 86_400_000_000n;
 
@@ -64,8 +64,8 @@ function instant(text: string): bigint {
   return micros;
 }
 
-/** Orders two non-null values of one column type (stored text forms or client literals). */
-export function compareValues(type: FieldType, a: string, b: string): number {
+/** Orders two non-null values of one scalar type (stored text forms or client literals). */
+export function compareValues(type: ScalarType, a: string, b: string): number {
   switch (type) {
     case 'integer':
     case 'bigint':
@@ -86,7 +86,7 @@ export function compareValues(type: FieldType, a: string, b: string): number {
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A stored value as the API must send it (decision 13; contract: bigint as a number when safe). */
-export function outputValue(type: FieldType, text: string | null): JsonValue {
+export function outputValue(type: ScalarType, text: string | null): JsonValue {
   if (text === null) return null;
   switch (type) {
     case 'integer':
@@ -103,5 +103,80 @@ export function outputValue(type: FieldType, text: string | null): JsonValue {
     case 'text':
     case 'date':
       return text;
+  }
+}
+
+// ---- enums and arrays (decision 35) ---------------------------------------------------------
+
+/**
+ * The elements of a one-dimensional array in PostgreSQL's text form: `{a,"b c",NULL,"NULL"}` ->
+ * ['a', 'b c', null, 'NULL']. Quoted elements use backslash escapes; a bare NULL is the null element.
+ */
+export function parseArray(text: string): (string | null)[] {
+  if (!text.startsWith('{') || !text.endsWith('}')) throw new Error(`reference: not an array: ${text}`);
+  const body = text.slice(1, -1);
+  const out: (string | null)[] = [];
+  let i = 0;
+  while (i < body.length) {
+    if (body[i] === '"') {
+      let value = '';
+      for (i += 1; body[i] !== '"'; i += 1) {
+        if (body[i] === '\\') i += 1;
+        value += body[i] ?? '';
+      }
+      out.push(value);
+      i += 2; // the closing quote and the comma
+    } else {
+      const end = body.indexOf(',', i) === -1 ? body.length : body.indexOf(',', i);
+      const raw = body.slice(i, end);
+      out.push(raw.toUpperCase() === 'NULL' ? null : raw);
+      i = end + 1;
+    }
+  }
+  return out;
+}
+
+/** PostgreSQL's array order: element by element, a NULL element after every value, then the shorter first. */
+function compareArrays(element: ScalarType, a: readonly (string | null)[], b: readonly (string | null)[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === null && y === null) continue;
+    const c = x === null ? 1 : y === null ? -1 : compareValues(element, x, y);
+    if (c !== 0) return c;
+  }
+  return Math.sign(a.length - b.length);
+}
+
+/** Orders two non-null values of a field: enums by declared order, arrays as PostgreSQL does. */
+export function compareField(field: FieldSpec, a: string, b: string): number {
+  switch (field.type) {
+    case 'enum': {
+      const labels = field.labels ?? [];
+      return Math.sign(labels.indexOf(a) - labels.indexOf(b));
+    }
+    case 'array':
+      return compareArrays(field.element ?? 'text', parseArray(a), parseArray(b));
+    default:
+      return compareValues(field.type, a, b);
+  }
+}
+
+/** Whether a stored array holds an element equal to the literal (a NULL element equals nothing). */
+export function arrayContains(field: FieldSpec, stored: string, literal: string): boolean {
+  const element = field.element ?? 'text';
+  return parseArray(stored).some((e) => e !== null && compareValues(element, e, literal) === 0);
+}
+
+/** A stored value of a field as the API must send it: enums as their label, arrays as JSON arrays. */
+export function outputField(field: FieldSpec, text: string | null): JsonValue {
+  if (text === null) return null;
+  switch (field.type) {
+    case 'enum':
+      return text;
+    case 'array':
+      return parseArray(text).map((e) => outputValue(field.element ?? 'text', e));
+    default:
+      return outputValue(field.type, text);
   }
 }

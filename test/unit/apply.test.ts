@@ -8,7 +8,7 @@ import { planQueries, rootStatements } from '../../plugin/apply/query';
 import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
-import { limits, people } from './catalog-stub';
+import { limits, people, things } from './catalog-stub';
 
 const knex = knexFactory({ client: 'pg' });
 
@@ -71,6 +71,44 @@ describe('apply: SQL', () => {
   it('fetches one row past maxRows to detect truncation, and pages with limit/offset', () => {
     expect(sqlOf('fields=id').bindings).to.deep.equal([1001]);
     expect(sqlOf('fields=id&per-page=10&page=3').bindings).to.deep.equal([10, 20]);
+  });
+});
+
+describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
+  const thingsSql = (qs: string) => {
+    const statements = rootStatements(validateQuery(describeQuery(parseQueryString(qs)), things, limits));
+    if (statements === undefined) throw new Error('the stub models are plain');
+    return statements.rows;
+  };
+  const thingsWhere = (qs: string) => {
+    const { sql, bindings } = thingsSql(`fields=id&${qs}`);
+    return { where: sql.slice(sql.indexOf(' where ') + 7, sql.indexOf(' order by ')), bindings: bindings.slice(0, -1) };
+  };
+
+  it('casts enum values to the enum named with its schema, both quoted (knex placeholders escaped)', () => {
+    expect(thingsWhere('filter[mood]=<happy&in[mood]=sad,null')).to.deep.equal({
+      where: '(("things"."mood" < ?::"odd schema"."mo""od\\?")) and ((("things"."mood" IN (?::"odd schema"."mo""od\\?") '
+        + 'OR "things"."mood" IS NULL)))',
+      bindings: ['happy', 'sad'],
+    });
+  });
+
+  it('tests arrays for containment (@>) and overlap (&&), <> as IS NOT TRUE, null items as IS NULL', () => {
+    expect(thingsWhere('filter[tags]=a&filter[or tags]=<>b&in[counts]=1,2,null')).to.deep.equal({
+      where: '(("things"."tags"::"pg_catalog"."text"[] @> ARRAY[?]::"pg_catalog"."text"[]) '
+        + 'OR (("things"."tags"::"pg_catalog"."text"[] @> ARRAY[?]::"pg_catalog"."text"[]) IS NOT TRUE)) and '
+        + '((("things"."counts"::"pg_catalog"."int8"[] && ARRAY[?, ?]::"pg_catalog"."int8"[] OR "things"."counts" IS NULL)))',
+      bindings: ['a', 'b', '1', '2'],
+    });
+  });
+
+  it('compares JSON as jsonb', () => {
+    expect(thingsWhere('filter[doc]=<>[1]').where).to.equal('(("things"."doc"::jsonb IS DISTINCT FROM ?::jsonb))');
+  });
+
+  it('selects arrays as JSON, bigint elements through their text form', () => {
+    const { sql } = thingsSql('fields=tags,counts,mood');
+    expect(sql).to.include('to_json("things"."tags") AS "tags", to_json("things"."counts"::text[]) AS "counts", "things"."mood"');
   });
 });
 

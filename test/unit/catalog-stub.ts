@@ -18,6 +18,9 @@ class PersonTag extends Model {
 class Nickname extends Model {
   static override tableName = 'nicknames';
 }
+class Thing extends Model {
+  static override tableName = 'things';
+}
 
 /** Fields named as their columns, as a model without name mappers has them. */
 const columns = (table: string, list: [string, ColumnType][]): Map<string, Column> =>
@@ -85,4 +88,30 @@ export const people: CollectionCatalog = {
 
 export const limits = {
   defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3, maxRelatedRows: 50,
+};
+
+/** An enum in a schema whose name needs quoting, a text array, an integer array, a real and a jsonb. */
+const thingColumns = new Map<string, Column>([
+  ['id', { name: 'id', column: 'id', table: 'things', type: 'integer', nullable: false, udt: 'int4', orderable: true }],
+  ['mood', {
+    name: 'mood', column: 'mood', table: 'things', type: 'enum', nullable: true, udt: 'mo"od?', udtSchema: 'odd schema',
+    orderable: true, labels: ['sad', 'ok', 'happy'],
+  }],
+  ['tags', {
+    name: 'tags', column: 'tags', table: 'things', type: 'array', nullable: true, udt: '_text', udtSchema: 'pg_catalog',
+    orderable: true, element: 'text', elementSchema: 'pg_catalog', elementType: 'text',
+  }],
+  ['counts', {
+    name: 'counts', column: 'counts', table: 'things', type: 'array', nullable: true, udt: '_int8', udtSchema: 'pg_catalog',
+    orderable: true, element: 'int8', elementSchema: 'pg_catalog', elementType: 'bigint',
+  }],
+  ['ratio', { name: 'ratio', column: 'ratio', table: 'things', type: 'float', nullable: true, udt: 'float4', orderable: true }],
+  ['doc', { name: 'doc', column: 'doc', table: 'things', type: 'json', nullable: true, udt: 'jsonb', orderable: true }],
+]);
+
+const thingFields = [...thingColumns.keys()];
+
+export const things: CollectionCatalog = {
+  name: 'things', label: 'things', modelClass: Thing, table: 'things', idColumns: ['id'], viaModel: false, columns: thingColumns,
+  projectable: thingFields, sortable: thingFields, searchable: thingFields, filterable: thingFields, relations: new Map(),
 };

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { QueryError } from '../../plugin/errors';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { coerceValue, validateQuery, type ValidatedQuery } from '../../plugin/validate';
-import { limits, people } from './catalog-stub';
+import { limits, people, things } from './catalog-stub';
 
 const validate = (qs: string): ValidatedQuery => validateQuery(describeQuery(parseQueryString(qs)), people, limits);
 
@@ -127,5 +127,59 @@ describe('validate: paging and cost caps', () => {
     expect(problemsOf('in[id]=1,2,3,4,5,6').map((p) => p[0])).to.deep.equal(['LIMIT_EXCEEDED']);
     const many = Array.from({ length: 11 }, (_, i) => `filter[or id]=${i}`).join('&');
     expect(problemsOf(many).map((p) => p[0])).to.deep.equal(['LIMIT_EXCEEDED']);
+  });
+});
+
+describe('validate: enums, arrays, JSON and float ranges (decisions.md 35)', () => {
+  const thing = (name: string) => things.columns.get(name)!;
+  const coerce = (name: string, text: string) => coerceValue(thing(name), { kind: 'text', text, quoted: false });
+  const thingProblems = (qs: string): [string, string | undefined][] => {
+    try {
+      validateQuery(describeQuery(parseQueryString(qs)), things, limits);
+    } catch (error) {
+      if (error instanceof QueryError) return error.problems.map((p) => [p.code, p.parameter]);
+      throw error;
+    }
+    throw new Error(`expected ${qs} to be refused`);
+  };
+
+  it('accepts only enum labels, and names them', () => {
+    expect(coerce('mood', 'ok')).to.deep.equal({ ok: true, operand: { kind: 'value', value: 'ok' } });
+    expect(coerce('mood', 'OK')).to.deep.include({ ok: false, allowed: ['sad', 'ok', 'happy'] });
+  });
+
+  it('checks an array value as one element of the element type', () => {
+    expect(coerce('counts', '9007199254740993')).to.deep.equal({ ok: true, operand: { kind: 'value', value: '9007199254740993' } });
+    expect(coerce('counts', '9223372036854775808').ok).to.equal(false);
+    expect(coerce('tags', '')).to.deep.equal({ ok: true, operand: { kind: 'value', value: '' } });
+  });
+
+  it('refuses ordering operators and between on arrays and JSON, before reading the value', () => {
+    expect(thingProblems('filter[tags]=>a&between[counts]=1,2&filter[doc]=<=1&filter[mood]=>nope')).to.deep.equal([
+      ['INVALID_VALUE', 'filter[tags]'], ['INVALID_VALUE', 'between[counts]'], ['INVALID_VALUE', 'filter[doc]'],
+      ['INVALID_VALUE', 'filter[mood]'],
+    ]);
+  });
+
+  it('accepts JSON that jsonb reads, and refuses what it cannot', () => {
+    for (const text of ['{"a": [1, 2.5e3, "x"]}', 'null', '"\\ud83d\\ude00"', '1e131000', `${'['.repeat(1000)}${']'.repeat(1000)}`]) {
+      expect(coerce('doc', text).ok, text).to.equal(true);
+    }
+    for (const text of ['{a: 1}', 'done', '', '"\\u0000"', '"\\ud800"', '"\\udc00"', '["\\ud800", "\\udc00"]', '1e131073',
+      '1e-16384', `${'['.repeat(1001)}${']'.repeat(1001)}`]) {
+      expect(coerce('doc', text).ok, text).to.equal(false);
+    }
+  });
+
+  it('keeps numerics within PostgreSQL\'s digit limits', () => {
+    expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: '9'.repeat(131072), quoted: false }).ok).to.equal(true);
+    expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: '9'.repeat(131073), quoted: false }).ok).to.equal(false);
+    expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: `0.${'1'.repeat(16384)}`, quoted: false }).ok).to.equal(false);
+    expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: `${'0'.repeat(140000)}1`, quoted: false }).ok).to.equal(true);
+  });
+
+  it('refuses reals that round to infinity or to zero', () => {
+    for (const text of ['3.4028235e38', '1.4e-45', '-0', '0.0', '1e-45']) expect(coerce('ratio', text).ok, text).to.equal(true);
+    for (const text of ['3.5e38', '1e-46', 'NaN', 'Infinity', '0x1', '1e', '.']) expect(coerce('ratio', text).ok, text).to.equal(false);
   });
 });

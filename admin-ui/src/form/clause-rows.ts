@@ -1,7 +1,7 @@
 // Owns the filter, in and between builders: one row per clause (logical word, field, operator or
 // list or bounds), in the order the clauses will be evaluated.
 import { button, choices, h, input, labelled, select } from '../dom';
-import { fieldType, type ScopeMeta } from '../meta';
+import { fieldLabels, fieldType, type ScopeMeta } from '../meta';
 import { newClause, type ClauseFamily, type ClauseRow, type ScopeState } from '../state';
 import type { FormContext } from './context';
 import { logicalChoices, operatorChoices, valuePlaceholder } from './hints';
@@ -13,8 +13,17 @@ const titles: Readonly<Record<ClauseFamily, { legend: string; add: string; help:
   between: { legend: 'Between', add: 'Add between', help: 'The field lies between two bounds, both included; a date alone means the whole day.' },
 };
 
+/** An enum's labels offered as suggestions while typing a value (any text, `null` too, can still be typed). */
+function labelList(id: string, labels: readonly string[]): HTMLElement[] {
+  if (labels.length === 0) return [];
+  return [h('datalist', { id }, ...labels.map((label) => h('option', { attrs: { value: label } })))];
+}
+
 function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
   const placeholder = valuePlaceholder(fieldType(meta, row.field));
+  const labels = fieldLabels(meta, row.field);
+  const listId = `${row.id}-labels`;
+  const attrs = labels.length === 0 ? { placeholder } : { placeholder, list: listId };
   const set = (part: 'value' | 'max') => (value: string) => {
     row[part] = value;
     ctx.changed();
@@ -26,14 +35,16 @@ function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ct
           row.operator = v;
           ctx.changed();
         })),
-        labelled('Value', input(`${row.id}-value`, row.value, set('value'), { placeholder }), 'grow'),
+        labelled('Value', input(`${row.id}-value`, row.value, set('value'), attrs), 'grow'),
+        ...labelList(listId, labels),
       ];
     case 'in':
       return [labelled('Values (comma-separated)', input(`${row.id}-value`, row.value, set('value'), { placeholder: 'a,b,"with, comma"' }), 'grow')];
     case 'between':
       return [
-        labelled('From', input(`${row.id}-value`, row.value, set('value'), { placeholder }), 'grow'),
-        labelled('To', input(`${row.id}-max`, row.max, set('max'), { placeholder }), 'grow'),
+        labelled('From', input(`${row.id}-value`, row.value, set('value'), attrs), 'grow'),
+        labelled('To', input(`${row.id}-max`, row.max, set('max'), attrs), 'grow'),
+        ...labelList(listId, labels),
       ];
   }
 }

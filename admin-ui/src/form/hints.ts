@@ -32,7 +32,9 @@ const placeholders: Readonly<Record<FieldType, string>> = {
   timestamp: 'YYYY-MM-DD or YYYY-MM-DDTHH:MM',
   date: 'YYYY-MM-DD',
   uuid: 'a UUID',
-  json: 'text',
+  json: 'a JSON value, e.g. {"a":1}',
+  enum: 'one of the labels',
+  array: 'one element (contains)',
   other: 'a value',
 };
 
