@@ -80,7 +80,11 @@ function coerceTimestamp(text: string): Coerced {
   if (moment === undefined) {
     return invalid('must be a date (YYYY-MM-DD) or an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SS[.ffffff][Z|±HH:MM])');
   }
-  if (moment.hasTime) return value(formatInstant(moment));
+  if (moment.hasTime) {
+    // `0001-01-01T00:00+00:01` is 31 December of year 0 in UTC, which the ISO form sent to PostgreSQL cannot write.
+    if (moment.date.getUTCFullYear() < 1) return invalid('is before 0001-01-01T00:00:00Z once its offset is applied');
+    return value(formatInstant(moment));
+  }
   const next = new Date(moment.date.getTime());
   next.setUTCDate(next.getUTCDate() + 1);
   return { ok: true, operand: { kind: 'day', start: `${isoDay(moment.date)}T00:00:00Z`, end: `${isoDay(next)}T00:00:00Z` } };

@@ -370,4 +370,23 @@ describe('filter', function () {
       });
     }
   });
+
+  // An offset can carry an instant written in year 1 into year 0, which the ISO form sent to
+  // PostgreSQL cannot write: INVALID_VALUE before any SQL, on every operator, list, range and alias.
+  describe('timestamps that leave the year 1 once their offset is applied', function () {
+    const early = '0001-01-01T00:00%2B00:01';
+    for (const query of [
+      `filter[created_at]=${early}`, `filter[created_at]=%3E%3D${early}`, `filter[or!%20created_at]=%3C${early}`,
+      `in[created_at]=2025-04-17,${early}`, `between[created_at]=${early},2025-01-01`,
+      `expand[posts]=p&p_filter[created_at]=${early}`,
+    ]) {
+      it(`${query} is INVALID_VALUE`, async function () {
+        expectProblem(await h.get(`/api/users?${query}`), { code: 'INVALID_VALUE' });
+      });
+    }
+
+    it('the first instant of year 1 in UTC is fine', async function () {
+      expect(await h.userIds('filter[created_at]=%3E%3D0001-01-01T00:01%2B00:01&fields=id&limit=2')).to.deep.equal([1, 2]);
+    });
+  });
 });

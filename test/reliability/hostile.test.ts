@@ -34,6 +34,7 @@ describe('hostile input (reliability)', function () {
     // Well-formed keys carry hostile values into SQL bindings; the other two kinds test the parser.
     const validKey = fc.constantFrom(
       'filter[name]', 'filter[or+email]', 'filter[and!+status]', 'in[name]', 'in[or+role]', 'between[name]', 'search[name,email]',
+      'between[created_at]', 'in[created_at]', 'p_filter[created_at]',
       'search[status]', 'filter[id]', 'filter[created_at]', 'in[score]', 'sort[name]', 'fields', 'expand[posts]', 'p_filter[title]',
       'p_search[title]', 'per-page', 'page', 'limit',
     );
@@ -42,6 +43,8 @@ describe('hostile input (reliability)', function () {
       '1', '-1', '0', '1.5', '-0', '1e3', '1e309', '99999999999999999999', '-9223372036854775809', 'NaN', 'Infinity', '0x10',
       '%201', 'null', '%22null%22', '%22%22', '%22', '%5C', '%25', '_', '*', '%3B', '--', '%2F*', '*%2F', '%27', ',', ',,',
       '%3E', '%3E%3D', '%3C%3E', '%3C', '%3D', '=', 'true', '2025-04-17', '2025-02-30', '2025-04-17T24:00', 'id', 'name', 'p',
+      // Instants an offset carries out of the years the ISO form can write (class 3).
+      '0001-01-01T00:00%2B00:01', '0001-01-01T00:00:00.5%2B23:59', '9999-12-31T23:59-23:59',
       'desc', 'sideways', '%00', '%C3%28', '%FF', '%E0%A4', '%', '%G1', '%2', '%ED%A0%80', '%C0%AF', '%F0%9F%98%80', '%C3%A9',
       enc(MARK), enc(`${MARK}'; drop table users; --`), enc(`"${MARK}","x"`), enc(`${MARK}\\`), '+', '%20', '&', '[', ']',
     );
@@ -69,6 +72,32 @@ describe('hostile input (reliability)', function () {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       }), { seed, numRuns });
       console.log(`    hostile: ${executed} generated requests (seed ${seed}); statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    });
+  });
+
+  // Class 3: instants at the edges of the years the ISO form can write, moved by generated offsets,
+  // under every operator, list, range and alias form of a timestamp field.
+  describe('generated timestamps at the edges of the calendar', function () {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const instantArb = fc.record({
+      day: fc.constantFrom('0001-01-01', '0001-01-02', '9999-12-31', '9999-12-30', '2025-04-17'),
+      time: fc.tuple(two(23), two(59), fc.option(two(59), { nil: undefined })).map(([h, m, sec]) => `T${h}:${m}${sec === undefined ? '' : `:${sec}`}`),
+      zone: fc.oneof(fc.constant(''), fc.constant('Z'), fc.tuple(fc.constantFrom('%2B', '-'), two(23), two(59)).map(([sign, h, m]) => `${sign}${h}:${m}`)),
+    }).map(({ day, time, zone }) => `${day}${time}${zone}`);
+    const formArb = fc.constantFrom(
+      (v: string) => `filter[created_at]=${v}`, (v: string) => `filter[created_at]=%3E%3D${v}`, (v: string) => `filter[or!+created_at]=%3C${v}`,
+      (v: string) => `in[created_at]=2025-04-17,${v}`, (v: string) => `between[created_at]=${v},${v}`,
+      (v: string) => `expand[posts]=p&p_filter[created_at]=%3C%3E${v}`,
+    );
+
+    it('never answers 5xx: an instant out of range is INVALID_VALUE before any SQL', async function () {
+      this.timeout(300000);
+      const statuses = new Map<number, number>();
+      await fc.assert(fc.asyncProperty(instantArb, formArb, async (instant, form) => {
+        const res = await h.send(form(instant));
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }), { seed: Number(process.env.FC_SEED ?? 4243), numRuns: Number(process.env.HOSTILE_RUNS ?? 300) });
+      console.log(`    timestamps: statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     });
   });
 
