@@ -119,7 +119,8 @@ describe('http behaviour', function () {
       expect(statements[0]?.sql).to.match(/^select .* from "users" where \(\("users"."id" >= \$1\)\)/);
       expect(statements[0]?.bindings).to.deep.equal([5, 2, 4]);
       expect(statements[1]?.sql).to.match(/from "posts" where "posts"."user_id" = any\(\$1\)/);
-      expect(statements[1]?.bindings).to.deep.equal([[9, 10]]);
+      // The parents' keys as one array, then the expansion's row cap plus one (decisions.md 42).
+      expect(statements[1]?.bindings).to.deep.equal([[9, 10], 5001]);
       expect(statements[2]?.sql).to.match(/^select count\(\*\)/);
     });
 

@@ -60,13 +60,17 @@ async function createPglite(options: TestDatabaseOptions): Promise<TestDatabase>
   // PGlite has exactly one connection, so a SET lasts for the whole database's life.
   if (options.timezone) await knex.raw(`set time zone '${options.timezone}'`);
   let destroyed = false;
+  const others: Knex[] = [];
   return {
     kind: 'pglite',
     knex,
     connectWith(config) {
       const pglite = (knex.client as { pglite?: unknown }).pglite;
-      // Not destroyed on its own: closing it would close the shared PGlite instance.
-      return createKnex({ client: ClientPgLite, connection: { pglite } as never, ...config });
+      const other = createKnex({ client: ClientPgLite, connection: { pglite } as never, ...config });
+      // Destroyed with the database (closing it closes the shared PGlite instance); its pool's timers
+      // would otherwise keep the test process alive.
+      others.push(other);
+      return other;
     },
     async connectWithOutage() {
       const client: unknown = knex.client;
@@ -82,6 +86,7 @@ async function createPglite(options: TestDatabaseOptions): Promise<TestDatabase>
     async destroy() {
       if (destroyed) return;
       destroyed = true;
+      for (const other of others) await other.destroy().catch(() => undefined);
       await knex.destroy().catch(() => undefined);
     },
   };
