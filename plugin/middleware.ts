@@ -1,6 +1,6 @@
 // The one place that touches Koa's ctx for API answers: runs the authorize and scope hooks, runs the
 // pipeline, and renders results and problems (problem+json; 503 when the database is down or a
-// statement timed out).
+// statement timed out; 500 INTERNAL_ERROR for any other fault, such as a host hook that throws).
 
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
@@ -18,7 +18,7 @@ export interface RequestReport {
   collection?: string;
   statements?: number;
   code?: string;
-  /** The database error behind a 503, for the host's request log. */
+  /** The error behind a 503 or a 500, for the host's request log. */
   error?: unknown;
 }
 
@@ -142,14 +142,29 @@ export function pipelineRequest(ctx: Context, options: ResolvedOptions, collecti
   };
 }
 
-/** Wraps a route: client problems become problem+json, an unavailable database 503. */
+/**
+ * Answers a fault that is neither the client's mistake nor the database being unavailable (a host
+ * hook that throws, a bug): `500 INTERNAL_ERROR` with a generic detail. The error goes to the
+ * configured logger and to `ctx.state.queryModifiers.error`, never to the client: its message may
+ * name tables, hosts or the hook's internals.
+ */
+export function renderFault(ctx: Context, options: ResolvedOptions, error: unknown): void {
+  options.logger.error('koa-query-modifiers: internal error', error);
+  report(ctx).error = error;
+  // Headers set before the fault (ETag, Server-Timing, X-Result-Truncated) describe an answer that was not sent.
+  for (const name of ['ETag', 'Server-Timing', 'X-Result-Truncated']) ctx.remove(name);
+  renderProblem(ctx, new QueryError([problem('INTERNAL_ERROR', undefined,
+    'The server failed to answer this request; the error has been logged')]));
+}
+
+/** Wraps a route: client problems become problem+json, an unavailable database 503, any other fault 500. */
 export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => Promise<void>) {
   return async (ctx: RouteContext): Promise<void> => {
     try {
       await work(ctx);
     } catch (error) {
       if (error instanceof QueryError) return renderProblem(ctx, error);
-      if (!isUnavailable(error)) throw error;
+      if (!isUnavailable(error)) return renderFault(ctx, options, error);
       options.logger.error('koa-query-modifiers: database unavailable', error);
       report(ctx).error = error;
       renderProblem(ctx, new QueryError([problem('SERVICE_UNAVAILABLE', undefined,

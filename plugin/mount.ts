@@ -15,6 +15,8 @@ export interface MountSettings {
   readonly cors: Middleware | undefined;
   /** The collection names, or undefined when this client may not see them. */
   listCollections(ctx: Context): Promise<readonly string[] | undefined>;
+  /** Answers a fault met while answering (a host hook that throws when asked about `_meta`). */
+  fault(ctx: Context, error: unknown): void;
 }
 
 interface Mount extends MountSettings {
@@ -24,9 +26,9 @@ interface Mount extends MountSettings {
 /** The plugin routers that own the request, outermost first; the first one answers what is left. */
 const visits = new WeakMap<Context, Mount[]>();
 
-/** `/api/users` and `/api/a/b` are under `/api`; every path is under the empty prefix. */
+/** `/api`, `/api/users` and `/api/a/b` are under `/api`; every path is under the empty prefix. */
 function owns(mount: Mount, path: string): boolean {
-  return path.startsWith(`${mount.prefix}/`);
+  return path === mount.prefix || path.startsWith(`${mount.prefix}/`);
 }
 
 /** A CORS preflight asking to GET or HEAD, the only methods the plugin's CORS settings cover. */
@@ -107,17 +109,28 @@ async function problemToSend(ctx: Context, mounts: readonly Mount[]): Promise<Qu
     return undefined;
   }
   // A router's allowedMethods() may have set 405 or 501 without a body; rule 45 wants 405 problem+json.
-  if (status === 404 || ((status === 405 || status === 501) && routes.length > 0)) return methodNotAllowed(ctx, allow);
+  if (status === 404 || (status === 405 && routes.length > 0)) return methodNotAllowed(ctx, allow);
+  // 501 is a method no router implements (TRACE, PROPFIND), also where nothing serves the path. It
+  // stays a 405 there (a 404 would be turned into 501 again by an allowedMethods() mounted before
+  // this router), allowing what the plugin serves.
+  if (status === 501) return methodNotAllowed(ctx, allow === '' ? 'GET, HEAD' : allow);
   return undefined;
 }
 
 /** Sends the plugin's answer once every router and middleware after it has run, if one is due. */
-async function answerUnhandled(ctx: Context, mounts: readonly Mount[]): Promise<void> {
-  const error = await problemToSend(ctx, mounts);
-  if (error === undefined) return;
-  const cors = mounts.find((mount) => mount.cors !== undefined)?.cors;
-  if (cors === undefined) renderProblem(ctx, error);
-  else await cors(ctx, async () => renderProblem(ctx, error));
+async function answerUnhandled(ctx: Context, mounts: readonly Mount[], mount: Mount): Promise<void> {
+  let answer: (() => void) | undefined;
+  try {
+    const error = await problemToSend(ctx, mounts);
+    if (error !== undefined) answer = () => renderProblem(ctx, error);
+  } catch (fault) {
+    answer = () => mount.fault(ctx, fault);
+  }
+  const send = answer;
+  if (send === undefined) return;
+  const cors = mounts.find((each) => each.cors !== undefined)?.cors;
+  if (cors === undefined) send();
+  else await cors(ctx, async () => send());
 }
 
 type Dispatch = ReturnType<Router['middleware']>;
@@ -135,7 +148,7 @@ function mountedDispatch(mount: Mount, dispatch: Dispatch): Dispatch {
       return mount.cors(ctx, next);
     }
     await dispatch(ctx, next);
-    if (visit === undefined) await answerUnhandled(ctx, mounts);
+    if (visit === undefined) await answerUnhandled(ctx, mounts, mount);
   };
 }
 

@@ -4,7 +4,7 @@
 import cors from '@koa/cors';
 import type Router from '@koa/router';
 import { registerAdminRoutes } from './admin/routes';
-import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderJson } from './middleware';
+import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderFault, renderJson } from './middleware';
 import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
 import { resolveOptions, type QueryModifiersOptions } from './options';
@@ -22,6 +22,7 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Ro
     prefix: resolved.prefix,
     cors: corsMiddleware,
     listCollections: async (ctx) => ((await mayListCollections(ctx, resolved)) ? [...catalog.keys()] : undefined),
+    fault: (ctx, error) => renderFault(ctx, resolved, error),
   });
   // Runs before every route of this router; preflights and 404/405 answers get it in mount.ts.
   if (corsMiddleware !== undefined) router.use(corsMiddleware);

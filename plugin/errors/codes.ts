@@ -15,6 +15,7 @@ export const problemCodes = {
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   UNKNOWN_COLLECTION: { status: 404, title: 'Unknown collection' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
+  INTERNAL_ERROR: { status: 500, title: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
 } as const;
 

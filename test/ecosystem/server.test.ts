@@ -199,6 +199,7 @@ describe('demo server: database outage', function () {
     expect(ready.status).to.equal(503);
     expect(ready.type).to.equal('application/problem+json');
     expect(ready.body).to.include({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(ready.headers['retry-after'], 'a 503 tells when to try again').to.equal('1');
     await supertest(app.callback()).get('/health').expect(200);
   });
 
@@ -206,6 +207,7 @@ describe('demo server: database outage', function () {
     lines.length = 0;
     const res = await supertest(app.callback()).get('/api/users').set('X-Request-Id', 'down-1');
     expect(res.status).to.equal(503);
+    expect(res.headers['retry-after']).to.equal('1');
     const request = lines.find((l) => l.msg === 'request');
     expect(request).to.include({ requestId: 'down-1', status: 503, code: 'SERVICE_UNAVAILABLE', level: 50 });
     expect(request?.err).to.be.an('object').that.has.property('message').that.is.a('string');

@@ -201,6 +201,12 @@ describe('errors', function () {
       return true;
     };
     const guarded = useApp({ authorize });
+    const realm = useApp({
+      authorize: (ctx: Context) => {
+        ctx.set('WWW-Authenticate', 'Basic realm="staff"');
+        return { status: 401 };
+      },
+    });
 
     it('allowed: 200, and the hook got the collection name', async function () {
       calls.length = 0;
@@ -214,6 +220,15 @@ describe('errors', function () {
       expect(body).to.deep.equal(problemBody('UNAUTHORIZED'));
       const res = await guarded.get('/api/users');
       expect(objectOf(res).detail).to.equal('who are you?');
+    });
+
+    it('a 401 says how to authenticate: WWW-Authenticate: Bearer when the hook set none, its own otherwise', async function () {
+      const res = await guarded.get('/api/users');
+      expect(res.status).to.equal(401);
+      expect(res.headers['www-authenticate']).to.equal('Bearer');
+      const own = await supertest(realm.origin).get('/api/users');
+      expect(own.status).to.equal(401);
+      expect(own.headers['www-authenticate']).to.equal('Basic realm="staff"');
     });
 
     it('{status: 403} is 403 FORBIDDEN with the detail given', async function () {
@@ -264,6 +279,8 @@ describe('errors', function () {
       const res = await supertest(app.origin).get('/api/users?filter[id]=1');
       expect(res.status, res.text.slice(0, 300)).to.equal(503);
       expect(withoutDetails(objectOf(res))).to.deep.equal(problemBody('SERVICE_UNAVAILABLE'));
+      // The client may try again: Retry-After says when (docs/errors.md).
+      expect(res.headers['retry-after']).to.equal('1');
       expect(res.text.toLowerCase()).to.not.match(/knex|pool|acquire|econn|pglite|postgres|select|closed/);
       expect(logged.length).to.be.greaterThan(0);
     });
@@ -308,6 +325,7 @@ describe('errors', function () {
       const res = await supertest(app.origin).get('/api/users?filter[id]=1').set('x-slow', '1');
       expect(res.status, res.text.slice(0, 300)).to.equal(503);
       expect(withoutDetails(objectOf(res))).to.deep.equal(problemBody('SERVICE_UNAVAILABLE'));
+      expect(res.headers['retry-after']).to.equal('1');
       expect(res.text).to.not.include('statement');
     });
   });

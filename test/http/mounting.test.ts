@@ -97,6 +97,24 @@ describe('mounting beside the host', function () {
         expectProblem(await request().post('/api/nope'), { code: 'UNKNOWN_COLLECTION' });
       });
 
+      it('answers the prefix itself with 404 UNKNOWN_COLLECTION too', async function () {
+        expectProblem(await request().get('/api'), { code: 'UNKNOWN_COLLECTION' });
+        expectProblem(await request().get('/api/'), { code: 'UNKNOWN_COLLECTION' });
+        const head = await request().head('/api');
+        expect(head.status).to.equal(404);
+        expect(head.headers['content-type']).to.match(/^application\/problem\+json/);
+      });
+
+      it('answers a method no router knows with 405, never the bare 501 of allowedMethods() (decision 45)', async function () {
+        for (const [path, allow] of [['/api/users', 'GET, HEAD'], ['/api/posts', 'GET, HEAD, POST'], ['/api/nope', 'GET, HEAD']]) {
+          const traced = await request().trace(String(path));
+          expectProblem(traced, { code: 'METHOD_NOT_ALLOWED' });
+          expect(traced.headers.allow, String(path)).to.equal(allow);
+        }
+        const searched = await request()['m-search']('/api/nope');
+        expectProblem(searched, { code: 'METHOD_NOT_ALLOWED', detail: 'M-SEARCH is not allowed here; use GET or HEAD' });
+      });
+
       it('answers a method nobody serves with 405 and the methods that are served', async function () {
         const deleted = await request().delete('/api/users');
         expectProblem(deleted, { code: 'METHOD_NOT_ALLOWED', detail: 'DELETE is not allowed here; use GET or HEAD' });

@@ -53,12 +53,14 @@ describe('scope hook', function () {
     });
 
     it('restricts the count of a paginated response', async function () {
-      const res = await h.get('/api/users?per-page=5&page=3');
+      // A full page that is not the last: only the count query can tell the total (a partial page
+      // would tell it without counting), so 23 here would mean the count ignored the scope.
+      const res = await h.get('/api/users?per-page=5&page=2');
       expectOk(res);
       const body = objectOf(res);
+      expect(idsOf(asRows(body.data))).to.deep.equal([6, 7, 8, 9, 10]);
       expect(body.total).to.equal(12);
       expect(body.last_page).to.equal(3);
-      expect(idsOf(asRows(body.data))).to.deep.equal([11, 12]);
     });
 
     it('an OR among client filters cannot widen it', async function () {
