@@ -2,6 +2,7 @@
 // bracketed argument. Keys that are not ours are ignored (decisions.md 2); keys that look like ours
 // but are malformed are reported.
 
+import { decodeAsciiEscapes } from './query-string';
 import { bracketed, isModifier, isScopedModifier, type Modifier } from './vocabulary';
 
 export type KeyReading =
@@ -47,4 +48,14 @@ export function readKey(key: string): KeyReading {
     };
   }
   return { kind: 'modifier', alias, modifier: word, argument: inner };
+}
+
+/**
+ * Whether a key that is not valid percent-encoded UTF-8 was meant for this API, so that it is
+ * refused rather than ignored: `filter%5Bname%E0%5D` is (it reads `filter[name%E0]` once its ASCII
+ * escapes are decoded, and it has an encoded bracket); `utm%E0` is not.
+ */
+export function claimsUndecodableKey(rawKey: string): boolean {
+  // Ignoring such a key would answer as if its condition were absent: all the records.
+  return /%5[BbDd]/.test(rawKey) || readKey(decodeAsciiEscapes(rawKey)).kind !== 'foreign';
 }
