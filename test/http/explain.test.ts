@@ -1,11 +1,15 @@
-// The explain view (`<prefix>/_explain/<collection>`): the exact statements a request runs and, on
-// demand, PostgreSQL's plan of each, even when column names hold `?` or `$1`.
+// The explain view (`<prefix>/_explain/<collection>`): off unless the host turns it on and its
+// authorize hook answers `true` to `'_explain'` (it shows what the API hides); the exact statements a
+// request runs and, on demand, PostgreSQL's plan of each, even when column names hold `?` or `$1`.
 
 import { expect } from 'chai';
+import type { Context } from 'koa';
 import { Model } from 'objection';
-import { objectOf, rowsOf, startApp, expectOk, type TestApp } from '../support/app';
+import type { ModelQuery } from '../../plugin';
+import { objectOf, rowsOf, startApp, expectOk, useApp, type TestApp } from '../support/app';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { collections } from '../support/fixture';
+import { expectProblem } from '../support/problems';
 import supertest from 'supertest';
 
 /** A table whose column names knex would read as placeholders if it parsed them. */
@@ -24,7 +28,68 @@ interface Explained {
   readonly plan?: unknown[];
 }
 
+/** A host whose hook lets everyone read everything, and whose scope restricts users to one record. */
+const allowEverything = {
+  authorize: (): boolean => true,
+  scope: (_ctx: Context, _label: string, query: ModelQuery): void => {
+    query.where('users.id', 7);
+  },
+};
+
 describe('explain', function () {
+  describe('off by default, even when authorize allows everything', function () {
+    const h = useApp({ admin: {}, ...allowEverything });
+
+    it('is not served, and _meta says so', async function () {
+      expectProblem(await h.get('/api/_explain/users?filter[id]=1'), { code: 'UNKNOWN_COLLECTION' });
+      expect(objectOf(await h.get('/api/_meta')).explain).to.equal(false);
+      expect(await h.userIds('fields=id')).to.deep.equal([7]);
+    });
+  });
+
+  describe('turned on by the host, for whom authorize answers true to _explain', function () {
+    const h = useApp({ admin: { explain: true }, ...allowEverything });
+
+    it('shows the statements, scope conditions and their values included', async function () {
+      const res = await h.get('/api/_explain/users?fields=id');
+      expectOk(res);
+      const [statement] = (objectOf(res) as unknown as Explained).statements;
+      expect(statement?.sql).to.include('"users"."id" = $1');
+      expect(statement?.bindings[0]).to.equal(7);
+      expect(objectOf(await h.get('/api/_meta')).explain).to.equal(true);
+    });
+  });
+
+  describe('turned on, but authorize answers otherwise to _explain', function () {
+    const answers: Record<string, boolean | { status: 401 }> = { _explain: false, users: true, _meta: true };
+    const h = useApp({
+      admin: { explain: true },
+      authorize: (ctx, question) => {
+        if (question === '_explain' && ctx.get('x-role') === 'admin') return true;
+        if (question === '_explain' && ctx.get('x-role') === 'guest') {
+          ctx.set('WWW-Authenticate', 'Bearer');
+          return { status: 401 };
+        }
+        return answers[question] ?? false;
+      },
+    });
+
+    it('refuses it, lets the collection be read, and _meta tells the admin UI', async function () {
+      expectProblem(await h.get('/api/_explain/users'), { code: 'FORBIDDEN' });
+      expectProblem(await h.get('/api/_explain/users').set('x-role', 'guest'), { code: 'UNAUTHORIZED' });
+      expectOk(await h.get('/api/users?limit=1'));
+      const meta = await h.get('/api/_meta').set('x-role', 'guest');
+      expect(objectOf(meta).explain).to.equal(false);
+      expect(meta.headers['www-authenticate'], 'a header the hook set while refusing _explain').to.equal(undefined);
+    });
+
+    it('needs the collection question answered true as well', async function () {
+      expectOk(await h.get('/api/_explain/users').set('x-role', 'admin'));
+      expect(objectOf(await h.get('/api/_meta').set('x-role', 'admin')).explain).to.equal(true);
+      expectProblem(await h.get('/api/_explain/posts').set('x-role', 'admin'), { code: 'FORBIDDEN' });
+    });
+  });
+
   describe('column names holding ? and $1', function () {
     let db: TestDatabase | undefined;
     let app: TestApp | undefined;
