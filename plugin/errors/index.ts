@@ -1,2 +1,3 @@
 export { problemCodes, problemType, problemTypeBase, type ProblemCode } from './codes';
-export { QueryError, problem, raise, type Problem, type ProblemBody } from './query-error';
+export { QueryError, problem, raise, type Problem, type ProblemBody, type ProblemEntry } from './query-error';
+export { maxDetailLength, maxListedProblems } from './problem-body';
