@@ -63,7 +63,7 @@ export const optionsSchema = {
       default: 'no-cache',
     },
     admin: {
-      description: 'Serve the admin UI, collection metadata and the explain view; false or absent turns them off.',
+      description: 'Serve the admin UI and collection metadata; false or absent turns them off.',
       oneOf: [
         { const: false },
         {
@@ -71,7 +71,12 @@ export const optionsSchema = {
           additionalProperties: false,
           properties: {
             path: { type: 'string', pattern: '^(/[A-Za-z0-9._~-]+)+$', default: '/admin' },
-            explain: { type: 'boolean', default: true },
+            explain: {
+              description: 'Serve <prefix>/_explain: the SQL, bindings and plans of a request, scope conditions and hidden columns included, '
+                + "to clients for whom authorize(ctx, '_explain') returns true (to everyone when there is no authorize hook).",
+              type: 'boolean',
+              default: false,
+            },
           },
         },
       ],

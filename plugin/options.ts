@@ -30,7 +30,11 @@ export interface QueryModifiersOptions {
   readonly cors?: false | cors.Options;
   /** Cache-Control of 200 responses: one value, or per collection name (others get `no-cache`). */
   readonly cacheControl?: string | Readonly<Record<string, string>>;
-  /** Admin UI at `path` (default /admin), `<prefix>/_meta` and, unless `explain: false`, `<prefix>/_explain`. */
+  /**
+   * Admin UI at `path` (default /admin) and `<prefix>/_meta`. `explain: true` (default false) adds
+   * `<prefix>/_explain`, which shows SQL, bindings and plans, scope conditions included, to the clients
+   * `authorize` answers `true` for `'_explain'`.
+   */
   readonly admin?: false | { readonly path?: string; readonly explain?: boolean };
   readonly authorize?: (ctx: Context, collection: string) => AuthorizeResult | Promise<AuthorizeResult>;
   /**
@@ -117,7 +121,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
     cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,
     cacheControl: options.cacheControl ?? 'no-cache',
-    admin: options.admin ? { path: options.admin.path ?? '/admin', explain: options.admin.explain ?? true } : undefined,
+    // Explain shows what the API hides (scope conditions, hidden columns in SQL): only on request.
+    admin: options.admin ? { path: options.admin.path ?? '/admin', explain: options.admin.explain === true } : undefined,
     authorize: options.authorize,
     scope: options.scope,
     scopeModel: options.scopeModel,

@@ -17,8 +17,10 @@ export interface AppOptions {
   readonly apiToken?: string | undefined;
   /** Path prefix of the collection routes; default '/api'. */
   readonly prefix?: string | undefined;
-  /** Serve the admin UI at /admin with its metadata and explain endpoints; default true. */
+  /** Serve the admin UI at /admin with its metadata endpoints; default true. */
   readonly admin?: boolean | undefined;
+  /** Also serve `<prefix>/_explain` (SQL and plans; to token holders when there is a token); default false. */
+  readonly explain?: boolean | undefined;
   /** CORS for the API routes, e.g. `{ origin: 'https://app.example.com' }`; off when absent. */
   readonly cors?: { readonly origin: string } | undefined;
   /** Structured logs; default: a pino logger configured from LOG_LEVEL / NODE_ENV. */
@@ -145,7 +147,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     knex: options.knex,
     collections: COLLECTIONS,
     prefix,
-    admin: options.admin === false ? false : {},
+    admin: options.admin === false ? false : { explain: options.explain === true },
     logger: pluginLogger(logger),
     ...(options.cors === undefined ? {} : { cors: corsOptions(options.cors) }),
     ...(authorize === undefined ? {} : { authorize }),

@@ -1,5 +1,5 @@
 // Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL, API_TOKEN,
-// CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+// CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS, ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import http from 'node:http';
 import type { Knex } from 'knex';
 import { cachesFromEnv, corsFromEnv, createApp } from './app';
@@ -71,7 +71,9 @@ async function main(logger: Logger): Promise<void> {
     if (seed.seeded) {
       logger.info({ ...seed, database: databaseKind(env) }, `seeded ${seed.users} users, ${seed.posts} posts, ${seed.phones} phones`);
     }
-    const app = await createApp({ knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger, caches: cachesFromEnv(env) });
+    const app = await createApp({
+      knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger, caches: cachesFromEnv(env), explain: env.ADMIN_EXPLAIN === 'true',
+    });
     const server = http.createServer(app.callback());
     installShutdown(server, knex, logger);
     const actualPort = await listen(server, port);

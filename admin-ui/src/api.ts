@@ -20,7 +20,8 @@ export interface ProblemBody {
   readonly code?: string;
   readonly parameter?: string;
   readonly allowed?: unknown;
-  readonly errors?: ReadonlyArray<{ code?: string; parameter?: string; detail?: string; allowed?: unknown }>;
+  /** An entry whose list an earlier entry holds names it in `allowed_from` instead of `allowed`. */
+  readonly errors?: ReadonlyArray<{ code?: string; parameter?: string; detail?: string; allowed?: unknown; allowed_from?: number }>;
 }
 
 /** GETs `url` (same origin), sending `Authorization: Bearer <token>` when a token is given. */

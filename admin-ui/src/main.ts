@@ -144,6 +144,7 @@ async function loadIndex(): Promise<boolean> {
   const index = readIndexMeta(response.body);
   app.collections = index.collections;
   ui.openapi.href = index.openapi ?? `${app.prefix}/openapi.json`;
+  ui.explain.hidden = !index.explain;
   ui.collection.replaceChildren(...app.collections.map((name) => h('option', { text: name, attrs: { value: name } })));
   ui.collection.disabled = false;
   showPageMessage('');

@@ -44,6 +44,8 @@ export interface IndexMeta {
   /** Where the OpenAPI document of these collections is served. */
   readonly openapi?: string;
   readonly prefix: string;
+  /** Whether this client may use `<prefix>/_explain` (the host turned it on and authorizes it). */
+  readonly explain: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -74,12 +76,14 @@ function readScope(body: Json): ScopeMeta {
   };
 }
 
-/** `{"collections": ["users"], "prefix": "/api"}` -> IndexMeta; anything else -> an Error. */
+/** `{"collections": ["users"], "prefix": "/api", "explain": false}` -> IndexMeta; anything else -> an Error. */
 export function readIndexMeta(body: unknown): IndexMeta {
   if (!isObject(body) || !Array.isArray(body.collections)) throw new Error('the metadata endpoint did not list any collections');
   return {
     collections: strings(body.collections),
     prefix: typeof body.prefix === 'string' ? body.prefix : '',
+    // Servers from before the flag served explain to every admin client.
+    explain: body.explain !== false,
     ...(typeof body.openapi === 'string' ? { openapi: body.openapi } : {}),
   };
 }

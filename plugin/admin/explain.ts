@@ -22,12 +22,30 @@ interface QueryEvent {
   bindings?: unknown[];
 }
 
-// Captured SQL is in the driver's native `$n` form; knex.raw wants `?` placeholders, in the same order.
-const toKnexPlaceholders = (sql: string): string => sql.replace(/\$\d+/g, '?');
+/** The driver's own connection: pg's Client and PGlite both answer `query(text, values)` with rows. */
+interface NativeConnection {
+  query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
 
-async function planOf(trx: Knex.Transaction, statement: Statement): Promise<unknown> {
-  const result: { rows: { 'QUERY PLAN': unknown }[] } = await trx.raw(
-    `EXPLAIN (FORMAT JSON) ${toKnexPlaceholders(statement.sql)}`, [...statement.bindings] as Knex.RawBinding[]);
+function isNativeConnection(value: unknown): value is NativeConnection {
+  return typeof value === 'object' && value !== null && typeof (value as { query?: unknown }).query === 'function';
+}
+
+/** The connection the transaction runs on (a transaction's client always hands out that one). */
+async function connectionOf(trx: Knex.Transaction): Promise<NativeConnection> {
+  const client = trx.client as { acquireConnection(): Promise<unknown> };
+  const connection = await client.acquireConnection();
+  if (!isNativeConnection(connection)) throw new Error('koa-query-modifiers: the database driver has no query(text, values) method');
+  return connection;
+}
+
+/**
+ * The plan of a captured statement. It is run as captured, in the driver's native `$n` form with
+ * its native bindings, straight on the connection: knex would read every `?` as a placeholder,
+ * including one inside a quoted identifier such as `"a?b"`.
+ */
+async function planOf(connection: NativeConnection, statement: Statement): Promise<unknown> {
+  const result = await connection.query(`EXPLAIN (FORMAT JSON) ${statement.sql}`, [...statement.bindings]);
   return result.rows[0]?.['QUERY PLAN'];
 }
 
@@ -50,8 +68,9 @@ export async function explainRequest(
       trx.off('query', capture);
     }
     if (!withPlan) return { statements };
+    const connection = await connectionOf(trx);
     const plan: unknown[] = [];
-    for (const statement of statements) plan.push(await planOf(trx, statement));
+    for (const statement of statements) plan.push(await planOf(connection, statement));
     return { statements, plan };
   } finally {
     await trx.rollback();

@@ -6,6 +6,7 @@ import { authorize, findCollection, guarded, pipelineRequest, renderJson, type R
 import type { ResolvedOptions } from '../options';
 import type { Catalog } from '../schema';
 import { explainRequest } from './explain';
+import { mayExplain } from './explain-access';
 import { describeCollection } from './meta';
 import { serveAdminFile } from './static-files';
 
@@ -14,16 +15,18 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
   if (admin === undefined) return;
   router.get(`${prefix}/_meta`, guarded(options, async (ctx) => {
     await authorize(ctx, options, '_meta');
-    renderJson(ctx, { collections: [...catalog.keys()], prefix, openapi: `${prefix}/openapi.json` });
+    renderJson(ctx, { collections: [...catalog.keys()], prefix, openapi: `${prefix}/openapi.json`, explain: await mayExplain(ctx, options) });
   }));
   router.get(`${prefix}/_meta/:collection`, guarded(options, async (ctx) => {
     const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
     await authorize(ctx, options, collection.name);
     renderJson(ctx, describeCollection(collection, options));
   }));
+  // Off unless the host asks for it: a hook that answers `true` to everything must not open it.
   if (admin.explain) {
     router.get(`${prefix}/_explain/:collection`, guarded(options, async (ctx) => {
       const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
+      // Its own question: only `true` passes, so allowing the collection does not allow this.
       await authorize(ctx, options, '_explain');
       await authorize(ctx, options, collection.name);
       const request = pipelineRequest(ctx, options, collection);

@@ -1,26 +1,10 @@
 // The one error type for client mistakes, and its problem+json rendering. It carries `status` and
 // `expose` so that even a bare Koa app renders it as a 4xx rather than a 500.
 
-import { problemCodes, problemType, type ProblemCode } from './codes';
+import { problemCodes, type ProblemCode } from './codes';
+import { problemBody, type Problem, type ProblemBody } from './problem-body';
 
-/** One problem found in a request, e.g. `{code: 'FIELD_NOT_ALLOWED', parameter: 'filter[or bogus]', ...}`. */
-export interface Problem {
-  readonly code: ProblemCode;
-  readonly parameter?: string;
-  readonly detail: string;
-  readonly allowed?: readonly (string | number)[] | number;
-}
-
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ProblemCode;
-  parameter?: string;
-  allowed?: readonly (string | number)[] | number;
-  errors?: Problem[];
-}
+export type { Problem, ProblemBody, ProblemEntry } from './problem-body';
 
 export function problem(
   code: ProblemCode,
@@ -61,20 +45,9 @@ export class QueryError extends Error {
     return this.problems[0] as Problem;
   }
 
-  /** The problem+json body; `errors` lists every problem for client-input (400) errors. */
+  /** The problem+json body; `errors` lists the problems of client-input (400) errors, capped (problem-body.ts). */
   toBody(): ProblemBody {
-    const first = this.firstProblem;
-    const body: ProblemBody = {
-      type: problemType(first.code),
-      title: problemCodes[first.code].title,
-      status: this.status,
-      detail: first.detail,
-      code: first.code,
-    };
-    if (first.parameter !== undefined) body.parameter = first.parameter;
-    if (first.allowed !== undefined) body.allowed = first.allowed;
-    if (this.status === 400) body.errors = this.problems.map((p) => ({ ...p }));
-    return body;
+    return problemBody([this.firstProblem, ...this.problems.slice(1)], this.status);
   }
 }
 

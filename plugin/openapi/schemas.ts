@@ -1,7 +1,7 @@
 // The component schemas: one record schema per collection and per expandable relation (built from
 // the column types), the page envelope, and the problem+json body with every stable code.
 
-import { problemCodes, problemTypeBase } from '../errors';
+import { maxDetailLength, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
 import type { CollectionCatalog, ScopeCatalog } from '../schema';
 import { columnSchema } from './record-schemas';
 import type { JsonSchema } from './value-forms';
@@ -103,25 +103,27 @@ export function sharedSchemas(): Record<string, JsonSchema> {
       properties: {
         code,
         parameter: { type: 'string', description: 'The query key exactly as sent, e.g. `filter[or bogus]`.' },
-        detail: { type: 'string' },
+        detail: { type: 'string', maxLength: maxDetailLength },
         allowed,
+        allowed_from: { type: 'integer', minimum: 0, description: 'Instead of `allowed`: the index in `errors` of the entry holding the same list.' },
       },
       additionalProperties: false,
     },
     Problem: {
       type: 'object',
       description: 'An RFC 9457 problem. Top-level `code`, `parameter`, `detail` and `allowed` are those of the first problem; '
-        + '`errors` (400 only) lists every problem found, in query-string order.',
+        + `\`errors\` (400 only) lists the problems found, in query-string order: at most ${maxListedProblems}, and \`errors_omitted\` counts the rest.`,
       required: ['type', 'title', 'status', 'detail', 'code'],
       properties: {
         type: { type: 'string', format: 'uri', description: `\`${problemTypeBase}<code in lower kebab case>\`` },
         title: { type: 'string' },
         status: { type: 'integer', enum: [...new Set(Object.values(problemCodes).map((c) => c.status))] },
-        detail: { type: 'string' },
+        detail: { type: 'string', maxLength: maxDetailLength },
         code,
         parameter: { type: 'string' },
         allowed,
-        errors: { type: 'array', items: ref('ProblemItem') },
+        errors: { type: 'array', maxItems: maxListedProblems, items: ref('ProblemItem') },
+        errors_omitted: { type: 'integer', minimum: 1, description: 'How many problems were found beyond those in `errors`.' },
       },
       additionalProperties: false,
     },

@@ -2,7 +2,7 @@
 // (the root and each expansion alias), with every syntax problem collected rather than thrown.
 
 import { problem, type Problem } from '../errors';
-import { aliasPrefix, notAnAliasModifier, readKey } from './parse-key';
+import { aliasPrefix, claimsUndecodableKey, notAnAliasModifier, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
 import type {
@@ -172,13 +172,17 @@ function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBu
 }
 
 function addPair(c: Collector, pair: QueryPair): void {
+  if (pair.undecodable === 'key') {
+    if (claimsUndecodableKey(pair.key)) malformed(c, pair.key, 'is not valid percent-encoded UTF-8');
+    return;
+  }
   const reading = readKey(pair.key);
   if (reading.kind === 'foreign') {
     const alias = aliasPrefix(pair.key);
     if (alias !== undefined) c.aliasLike.push({ alias, key: pair.key, index: c.index });
     return;
   }
-  if (pair.undecodable) return malformed(c, pair.key, 'is not valid percent-encoded UTF-8');
+  if (pair.undecodable === 'value') return malformed(c, pair.key, 'has a value that is not valid percent-encoded UTF-8');
   if (reading.kind === 'malformed') return report(c, 'MALFORMED_PARAMETER', pair.key, reading.detail);
   const { alias, modifier, argument = '' } = reading;
   if (singleValued.has(modifier)) {

@@ -2,6 +2,7 @@
 // bracketed argument. Keys that are not ours are ignored (decisions.md 2); keys that look like ours
 // but are malformed are reported.
 
+import { decodeAsciiEscapes } from './query-string';
 import { bracketed, isModifier, isScopedModifier, type Modifier } from './vocabulary';
 
 export type KeyReading =
@@ -62,4 +63,14 @@ export function aliasPrefix(key: string): string | undefined {
 /** The detail for `p_page` when `p` is a declared alias: `p_page` names no alias modifier. */
 export function notAnAliasModifier(key: string, alias: string): string {
   return `\`${key}\` starts with the expansion alias "${alias}" but names no alias modifier. Only ${scopedList} can follow an expansion alias.`;
+}
+
+/**
+ * Whether a key that is not valid percent-encoded UTF-8 was meant for this API, so that it is
+ * refused rather than ignored: `filter%5Bname%E0%5D` is (it reads `filter[name%E0]` once its ASCII
+ * escapes are decoded, and it has an encoded bracket); `utm%E0` is not.
+ */
+export function claimsUndecodableKey(rawKey: string): boolean {
+  // Ignoring such a key would answer as if its condition were absent: all the records.
+  return /%5[BbDd]/.test(rawKey) || readKey(decodeAsciiEscapes(rawKey)).kind !== 'foreign';
 }

@@ -2,12 +2,14 @@
 // page links can be rebuilt without re-encoding what the client sent (decisions.md 1).
 
 export interface QueryPair {
+  /** The decoded key; exactly as sent when it cannot be decoded. */
   readonly key: string;
+  /** The decoded value; exactly as sent when it cannot be decoded. */
   readonly value: string;
   /** The segment exactly as sent, e.g. `filter%5Bid%5D=%3E%3D5`. */
   readonly raw: string;
-  /** Set when the segment could not be percent-decoded; key and value then hold the raw text. */
-  readonly undecodable: boolean;
+  /** Which part is not valid percent-encoded UTF-8 (`key` when both are); undefined when both decode. */
+  readonly undecodable: 'key' | 'value' | undefined;
 }
 
 function decodePart(text: string): string | undefined {
@@ -16,6 +18,16 @@ function decodePart(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `filter%5Bname%E0%5D` -> `filter[name%E0]`: `+` and the escapes of ASCII characters decoded, every
+ * other escape left as written. Enough to recognise a key whose full decoding fails.
+ */
+export function decodeAsciiEscapes(text: string): string {
+  return text
+    .replace(/\+/g, ' ')
+    .replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /** `filter[id]=%3E%3D5&sort[name]` -> `[{key: 'filter[id]', value: '>=5'}, {key: 'sort[name]', value: ''}]` */
@@ -28,11 +40,8 @@ export function parseQueryString(queryString: string): QueryPair[] {
     const rawValue = equals === -1 ? '' : raw.slice(equals + 1);
     const key = decodePart(rawKey);
     const value = decodePart(rawValue);
-    if (key === undefined || value === undefined) {
-      pairs.push({ key: key ?? rawKey, value: rawValue, raw, undecodable: true });
-    } else {
-      pairs.push({ key, value, raw, undecodable: false });
-    }
+    const undecodable = key === undefined ? 'key' : value === undefined ? 'value' : undefined;
+    pairs.push({ key: key ?? rawKey, value: value ?? rawValue, raw, undecodable });
   }
   return pairs;
 }

@@ -28,9 +28,10 @@ class ScopeValidator {
     const allowed = this.catalog[capability];
     const column = this.catalog.columns.get(name);
     if (column !== undefined && allowed.includes(name)) return column;
+    // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
+    const none = allowed.length === 0 ? '; no field can' : '';
     this.problems.push(problem('FIELD_NOT_ALLOWED', parameter,
-      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}; allowed: ${allowed.join(', ') || 'none'}`,
-      allowed));
+      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}`, allowed));
     return undefined;
   }
 

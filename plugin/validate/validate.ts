@@ -72,9 +72,10 @@ function validateExpansions(description: QueryDescription, collection: Collectio
   for (const expand of description.expands) {
     const relation = collection.relations.get(expand.relation);
     if (relation === undefined) {
+      // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
+      const none = allowed.length === 0 ? `; ${collection.name} has none` : '';
       problems.push(problem('UNKNOWN_RELATION', expand.parameter,
-        `\`${expand.parameter}\`: "${expand.relation}" is not an expandable relation of ${collection.name}; expandable: ${allowed.join(', ') || 'none'}`,
-        allowed));
+        `\`${expand.parameter}\`: "${expand.relation}" is not an expandable relation of ${collection.name}${none}`, allowed));
       continue;
     }
     const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);

@@ -334,6 +334,19 @@ describe('admin UI (browser)', function () {
     }
   });
 
+  it('offers no Explain button when the server does not serve explain', async function () {
+    const plain = await listenApp(server.knex, undefined, false);
+    try {
+      const plainAdmin = new AdminPage(page, plain.origin);
+      await plainAdmin.open();
+      expect(await page.locator('#explain').isHidden()).to.equal(true);
+      await plainAdmin.run();
+      expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('takes the guide\'s picture of the finished page (docs/images/admin-ui.png with UPDATE_DOCS_SCREENSHOT=1)', async function () {
     await admin.open('#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&fields=id,name,created_at'
       + '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10');

@@ -21,9 +21,9 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** Starts another app on an existing database (for example with a token). */
-export async function listenApp(knex: Knex, apiToken?: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const app = await createApp({ knex, apiToken, logger: createLogger({ LOG_LEVEL: 'silent' }) });
+/** Starts another app on an existing database (for example with a token, or with explain off). */
+export async function listenApp(knex: Knex, apiToken?: string, explain = true): Promise<{ origin: string; close(): Promise<void> }> {
+  const app = await createApp({ knex, apiToken, explain, logger: createLogger({ LOG_LEVEL: 'silent' }) });
   app.silent = true;
   const server: Server = createServer(app.callback());
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

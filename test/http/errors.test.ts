@@ -165,6 +165,55 @@ describe('errors', function () {
     });
   });
 
+  describe('a capped body (many problems cost what their query string costs)', function () {
+    /** As many `make(i)` keys as fit in an 8 KB query string. */
+    const fill = (make: (i: number) => string): string[] => {
+      const keys: string[] = [];
+      for (let i = 0, length = 0; length + make(i).length + 1 <= 8192; i += 1) {
+        keys.push(make(i));
+        length += make(i).length + 1;
+      }
+      return keys;
+    };
+
+    it('lists 20 problems and counts the rest; each allowed list once; no list in a detail', async function () {
+      const keys = fill((i) => `sort[x${i}]`);
+      const res = await h.get(`/api/users?${keys.join('&')}`);
+      expect(res.status).to.equal(400);
+      // Before the cap: 275 KB, the list twice per problem for all 750 of them.
+      expect(res.text.length, 'body bytes').to.be.below(8192);
+      const body = objectOf(res);
+      const errors = (body.errors as unknown[]).map(asRow);
+      expect(errors).to.have.length(20);
+      expect(body.errors_omitted).to.equal(keys.length - 20);
+      expect(errors.map((e) => e.parameter)).to.deep.equal(keys.slice(0, 20));
+      expect(errors[0]?.allowed).to.have.members([...USER_FIELDS]);
+      for (const entry of errors.slice(1)) expect(entry).to.include({ allowed_from: 0 }).and.not.have.property('allowed');
+      for (const entry of errors) expect(entry.detail).to.not.include('email_verified_at');
+    });
+
+    it('gives a list again only when it differs', async function () {
+      const body = await exactBody(h.get('/api/users?sort[a]&expand[b]&sort[c]&expand[posts]=p&p_sort[d]&p_fields=e'), 400);
+      const entries = (body.errors as unknown[]).map(asRow).map(({ parameter, allowed, allowed_from }) => ({ parameter, allowed, allowed_from }));
+      expect(entries.map((e) => [e.parameter, e.allowed === undefined ? `from ${String(e.allowed_from)}` : 'own list'])).to.deep.equal([
+        ['sort[a]', 'own list'], ['expand[b]', 'own list'], ['sort[c]', 'from 0'], ['p_sort[d]', 'own list'], ['p_fields', 'from 3'],
+      ]);
+    });
+
+    it('cuts a detail that echoes a long name, and keeps the parameter exact', async function () {
+      const name = 'n'.repeat(5000);
+      const body = objectOf(await h.get(`/api/users?filter[${name}]=1`));
+      expect(body.parameter).to.equal(`filter[${name}]`);
+      expect(body.detail).to.have.length(500).and.match(/…$/);
+    });
+
+    it('is the same shape when fewer problems fit: no errors_omitted', async function () {
+      const body = objectOf(await h.get(`/api/users?${fill((i) => `sort[x${i}]`).slice(0, 20).join('&')}`));
+      expect(body.errors).to.have.length(20);
+      expect(body).to.not.have.property('errors_omitted');
+    });
+  });
+
   describe('404 and 405', function () {
     it('an unknown collection is 404 UNKNOWN_COLLECTION', async function () {
       const body = await exactBody(h.get('/api/nope'), 404);

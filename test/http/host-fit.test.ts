@@ -50,7 +50,7 @@ async function startHost(knex: Knex, models: HostModels, options: Partial<QueryM
   const router = await queryModifiers({
     knex,
     collections: { authors: models.Author, articles: models.Article, tags: models.Tag, places: models.Place },
-    admin: {},
+    admin: { explain: true },
     ...options,
   });
   const app = new Koa();

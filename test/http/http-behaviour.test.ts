@@ -85,12 +85,12 @@ describe('http behaviour', function () {
   });
 
   describe('admin metadata and explain', function () {
-    const h = useApp({ admin: {} });
+    const h = useApp({ admin: { explain: true } });
 
     it('lists the collections', async function () {
       const res = await h.get('/api/_meta');
       expectOk(res);
-      expect(objectOf(res)).to.deep.equal({ collections: ['users', 'posts', 'roles'], prefix: '/api', openapi: '/api/openapi.json' });
+      expect(objectOf(res)).to.deep.equal({ collections: ['users', 'posts', 'roles'], prefix: '/api', openapi: '/api/openapi.json', explain: true });
     });
 
     it('the OpenAPI URL it lists serves the document', async function () {
@@ -140,7 +140,7 @@ describe('http behaviour', function () {
   });
 
   describe('explain behind authorize', function () {
-    const h = useApp({ admin: {}, authorize: (_ctx, collection) => (collection === '_explain' ? { status: 401 } : true) });
+    const h = useApp({ admin: { explain: true }, authorize: (_ctx, collection) => (collection === '_explain' ? { status: 401 } : true) });
 
     it('asks the hook for _explain', async function () {
       await expectProblemAt(h.get('/api/_explain/users'), { code: 'UNAUTHORIZED' });

@@ -115,6 +115,27 @@ describe('query string', function () {
     }
   });
 
+  describe('keys that cannot be percent-decoded', function () {
+    // Ignoring one of these would answer as if its condition were absent: every record.
+    const refused: [string, string][] = [
+      ['filter%5Bname%E0%5D=Kate', 'filter%5Bname%E0%5D'],
+      ['filter%5bname%e0%5d=Kate', 'filter%5bname%e0%5d'],
+      ['filter[name%E0]=Kate', 'filter[name%E0]'],
+      ['filter%5Bor%20name%C3%28%5D=Kate', 'filter%5Bor%20name%C3%28%5D'],
+      ['in%5Bid%FF%5D=1', 'in%5Bid%FF%5D'],
+      ['p%E0_filter%5Btitle%5D=x', 'p%E0_filter%5Btitle%5D'],
+    ];
+    for (const [query, parameter] of refused) {
+      it(`${query} is MALFORMED_PARAMETER naming ${parameter}`, async function () {
+        expectProblem(await h.get(`/api/users?${query}&filter[id]=1`), { code: 'MALFORMED_PARAMETER', parameter });
+      });
+    }
+
+    it('one that is not ours, and has no encoded bracket, is ignored like any foreign key', async function () {
+      expect(await h.userIds('utm%E0=1&x[%FF]=2&filter[id]=7')).to.deep.equal([7]);
+    });
+  });
+
   describe('repeated keys (decision 4)', function () {
     it('filter, in, between and search add one clause per occurrence', async function () {
       expect(await h.userIds('filter[id]=1&filter[or id]=2&filter[or id]=3')).to.deep.equal([1, 2, 3]);

@@ -47,6 +47,9 @@ describe('the problem+json schema', function () {
       detail: 'The request line and headers are longer than 16384 bytes', code: 'LIMIT_EXCEEDED', allowed: 16384,
     };
     expect(validate(headTooLarge), JSON.stringify(validate.errors)).to.equal(true);
+    const entry = valid.errors[0];
+    const capped = { ...valid, errors: [entry, ...Array.from({ length: 19 }, () => ({ ...entry, allowed: undefined, allowed_from: 0 }))], errors_omitted: 5 };
+    expect(validate(JSON.parse(JSON.stringify(capped))), JSON.stringify(validate.errors)).to.equal(true);
     expect(validate({ ...valid, code: 'LIMIT_EXCEEDED', title: 'Limit exceeded', type: 'https://koa-query-modifiers.dev/problems/limit-exceeded', allowed: 8192, errors: [{ code: 'LIMIT_EXCEEDED', detail: 'too long', allowed: 8192 }] }), JSON.stringify(validate.errors)).to.equal(true);
   });
 
@@ -61,6 +64,10 @@ describe('the problem+json schema', function () {
     ['allowed as an object', { ...valid, allowed: { id: true } }],
     ['an errors entry with an extra key', { ...valid, errors: [{ ...valid.errors[0], sql: 'select 1' }] }],
     ['an empty errors list', { ...valid, errors: [] }],
+    ['more than 20 errors entries', { ...valid, errors: Array.from({ length: 21 }, () => valid.errors[0]) }],
+    ['errors_omitted beside fewer than 20 entries', { ...valid, errors_omitted: 3 }],
+    ['an entry with both allowed and allowed_from', { ...valid, errors: [{ ...valid.errors[0], allowed_from: 0 }] }],
+    ['a detail longer than 500 characters', { ...valid, detail: 'x'.repeat(501) }],
   ];
   for (const [name, body] of broken) {
     it(`rejects ${name}`, function () {

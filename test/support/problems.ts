@@ -25,8 +25,8 @@ export const PROBLEM_CODES = {
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
-const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'code', 'parameter', 'allowed', 'errors'];
-const ENTRY_KEYS = ['code', 'parameter', 'detail', 'allowed'];
+const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'code', 'parameter', 'allowed', 'errors', 'errors_omitted'];
+const ENTRY_KEYS = ['code', 'parameter', 'detail', 'allowed', 'allowed_from'];
 
 export interface ExpectedEntry {
   readonly code: ProblemCode;
@@ -56,12 +56,21 @@ function expectAllowed(actual: unknown, expected: ExpectedEntry['allowed'], wher
   }
 }
 
-function expectEntry(entry: Row, expected: ExpectedEntry, where: string): void {
+/** An entry's allowed list: its own, or (`allowed_from`) the one of the earlier entry it names. */
+function allowedOf(entries: readonly Row[], entry: Row, where: string): unknown {
+  if (entry.allowed_from === undefined) return entry.allowed;
+  expect(entry.allowed, `${where}: allowed and allowed_from`).to.equal(undefined);
+  const from = entries[Number(entry.allowed_from)];
+  expect(from?.allowed, `${where}.allowed_from names an entry with a list`).to.be.an('array');
+  return from?.allowed;
+}
+
+function expectEntry(entries: readonly Row[], entry: Row, expected: ExpectedEntry, where: string): void {
   expect(Object.keys(entry).every((key) => ENTRY_KEYS.includes(key)), `${where} keys ${Object.keys(entry)}`).to.equal(true);
   expect(entry.code, `${where}.code`).to.equal(expected.code);
   if (expected.parameter !== undefined) expect(entry.parameter, `${where}.parameter`).to.equal(expected.parameter);
   expect(entry.detail, `${where}.detail`).to.be.a('string').and.not.equal('');
-  expectAllowed(entry.allowed, expected.allowed, where);
+  expectAllowed(allowedOf(entries, entry, where), expected.allowed, where);
 }
 
 /** Asserts status, content type and body of a problem response; returns the body for extra checks. */
@@ -85,7 +94,7 @@ export function expectProblem(res: supertest.Response, expected: ExpectedProblem
     const entries = (errors as unknown[]).map(asRow);
     const wanted = expected.errors ?? [expected];
     expect(entries.map((e) => e.code), 'errors[].code').to.deep.equal(wanted.map((w) => w.code));
-    wanted.forEach((w, i) => expectEntry(asRow(entries[i]), w, `errors[${i}]`));
+    wanted.forEach((w, i) => expectEntry(entries, asRow(entries[i]), w, `errors[${i}]`));
     // The top level repeats the first problem found.
     const first = asRow(entries[0]);
     expect(body.code, 'top-level code = errors[0].code').to.equal(first.code);

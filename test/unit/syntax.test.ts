@@ -18,9 +18,24 @@ describe('syntax: parseQueryString', () => {
     expect(pairs[1]?.raw).to.equal('filter%5Bor%20role%5D=%3E%3Db');
   });
 
-  it('marks segments that are not valid percent-encoded UTF-8', () => {
-    const [pair] = parseQueryString('filter[name]=%E0%A4%A');
-    expect(pair?.undecodable).to.equal(true);
+  it('marks segments that are not valid percent-encoded UTF-8, and which part', () => {
+    const [value, key] = parseQueryString('filter[name]=%E0%A4%A&filter%5Bname%E0%5D=Kate');
+    expect(value?.undecodable).to.equal('value');
+    expect(key?.undecodable).to.equal('key');
+    expect(key?.key).to.equal('filter%5Bname%E0%5D');
+  });
+
+  it('refuses an undecodable key that is a modifier once decoded or has an encoded bracket', () => {
+    for (const query of ['filter%5Bname%E0%5D=Kate', 'filter%5bname%E0%5d=Kate', 'sort%5Bname%FF%5D', 'x%5B%E0=1', 'filter[name%E0]=1']) {
+      const problems = describe_(query).problems;
+      expect(problems.map((p) => [p.code, p.parameter]), query).to.deep.equal([['MALFORMED_PARAMETER', query.split('=')[0]]]);
+    }
+  });
+
+  it('ignores an undecodable key that is neither', () => {
+    for (const query of ['utm%E0=1', '%FF', 'fil%FFter[name]=x', 'x[%E0]=1']) {
+      expect(describe_(query).problems, query).to.deep.equal([]);
+    }
   });
 });
 

@@ -14,7 +14,10 @@ interface Problem {
 
 function problemsOf(body: ProblemBody): Problem[] {
   const list = Array.isArray(body.errors) && body.errors.length > 0 ? body.errors : [body];
-  return list.map((p) => ({ code: String(p.code ?? ''), parameter: p.parameter, detail: String(p.detail ?? ''), allowed: p.allowed }));
+  return list.map((p) => ({
+    code: String(p.code ?? ''), parameter: p.parameter, detail: String(p.detail ?? ''),
+    allowed: 'allowed_from' in p && typeof p.allowed_from === 'number' ? list[p.allowed_from]?.allowed : p.allowed,
+  }));
 }
 
 /** The detail, then the allowed names when the problem lists them (a limit's number is in the detail already). */
