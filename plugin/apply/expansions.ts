@@ -148,8 +148,9 @@ export async function loadExpansion(parents: readonly Row[], knex: Knex, expansi
       else list.push(row);
     }
   }
+  const ownerNames = relation.ownerKeys.map((key) => key.name);
   for (const parent of parents) {
-    const key = keyOf(parent, relation.ownerKeys.map((k) => k.name));
+    const key = keyOf(parent, ownerNames);
     const related = key === undefined ? undefined : byOwner.get(key);
     parent[relation.name] = relation.cardinality === 'many' ? related ?? [] : related?.[0] ?? null;
   }
