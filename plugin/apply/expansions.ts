@@ -3,11 +3,11 @@
 // memory and attached under the relation's name. No N+1.
 
 import type { Knex } from 'knex';
-import type { Column, RelationCatalog } from '../schema';
+import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
 import { raise } from '../errors';
 import type { ValidatedExpansion } from '../validate';
 import {
-  applyConditions, applySelectAndOrder, plainModel, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
 import { columnSql } from './sql';
 import { joinThrough, keyIn, ownerAlias, ownerSelect, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
@@ -78,7 +78,7 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
   const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
   const select = [...parts.select, ...ownerSelect(relation)];
   const ownerColumns = (through === undefined ? relation.relatedKeys : through.ownerKeys).map(columnSql);
-  const plain = plainModel(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
+  const plain = usesOwnQueryBuilder(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
   const made: ExpansionParts = {
     parts,
     select,

@@ -9,10 +9,11 @@
 // than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
+import { usesOwnQueryBuilder } from '../schema';
 import type { ValidatedQuery } from '../validate';
 import { loadExpansion } from './expansions';
 import {
-  applyConditions, applySelectAndOrder, plainModel, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
 import { countStatement, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
 
@@ -50,7 +51,7 @@ function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number;
 export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
   if (rootStatementsOf.has(validated)) return rootStatementsOf.get(validated);
   let made: RootStatements | undefined;
-  if (plainModel(validated.collection.modelClass)) {
+  if (usesOwnQueryBuilder(validated.collection.modelClass)) {
     const { parts, limit, offset } = rootParts(validated);
     made = { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
   }

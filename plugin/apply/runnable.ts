@@ -3,7 +3,6 @@
 
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
-import { usesOwnQueryBuilder, type ModelClass } from '../schema';
 import type { ScopeSql, Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
@@ -47,9 +46,6 @@ export function viaText(knex: Knex, statement: Statement): Runnable {
     rows: async () => ((await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as { rows: Row[] }).rows,
   };
 }
-
-/** A model whose queries are Objection's own, so the statement text alone is what a builder would run. */
-export const plainModel = (modelClass: ModelClass): boolean => usesOwnQueryBuilder(modelClass);
 
 export function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
   for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
