@@ -3,7 +3,7 @@
 
 import type { Knex } from 'knex';
 import { readListDeclaration, type ListDeclaration } from './declarations';
-import { columnOf, resolveList, tableFields, usableFor, virtualFields, type TableFields } from './fields';
+import { columnOf, resolveCapability, resolveList, tableFields, virtualFields, type TableFields } from './fields';
 import { introspectTables } from './introspect';
 import { customisesJson, objectionProblems } from './model-class';
 import { knexNames } from './names';
@@ -32,12 +32,8 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
     (name) => `${model.name}.getProjectableFields() names "${name}", which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}`,
     ctx.problems,
   );
-  const capability = (method: Capability) => {
-    const usable = projectable.filter((name) => usableFor(columns.get(name), uses[method]));
-    return resolveList(readListDeclaration(model, method, ctx.problems), usable, usable, (name) => (projectable.includes(name)
-      ? `${model.name}.${method}() names "${name}", which ${uses[method] === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
-      : `${model.name}.${method}() names "${name}", which is not a projectable field of ${model.name}`), ctx.problems);
-  };
+  const capability = (method: Capability) => resolveCapability(readListDeclaration(model, method, ctx.problems), projectable, columns,
+    uses[method], `${model.name}.${method}()`, `is not a projectable field of ${model.name}`, ctx.problems);
   return Object.freeze({
     label,
     modelClass: model,
@@ -53,7 +49,7 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
 }
 
 /** Every model the collections reach (themselves and their related models) and the join tables. */
-function reachedTables(models: readonly ModelClass[]): { tables: string[] } {
+function reachedTables(models: readonly ModelClass[]): string[] {
   const all = new Set<ModelClass>(models);
   const joinTables = new Set<string>();
   for (const model of models) {
@@ -62,7 +58,7 @@ function reachedTables(models: readonly ModelClass[]): { tables: string[] } {
       if (typeof relation.joinTable === 'string') joinTables.add(relation.joinTable);
     }
   }
-  return { tables: [...new Set([...[...all].map((m) => m.tableName), ...joinTables])] };
+  return [...new Set([...[...all].map((m) => m.tableName), ...joinTables])];
 }
 
 /** `{users: User}` -> Map { 'users' => catalog of User }, or throws listing every declaration problem. */
@@ -75,7 +71,7 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
   const names = knexNames(knex);
   // Table names in models and mappings are Knex names too (`cms.blogPosts` under knexSnakeCaseMappers).
   const databaseTable = (table: string): string => table.split('.').map(names.toDatabase).join('.');
-  const columns = await introspectTables(knex, reached.tables.map(databaseTable));
+  const columns = await introspectTables(knex, reached.map(databaseTable));
   const fieldsOf = (model: ModelClass, table: string): TableFields | undefined => {
     const found = columns.get(databaseTable(table));
     return found && tableFields(model, databaseTable(table), found, names);

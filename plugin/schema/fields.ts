@@ -55,6 +55,27 @@ export function resolveList(
   return declared.filter((name, i) => universe.includes(name) && declared.indexOf(name) === i);
 }
 
+/**
+ * A sort, search or filter list (`where`, e.g. `User.getSortableFields()`) resolved against the
+ * projectable fields: `'*'` is every projectable field usable that way; a name that is projectable
+ * but not usable (a virtual attribute, an unordered type for sort) or not projectable at all is a
+ * problem, the latter worded by `notProjectable` ("is not a projectable field of User").
+ */
+export function resolveCapability(
+  declared: readonly string[],
+  projectable: readonly string[],
+  columns: ReadonlyMap<string, Column>,
+  use: 'sort' | 'condition',
+  where: string,
+  notProjectable: string,
+  problems: string[],
+): readonly string[] {
+  const usable = projectable.filter((name) => usableFor(columns.get(name), use));
+  return resolveList(declared, usable, usable, (name) => (projectable.includes(name)
+    ? `${where} names "${name}", which ${use === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
+    : `${where} names "${name}", which ${notProjectable}`), problems);
+}
+
 /** What a field may be used for besides being shown: virtual attributes never, unordered types not for sort. */
 export function usableFor(column: Column | undefined, capability: 'sort' | 'condition'): boolean {
   if (column === undefined || column.type === 'virtual') return false;

@@ -5,7 +5,7 @@
 import type { Relation } from 'objection';
 import type { RelationDeclaration, RelationOptionList } from './declarations';
 import { readRelationDeclarations } from './declarations';
-import { columnOf, resolveList, usableFor, type TableFields } from './fields';
+import { columnOf, resolveCapability, resolveList, type TableFields } from './fields';
 import { relationKind } from './model-class';
 import type { KnexNames } from './names';
 import type { Column, JoinTableCatalog, ModelClass, RelationCatalog, RelationKind, RelationModifier, ScopeCatalog } from './types';
@@ -92,12 +92,8 @@ function relationScope(where: string, label: string, decl: RelationDeclaration, 
   const universe = [...related.projectable, ...extras.map((e) => e.name)];
   const projectable = resolveList(decl.options.projectable_fields ?? ['*'], related.projectable, universe,
     (name) => `${where}.options.projectable_fields names "${name}", which is not a projectable field of ${related.modelClass.name} or a join table extra`, problems);
-  const capability = (list: RelationOptionList, use: 'sort' | 'condition') => {
-    const usable = projectable.filter((name) => usableFor(columns.get(name), use));
-    return resolveList(decl.options[list] ?? [], usable, usable, (name) => (projectable.includes(name)
-      ? `${where}.options.${list} names "${name}", which ${use === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
-      : `${where}.options.${list} names "${name}", which is not in this relation's projectable_fields`), problems);
-  };
+  const capability = (list: RelationOptionList, use: 'sort' | 'condition') => resolveCapability(decl.options[list] ?? [], projectable,
+    columns, use, `${where}.options.${list}`, 'is not in this relation\'s projectable_fields', problems);
   return Object.freeze({
     ...related,
     label,
