@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { createSchema } from '../server/demo/schema';
 
 /** Bump when the generated data or the extra indexes change, so old bench databases are rebuilt. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 
 export interface PreparedDatabase {
   readonly url: string;
@@ -98,6 +98,15 @@ function generationStatements(n: number): string[] {
             (p * 13) % 5000,
             timestamptz '2024-01-01 00:00:00+00' + ((p::bigint * 15485863) % 63072000) * interval '1 second' + (p % 991) * interval '1 microsecond'
        FROM generate_series(1, ${posts}) AS p`,
+    // Two comments on most posts (none on every fifth), by users scattered over the table, after the post.
+    `INSERT INTO comments (id, post_id, author_id, body, created_at)
+     SELECT c, p, 1 + (c::bigint * 104729) % ${n},
+            'Re ' || (${words})[1 + c % ${WORDS.length}] || ': ' || repeat('Well said. ', 1 + c % 3),
+            pc + (c % 1000) * interval '1 minute'
+       FROM generate_series(1, ${posts * 2}) AS c,
+            LATERAL (SELECT 1 + (c - 1) / 2 AS p) AS k,
+            LATERAL (SELECT created_at AS pc FROM posts WHERE id = k.p) AS v
+      WHERE k.p % 5 <> 0`,
     // Phones for every user with an even id.
     `INSERT INTO phones (id, user_id, number, kind)
      SELECT g / 2, g, '+1-555-' || lpad((g % 10000000)::text, 7, '0'),
@@ -107,7 +116,7 @@ function generationStatements(n: number): string[] {
     `INSERT INTO user_roles (user_id, role_id) SELECT u.id, r.id FROM users u JOIN roles r ON r.name = u.role`,
     `INSERT INTO user_roles (user_id, role_id)
      SELECT id, CASE WHEN role = 'viewer' THEN 3 ELSE 5 END FROM users WHERE id % 3 = 0`,
-    `SELECT setval('users_id_seq', ${n}), setval('posts_id_seq', ${posts}), setval('phones_id_seq', GREATEST(${Math.floor(n / 2)}, 1)), setval('roles_id_seq', 5)`,
+    `SELECT setval('users_id_seq', ${n}), setval('posts_id_seq', ${posts}), setval('comments_id_seq', ${posts * 2}), setval('phones_id_seq', GREATEST(${Math.floor(n / 2)}, 1)), setval('roles_id_seq', 5)`,
   ];
 }
 
@@ -176,7 +185,7 @@ export async function prepareDatabase(adminUrl: string, scale: number, regenerat
   }
   const { counts, sizeBytes } = await withClient(url, async (client) => {
     const counts: Record<string, number> = {};
-    for (const table of ['users', 'posts', 'phones', 'roles', 'user_roles']) {
+    for (const table of ['users', 'posts', 'comments', 'phones', 'roles', 'user_roles']) {
       const result = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
       counts[table] = Number(result.rows[0]?.n);
     }

@@ -69,7 +69,7 @@ async function main(logger: Logger): Promise<void> {
   try {
     const seed = await prepareDemoDatabase(knex);
     if (seed.seeded) {
-      logger.info({ ...seed, database: databaseKind(env) }, `seeded ${seed.users} users, ${seed.posts} posts, ${seed.phones} phones`);
+      logger.info({ ...seed, database: databaseKind(env) }, `seeded ${seed.users} users, ${seed.posts} posts, ${seed.comments} comments, ${seed.phones} phones`);
     }
     const app = await createApp({
       knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger, caches: cachesFromEnv(env), explain: env.ADMIN_EXPLAIN === 'true',

@@ -1,4 +1,4 @@
-// Owns the demo's Objection models (User, Post, Phone, Role) and their query-modifier declarations:
+// Owns the demo's Objection models (User, Post, Comment, Phone, Role) and their query-modifier declarations:
 // which fields each modifier may use and which relations may be expanded.
 import { Model, type RelationMappings } from 'objection';
 import type { ExpandableRelation } from '../../plugin';
@@ -85,6 +85,7 @@ export class Post extends Model {
   declare views: number;
   declare created_at: Date;
   declare author?: User;
+  declare comments?: Comment[];
 
   static override get tableName(): string {
     return 'posts';
@@ -101,6 +102,11 @@ export class Post extends Model {
         table: 'users',
         fk: 'user_id',
       },
+      comments: {
+        options: { ...EVERYTHING, searchable_fields: ['body'] },
+        table: 'comments',
+        fk: 'post_id',
+      },
     };
   }
 
@@ -110,6 +116,54 @@ export class Post extends Model {
         relation: Model.BelongsToOneRelation,
         modelClass: User,
         join: { from: 'posts.user_id', to: 'users.id' },
+      },
+      comments: {
+        relation: Model.HasManyRelation,
+        modelClass: Comment,
+        join: { from: 'posts.id', to: 'comments.post_id' },
+      },
+    };
+  }
+}
+
+/** Reached only through `posts.comments` (not a collection of its own): nested expansion's worked example. */
+export class Comment extends Model {
+  declare id: number;
+  declare post_id: number;
+  declare author_id: number;
+  declare body: string;
+  declare created_at: Date;
+  declare author?: User;
+
+  static override get tableName(): string {
+    return 'comments';
+  }
+
+  static getSearchableFields(): string[] {
+    return ['body'];
+  }
+
+  static getExpandableRelations(): Record<string, ExpandableRelation> {
+    return {
+      author: {
+        options: {
+          projectable_fields: ['id', 'name', 'email', 'status', 'role'],
+          sortable_fields: ['id', 'name'],
+          searchable_fields: ['name', 'email'],
+          filterable_fields: ['id', 'status', 'role'],
+        },
+        table: 'users',
+        fk: 'author_id',
+      },
+    };
+  }
+
+  static override get relationMappings(): RelationMappings {
+    return {
+      author: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'comments.author_id', to: 'users.id' },
       },
     };
   }

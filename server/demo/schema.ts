@@ -1,4 +1,4 @@
-// Owns the demo database schema: users, posts, phones, roles and user_roles, created only when
+// Owns the demo database schema: users, posts, comments, phones, roles and user_roles, created only when
 // missing so that running it again changes nothing.
 import type { Knex } from 'knex';
 
@@ -34,6 +34,17 @@ const buildPosts: TableBuilder = (table) => {
   table.check("?? in ('draft', 'published', 'archived')", ['status']);
 };
 
+const buildComments: TableBuilder = (table) => {
+  table.increments('id').primary();
+  table.integer('post_id').notNullable().references('id').inTable('posts');
+  table.integer('author_id').notNullable().references('id').inTable('users');
+  table.text('body').notNullable();
+  table.timestamp('created_at', { useTz: true }).notNullable();
+  // A post's comments, newest first, are what nested expansions read.
+  table.index(['post_id', 'created_at']);
+  table.index(['author_id']);
+};
+
 const buildPhones: TableBuilder = (table) => {
   table.increments('id').primary();
   table.integer('user_id').unique().references('id').inTable('users');
@@ -59,6 +70,7 @@ const buildUserRoles: TableBuilder = (table) => {
 const TABLES: ReadonlyArray<readonly [string, TableBuilder]> = [
   ['users', buildUsers],
   ['posts', buildPosts],
+  ['comments', buildComments],
   ['phones', buildPhones],
   ['roles', buildRoles],
   ['user_roles', buildUserRoles],

@@ -1,4 +1,4 @@
-// Owns the generation of the demo rows (users, posts, phones, roles, user_roles) from a seed: a pure
+// Owns the generation of the demo rows (users, posts, comments, phones, roles, user_roles) from a seed: a pure
 // function with no database access, so the same seed always yields the same rows.
 import { createPrng, type Prng } from './prng';
 import {
@@ -35,6 +35,14 @@ export interface PostRow {
   readonly created_at: string;
 }
 
+export interface CommentRow {
+  readonly id: number;
+  readonly post_id: number;
+  readonly author_id: number;
+  readonly body: string;
+  readonly created_at: string;
+}
+
 export interface PhoneRow {
   readonly id: number;
   readonly user_id: number;
@@ -55,6 +63,7 @@ export interface UserRoleRow {
 export interface SeedData {
   readonly users: readonly UserRow[];
   readonly posts: readonly PostRow[];
+  readonly comments: readonly CommentRow[];
   readonly phones: readonly PhoneRow[];
   readonly roles: readonly RoleRow[];
   readonly userRoles: readonly UserRoleRow[];
@@ -149,6 +158,31 @@ function makePosts(user: UserRow, createdUs: number, rng: Prng): Array<Omit<Post
   return posts;
 }
 
+/**
+ * Comments come from their own generator (seeded from `seed`), drawn after everything else, so adding
+ * them left every user, post, phone and role of the same seed as it was.
+ */
+function makeComments(seed: number, users: readonly UserRow[], posts: readonly PostRow[]): CommentRow[] {
+  const rng = createPrng(seed ^ 0x5eed_c0de);
+  const unnumbered: Array<Omit<CommentRow, 'id'>> = [];
+  for (const post of posts) {
+    const count = rng.int(0, 4);
+    // Milliseconds are enough here: a comment comes at least a millisecond after its post.
+    const postedUs = Date.parse(post.created_at) * 1000 + 1000;
+    for (let i = 0; i < count; i += 1) {
+      const author = rng.pick(users);
+      unnumbered.push({
+        post_id: post.id,
+        author_id: author.id,
+        body: rng.pick(BODY_SENTENCES),
+        created_at: isoMicros(instantBetween(rng, postedUs, Math.max(postedUs, RANGE_END))),
+      });
+    }
+  }
+  unnumbered.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.post_id - b.post_id));
+  return unnumbered.map((comment, index) => ({ id: index + 1, ...comment }));
+}
+
 function makePhone(id: number, userId: number, rng: Prng): PhoneRow {
   const digits = (n: number): string => String(rng.int(0, 10 ** n - 1)).padStart(n, '0');
   const number = `+1 555-${digits(3)}-${digits(4)}`;
@@ -192,5 +226,6 @@ export function generateSeedData(seed: number = DEFAULT_SEED, userCount: number 
   unnumbered.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.user_id - b.user_id));
   const posts = unnumbered.map((post, index) => ({ id: index + 1, ...post }));
   const roles = Object.entries(ROLE_DESCRIPTIONS).map(([name, description]) => ({ name, description }));
-  return { users, posts, phones, roles, userRoles };
+  const comments = makeComments(seed, users, posts);
+  return { users, posts, comments, phones, roles, userRoles };
 }

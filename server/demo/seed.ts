@@ -8,6 +8,7 @@ export interface SeedResult {
   readonly seeded: boolean;
   readonly users: number;
   readonly posts: number;
+  readonly comments: number;
   readonly phones: number;
   readonly userRoles: number;
   readonly milliseconds: number;
@@ -54,6 +55,7 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
     if (existing !== undefined) return false;
     await insertChunked(trx, 'users', data.users);
     await insertChunked(trx, 'posts', data.posts);
+    await insertChunked(trx, 'comments', data.comments);
     await insertChunked(trx, 'phones', data.phones);
     const roleIds = await insertRoles(trx, data.roles);
     const links = data.userRoles.map((link) => {
@@ -62,11 +64,11 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
       return { user_id: link.user_id, role_id: roleId };
     });
     await insertChunked(trx, 'user_roles', links);
-    for (const table of ['users', 'posts', 'phones']) await resetSequence(trx, table);
+    for (const table of ['users', 'posts', 'comments', 'phones']) await resetSequence(trx, table);
     return true;
   });
   const counts = seeded
-    ? { users: data.users.length, posts: data.posts.length, phones: data.phones.length, userRoles: data.userRoles.length }
-    : { users: 0, posts: 0, phones: 0, userRoles: 0 };
+    ? { users: data.users.length, posts: data.posts.length, comments: data.comments.length, phones: data.phones.length, userRoles: data.userRoles.length }
+    : { users: 0, posts: 0, comments: 0, phones: 0, userRoles: 0 };
   return { seeded, ...counts, milliseconds: Math.round(performance.now() - started) };
 }

@@ -29,6 +29,13 @@ const schema: readonly string[] = [
      created_at timestamptz not null,
      secret_note text null
    )`,
+  `create table comments (
+     id serial primary key,
+     post_id integer not null references posts(id),
+     author_id integer not null references users(id),
+     body text not null,
+     created_at timestamptz null
+   )`,
   `create table phones (
      id serial primary key,
      user_id integer not null references users(id),
@@ -121,6 +128,22 @@ const posts: readonly [number, number, string, string, string][] = [
   [11, 1, 'Zebra Notes', 'published', '2025-04-16T10:00:00Z'],
 ];
 
+// id, post_id, author_id, body, created_at: ties (2 and 3, 6 and 7) and NULL dates (4, 9) on purpose.
+const comments: readonly [number, number, number, string, string | null][] = [
+  [1, 1, 2, 'First!', '2025-04-03T00:00:00Z'],
+  [2, 1, 3, 'Nice post', '2025-04-04T00:00:00Z'],
+  [3, 1, 2, 'Agreed', '2025-04-04T00:00:00Z'],
+  [4, 1, 6, 'No date', null],
+  [5, 1, 1, 'Thanks all', '2025-04-05T00:00:00Z'],
+  [6, 3, 8, 'Helm or kustomize?', '2025-04-18T00:00:00Z'],
+  [7, 3, 2, 'Helm', '2025-04-18T00:00:00Z'],
+  [8, 4, 1, 'Tasty', '2025-04-07T00:00:00Z'],
+  [9, 7, 11, 'Needs more potatoes', null],
+  [10, 7, 6, 'Fair', '2025-04-19T00:00:00Z'],
+  [11, 10, 1, 'Beautiful', '2025-04-27T00:00:00Z'],
+  [12, 11, 3, 'Zzz', '2025-04-16T12:00:00Z'],
+];
+
 const phones: readonly [number, number, string, string][] = [
   [1, 1, '+1-555-0100', 'mobile'],
   [2, 2, '+1-555-0200', 'home'],
@@ -147,6 +170,8 @@ export async function loadFixture(knex: Knex): Promise<void> {
   await knex('users').insert(users.map((u) => ({ ...u })).reverse());
   await knex('posts').insert(posts.map(([id, user_id, title, status, created_at]) => (
     { id, user_id, title, status, created_at, secret_note: `secret of post ${id}` })).reverse());
+  await knex('comments').insert(comments.map(([id, post_id, author_id, body, created_at]) => (
+    { id, post_id, author_id, body, created_at })).reverse());
   await knex('phones').insert(phones.map(([id, user_id, number, kind]) => ({ id, user_id, number, kind })).reverse());
   await knex('roles').insert(roles.map(([id, name, level]) => ({ id, name, level })).reverse());
   await knex('role_user').insert(roleUser.map(([user_id, role_id]) => ({ user_id, role_id })).reverse());
@@ -159,6 +184,9 @@ export const USER_FIELDS: readonly string[] = [
 ];
 
 export const POST_FIELDS: readonly string[] = ['id', 'user_id', 'title', 'status', 'created_at'];
+
+/** What `posts.comments` shows of the author of a comment. */
+export const COMMENT_AUTHOR_FIELDS: readonly string[] = ['id', 'name', 'status'];
 
 export class User extends Model {
   static override tableName = 'users';
@@ -236,6 +264,11 @@ export class Post extends Model {
   static getExpandableRelations(): Record<string, unknown> {
     return {
       author: { options: { projectable_fields: ['*'], filterable_fields: ['status'] }, table: 'users', fk: 'user_id' },
+      comments: {
+        options: { projectable_fields: ['*'], sortable_fields: ['*'], searchable_fields: ['body'], filterable_fields: ['*'] },
+        table: 'comments',
+        fk: 'post_id',
+      },
     };
   }
 
@@ -245,6 +278,40 @@ export class Post extends Model {
         relation: Model.BelongsToOneRelation,
         modelClass: User,
         join: { from: 'posts.user_id', to: 'users.id' },
+      },
+      comments: {
+        relation: Model.HasManyRelation,
+        modelClass: Comment,
+        join: { from: 'posts.id', to: 'comments.post_id' },
+      },
+    };
+  }
+}
+
+/** Not a collection: reached only by expanding `posts.comments` (decisions 40). */
+export class Comment extends Model {
+  static override tableName = 'comments';
+
+  static getSearchableFields(): string[] {
+    return ['body'];
+  }
+
+  static getExpandableRelations(): Record<string, unknown> {
+    return {
+      author: {
+        options: { projectable_fields: [...COMMENT_AUTHOR_FIELDS], sortable_fields: ['name'], filterable_fields: ['status'] },
+        table: 'users',
+        fk: 'author_id',
+      },
+    };
+  }
+
+  static override get relationMappings(): RelationMappings {
+    return {
+      author: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'comments.author_id', to: 'users.id' },
       },
     };
   }
