@@ -43,7 +43,14 @@ export const optionsSchema = {
         maxQueryLength: { type: 'integer', minimum: 1, default: 8192 },
         maxClauses: { type: 'integer', minimum: 1, default: 50 },
         maxListItems: { type: 'integer', minimum: 1, default: 500 },
-        maxExpansions: { type: 'integer', minimum: 1, default: 5 },
+        maxExpansions: {
+          description: 'Most expansions in one request, counted at every depth.',
+          type: 'integer', minimum: 1, default: 5,
+        },
+        maxExpandDepth: {
+          description: 'Deepest nested expansion: expand[...] is depth 1, <alias>_expand[...] one deeper.',
+          type: 'integer', minimum: 1, default: 3,
+        },
         maxRelatedRows: {
           description: 'Most related records one expansion may load for all parents of a response; more is 400 LIMIT_EXCEEDED.',
           type: 'integer', minimum: 1, default: 5000,

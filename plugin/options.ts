@@ -22,7 +22,10 @@ export interface QueryModifiersOptions {
     readonly maxQueryLength?: number;
     readonly maxClauses?: number;
     readonly maxListItems?: number;
+    /** Expansions at every depth together (decisions.md 40). */
     readonly maxExpansions?: number;
+    /** Deepest expansion: a root `expand` is depth 1, its alias's `_expand` depth 2 (default 3). */
+    readonly maxExpandDepth?: number;
     /** Most related records one expansion may load for all parents of a response (default 5000). */
     readonly maxRelatedRows?: number;
   };
@@ -62,6 +65,7 @@ export interface ResolvedOptions {
   readonly maxClauses: number;
   readonly maxListItems: number;
   readonly maxExpansions: number;
+  readonly maxExpandDepth: number;
   readonly maxRelatedRows: number;
   readonly cors: cors.Options | undefined;
   readonly cacheControl: string | Readonly<Record<string, string>>;
@@ -117,6 +121,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxClauses: limits.maxClauses ?? 50,
     maxListItems: limits.maxListItems ?? 500,
     maxExpansions: limits.maxExpansions ?? 5,
+    maxExpandDepth: limits.maxExpandDepth ?? 3,
     maxRelatedRows: limits.maxRelatedRows ?? 5000,
     // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
     cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,

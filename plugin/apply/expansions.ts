@@ -75,7 +75,9 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
   if (known !== undefined) return known;
   const { relation, scope } = expansion;
   const { through } = relation;
-  const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
+  // The related rows are the parents of the nested expansions: their owner keys are read too.
+  const nestedKeys = expansion.expansions.flatMap((nested) => nested.relation.ownerKeys);
+  const parts = scopeSql(scope, [...(through === undefined ? relation.relatedKeys : []), ...nestedKeys]);
   const select = [...parts.select, ...ownerSelect(relation)];
   const ownerColumns = (through === undefined ? relation.relatedKeys : through.ownerKeys).map(columnSql);
   const plain = usesOwnQueryBuilder(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
@@ -132,13 +134,18 @@ function tooManyRelated(expansion: ValidatedExpansion): never {
     expansion.maxRows);
 }
 
-/** Loads one expansion for all parents and attaches it under the relation's name; returns statements run. */
+/**
+ * Loads one expansion for all parents and attaches it under the relation's name, then its nested
+ * expansions for all of its rows, one statement per relation whatever the number of parents
+ * (decisions.md 40); returns the statements run.
+ */
 export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<number> {
   const { relation } = expansion;
   const planned = await expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();
+  let rows: Row[] = [];
   if (planned !== undefined) {
-    const rows = await planned.query.rows();
+    rows = await planned.query.rows();
     if (rows.length > expansion.maxRows) tooManyRelated(expansion);
     for (const row of rows) {
       const key = keyOf(row, planned.keyColumns);
@@ -154,5 +161,8 @@ export async function loadExpansion(parents: readonly Row[], knex: Knex, expansi
     const related = key === undefined ? undefined : byOwner.get(key);
     parent[relation.name] = relation.cardinality === 'many' ? related ?? [] : related?.[0] ?? null;
   }
-  return planned === undefined ? 0 : 1;
+  if (planned === undefined) return 0;
+  if (rows.length === 0 || expansion.expansions.length === 0) return 1;
+  const nested = await Promise.all(expansion.expansions.map((child) => loadExpansion(rows, knex, child, hook)));
+  return nested.reduce((sum, n) => sum + n, 1);
 }

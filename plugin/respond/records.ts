@@ -38,14 +38,14 @@ function shapeFields(row: Row, scope: ValidatedScope, record: JsonRecord): void 
 function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord {
   const record: JsonRecord = {};
   shapeFields(row, scope, record);
-  for (const { relation, scope: related } of expansions) {
+  for (const { relation, scope: related, expansions: nested } of expansions) {
     const value = row[relation.name];
     if (relation.cardinality === 'many') {
-      record[relation.name] = Array.isArray(value) ? value.map((r: Row) => shapeOne(r, related, [])) : [];
+      record[relation.name] = Array.isArray(value) ? value.map((r: Row) => shapeOne(r, related, nested)) : [];
     } else {
       record[relation.name] = value === null || value === undefined || typeof value !== 'object'
         ? null
-        : shapeOne(value as Row, related, []);
+        : shapeOne(value as Row, related, nested);
     }
   }
   return record;

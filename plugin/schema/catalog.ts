@@ -8,7 +8,7 @@ import { introspectTables } from './introspect';
 import { customisesJson, objectionProblems } from './model-class';
 import { knexNames } from './names';
 import { buildRelations, type CatalogContext } from './relations';
-import type { Catalog, CollectionCatalog, Column, ModelClass, ScopeCatalog } from './types';
+import type { Catalog, CollectionCatalog, Column, ModelClass, RelationCatalog, ScopeCatalog } from './types';
 
 type Capability = Exclude<ListDeclaration, 'getProjectableFields'>;
 
@@ -48,11 +48,14 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
   });
 }
 
-/** Every model the collections reach (themselves and their related models) and the join tables. */
+/**
+ * Every model the collections reach, at any depth (nested expansions, decisions.md 40), and the
+ * join tables on the way.
+ */
 function reachedTables(models: readonly ModelClass[]): string[] {
   const all = new Set<ModelClass>(models);
   const joinTables = new Set<string>();
-  for (const model of models) {
+  for (const model of all) {
     for (const relation of Object.values(model.getRelations())) {
       all.add(relation.relatedModelClass);
       if (typeof relation.joinTable === 'string') joinTables.add(relation.joinTable);
@@ -77,6 +80,7 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
     return found && tableFields(model, databaseTable(table), found, names);
   };
   const scopes = new Map<ModelClass, ScopeCatalog | undefined>();
+  const relationMaps = new Map<ModelClass, Map<string, RelationCatalog>>();
   const ctx: CatalogContext = {
     fields: fieldsOf,
     names,
@@ -89,6 +93,17 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
       }
       const scope = scopes.get(model);
       return scope && Object.freeze({ ...scope, label });
+    },
+    relationsOf: (model) => {
+      let relations = relationMaps.get(model);
+      if (relations === undefined) {
+        // Handed out before it is filled: a relation back to a model being built finds this map.
+        relations = new Map();
+        relationMaps.set(model, relations);
+        const fields = fieldsOf(model, model.tableName);
+        if (fields !== undefined) for (const [name, relation] of buildRelations(model.tableName, model, fields, ctx)) relations.set(name, relation);
+      }
+      return relations;
     },
   };
   const catalog = new Map<string, CollectionCatalog>();

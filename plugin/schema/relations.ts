@@ -18,6 +18,8 @@ export interface CatalogContext {
   readonly problems: string[];
   /** The catalog of a model as a collection would see it (declarations applied), made once per model. */
   readonly scopeOf: (model: ModelClass, label: string) => ScopeCatalog | undefined;
+  /** A model's expandable relations, made once per model (filled in after it is handed out, for cycles). */
+  readonly relationsOf: (model: ModelClass) => ReadonlyMap<string, RelationCatalog>;
 }
 
 function checkMapping(where: string, relation: Relation, kind: RelationKind, decl: RelationDeclaration, problems: string[]): void {
@@ -125,6 +127,7 @@ function buildRelation(owner: ModelClass, ownerFields: TableFields, label: strin
     relatedKeys,
     ...(joined === undefined ? {} : { through: joined.through }),
     ...(typeof modify === 'function' ? { modify } : {}),
+    relations: ctx.relationsOf(relation.relatedModelClass),
   });
 }
 

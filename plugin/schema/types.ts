@@ -88,6 +88,11 @@ export interface RelationCatalog {
   readonly through?: JoinTableCatalog;
   /** The relation mapping's own `modify`/`filter`, applied to every query for related rows. */
   readonly modify?: RelationModifier;
+  /**
+   * The related model's own expandable relations, for `<alias>_expand[...]` (decisions.md 40): one
+   * map per model, shared by every path that reaches it (so a cycle of models is a cycle here).
+   */
+  readonly relations: ReadonlyMap<string, RelationCatalog>;
 }
 
 /** `user_roles`: `user_id` points at the owner's `ownerKeys`, `role_id` at the related `relatedKeys`. */

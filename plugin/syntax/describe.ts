@@ -140,7 +140,7 @@ function addProjection(c: Collector, scope: ScopeBuilder, key: string, exclude: 
   scope.projection = { kind: exclude ? 'exclude' : 'include', parameter: key, fields };
 }
 
-function addExpand(c: Collector, key: string, relation: string, value: string): void {
+function addExpand(c: Collector, owner: string | undefined, key: string, relation: string, value: string): void {
   if (value !== '' && !aliasShape.test(value)) {
     return malformed(c, key, `has an invalid alias "${value}": an alias is a letter followed by letters or digits`);
   }
@@ -149,7 +149,7 @@ function addExpand(c: Collector, key: string, relation: string, value: string): 
   if (clash !== undefined) {
     return report(c, 'DUPLICATE_PARAMETER', key, `The alias "${alias}" is already used by \`${clash.parameter}\`; give each expansion its own alias`);
   }
-  c.expands.push({ kind: 'expand', parameter: key, relation, alias });
+  c.expands.push({ kind: 'expand', parameter: key, relation, alias, owner });
 }
 
 function addPaging(c: Collector, key: PagingKey, value: string): void {
@@ -205,7 +205,9 @@ function addPair(c: Collector, pair: QueryPair): void {
     case 'fields!':
       return addProjection(c, scope(), pair.key, modifier === 'fields!', pair.value);
     case 'expand':
-      return addExpand(c, pair.key, argument, pair.value);
+      // Behind an alias it is a use of that alias, declared or not (decisions.md 3).
+      if (alias !== undefined) scope();
+      return addExpand(c, alias, pair.key, argument, pair.value);
     case 'page':
     case 'per-page':
     case 'page-size':
@@ -246,6 +248,23 @@ function resolvePaging(c: Collector): PagingDescription {
   return { kind: 'none' };
 }
 
+/**
+ * The aliases a root `expand` declares, and those declared by an `<alias>_expand` whose alias is
+ * declared, at any depth (decisions.md 40): `p_expand[x]=q&q_expand[y]=p` alone declares nothing.
+ */
+function declaredAliases(expands: readonly ExpandDescription[]): Set<string> {
+  const declared = new Set<string>();
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { alias, owner } of expands) {
+      if (alias === undefined || declared.has(alias) || (owner !== undefined && !declared.has(owner))) continue;
+      declared.add(alias);
+      grew = true;
+    }
+  }
+  return declared;
+}
+
 function freezeScope(scope: ScopeBuilder): ScopeDescription {
   return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }) });
 }
@@ -263,7 +282,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   c.index = pairs.length;
   const paging = resolvePaging(c);
   const aliased = new Map<string, ScopeDescription>();
-  const declared = new Set(c.expands.map((e) => e.alias));
+  const declared = declaredAliases(c.expands);
   for (const [alias, entry] of c.aliased) {
     if (declared.has(alias)) {
       aliased.set(alias, freezeScope(entry.scope));

@@ -3,7 +3,7 @@
 // but are malformed are reported.
 
 import { decodeAsciiEscapes } from './query-string';
-import { bracketed, isModifier, isScopedModifier, type Modifier } from './vocabulary';
+import { bracketed, isAliasModifier, isModifier, type Modifier } from './vocabulary';
 
 export type KeyReading =
   | { readonly kind: 'foreign' }
@@ -19,7 +19,7 @@ const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(\[.*)?$/s;
 const bracketShape = /^\[([^[\]]*)\]$/s;
 const aliasPrefixShape = /^([A-Za-z][A-Za-z0-9]*)_/;
 
-const scopedList = 'fields, fields!, sort[...], search[...], filter[...], in[...], between[...]';
+const scopedList = 'fields, fields!, sort[...], search[...], filter[...], in[...], between[...], expand[...]';
 
 /** `p_sort[created_at]` -> `{alias: 'p', modifier: 'sort', argument: 'created_at'}`; `utm_source` -> foreign. */
 export function readKey(key: string): KeyReading {
@@ -30,11 +30,8 @@ export function readKey(key: string): KeyReading {
   if (match === null) return { kind: 'foreign' };
   const [, alias, word = '', bracket] = match;
   if (!isModifier(word)) return { kind: 'foreign' };
-  if (alias !== undefined && !isScopedModifier(word)) {
-    // `x_page` may well be a host's own parameter; only a nested expansion is clearly meant for us.
-    if (word !== 'expand') return { kind: 'foreign' };
-    return { kind: 'malformed', detail: `\`${key}\`: nested expansion is not supported. Only ${scopedList} can follow an expansion alias.` };
-  }
+  // `x_page` may well be a host's own parameter: only the alias modifiers are ours behind an alias.
+  if (alias !== undefined && !isAliasModifier(word)) return { kind: 'foreign' };
   if (!bracketed[word]) {
     if (bracket !== undefined) {
       return { kind: 'malformed', detail: `\`${word}\` takes no brackets: write \`${alias ? alias + '_' : ''}${word}=...\`.` };

@@ -71,6 +71,8 @@ export interface ExpandDescription {
   readonly parameter: string;
   readonly relation: string;
   readonly alias: string | undefined;
+  /** The alias whose relation this one belongs to (`p` for `p_expand[comments]`); undefined at the root. */
+  readonly owner: string | undefined;
 }
 
 export type PagingDescription =
@@ -85,6 +87,7 @@ export type PagingDescription =
 
 export interface QueryDescription {
   readonly root: ScopeDescription;
+  /** Every expansion at every depth, in query-string order (decisions.md 40). */
   readonly expands: readonly ExpandDescription[];
   /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
   readonly aliased: ReadonlyMap<string, ScopeDescription>;

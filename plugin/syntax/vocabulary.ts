@@ -8,6 +8,10 @@ export type ClauseFamily = (typeof clauseFamilies)[number];
 export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!'] as const;
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
+/** Every modifier an alias may take: its scope's own and a nested `expand` (decisions.md 40). */
+export const aliasModifiers = [...scopedModifiers, 'expand'] as const;
+export type AliasModifier = (typeof aliasModifiers)[number];
+
 /** Modifiers of the root only. */
 export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
 export type RootModifier = (typeof rootModifiers)[number];
@@ -33,6 +37,10 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
 
 export function isScopedModifier(word: string): word is ScopedModifier {
   return (scopedModifiers as readonly string[]).includes(word);
+}
+
+export function isAliasModifier(word: string): word is AliasModifier {
+  return (aliasModifiers as readonly string[]).includes(word);
 }
 
 export function isModifier(word: string): word is Modifier {

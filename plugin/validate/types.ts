@@ -49,7 +49,10 @@ export interface ValidatedExpansion {
   readonly parameter: string;
   /** Most related records loaded for all parents together (decisions.md 42). */
   readonly maxRows: number;
+  /** Its catalog's label is the relation's path, e.g. `users.posts.comments` (decisions.md 31, 40). */
   readonly scope: ValidatedScope;
+  /** The relations expanded in each related record (`<alias>_expand[...]`, decisions.md 40). */
+  readonly expansions: readonly ValidatedExpansion[];
 }
 
 /**

@@ -1,11 +1,12 @@
-// Validates a whole QueryDescription against a collection's catalog: the root scope, each expansion
-// and its alias scope, pagination and the cost caps. Reports every problem at once (decisions.md 29).
+// Validates a whole QueryDescription against a collection's catalog: the root scope, the expansions
+// (expansions.ts), pagination and the cost caps. Reports every problem at once (decisions.md 29).
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog } from '../schema';
-import type { PagingDescription, QueryDescription, ScopeDescription } from '../syntax';
+import type { PagingDescription, QueryDescription } from '../syntax';
+import { validateExpansions } from './expansions';
 import { validateScope } from './scope';
-import type { ValidatedExpansion, ValidatedPaging, ValidatedQuery } from './types';
+import type { ValidatedPaging, ValidatedQuery } from './types';
 
 export interface ValidationLimits {
   readonly defaultPageSize: number;
@@ -15,14 +16,8 @@ export interface ValidationLimits {
   readonly maxListItems: number;
   readonly maxExpansions: number;
   readonly maxRelatedRows: number;
+  readonly maxExpandDepth: number;
 }
-
-const emptyScope: ScopeDescription = {
-  clauses: { filter: [], in: [], between: [] },
-  searches: [],
-  sorts: [],
-  projection: undefined,
-};
 
 function validatePaging(paging: PagingDescription, limits: ValidationLimits, problems: Problem[]): ValidatedPaging {
   switch (paging.kind) {
@@ -59,32 +54,12 @@ function checkCost(description: QueryDescription, limits: ValidationLimits, prob
       `\`${parameter}\` has ${description.cost.listItems} items; at most ${limits.maxListItems} are allowed in one list`,
       limits.maxListItems));
   }
+  // Expansions at every depth count (decisions.md 40).
   if (description.expands.length > limits.maxExpansions) {
     problems.push(problem('LIMIT_EXCEEDED', description.expands[limits.maxExpansions]?.parameter,
       `The request expands ${description.expands.length} relations; at most ${limits.maxExpansions} are allowed`,
       limits.maxExpansions));
   }
-}
-
-function validateExpansions(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits, problems: Problem[]): ValidatedExpansion[] {
-  const expansions: ValidatedExpansion[] = [];
-  const allowed = [...collection.relations.keys()];
-  for (const expand of description.expands) {
-    const relation = collection.relations.get(expand.relation);
-    if (relation === undefined) {
-      // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
-      const none = allowed.length === 0 ? `; ${collection.name} has none` : '';
-      problems.push(problem('UNKNOWN_RELATION', expand.parameter,
-        `\`${expand.parameter}\`: "${expand.relation}" is not an expandable relation of ${collection.name}${none}`, allowed));
-      continue;
-    }
-    const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);
-    expansions.push({
-      relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows,
-      scope: validateScope(aliased ?? emptyScope, relation.scope, problems),
-    });
-  }
-  return expansions;
 }
 
 /** Orders problems by where their parameter stands in the query string; those without one go last. */
@@ -100,7 +75,7 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
 export function validateQuery(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits): ValidatedQuery {
   const problems: Problem[] = [...description.problems];
   const root = validateScope(description.root, collection, problems);
-  const expansions = validateExpansions(description, collection, limits, problems);
+  const expansions = validateExpansions(description, collection.name, collection.relations, limits, problems);
   const paging = validatePaging(description.paging, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));

@@ -42,7 +42,7 @@ const notes: ScopeCatalog = {
 
 const noteRelation: RelationCatalog = {
   name: 'notes', kind: 'has-many', cardinality: 'many', scope: notes,
-  ownerKeys: [key(personColumns, 'id')], relatedKeys: [key(noteColumns, 'person_id')],
+  ownerKeys: [key(personColumns, 'id')], relatedKeys: [key(noteColumns, 'person_id')], relations: new Map(),
 };
 
 const tagColumns = columns('tags', [['id', 'integer'], ['label', 'text']]);
@@ -60,6 +60,7 @@ const tagRelation: RelationCatalog = {
   through: {
     table: 'person_tags', ownerKeys: [key(personTagColumns, 'person_id')], relatedKeys: [key(personTagColumns, 'tag_id')], modelClass: PersonTag,
   },
+  relations: new Map(),
 };
 
 const nicknameColumns = columns('nicknames', [['id', 'integer'], ['person_id', 'integer'], ['person_name', 'text'], ['nick', 'text']]);
@@ -75,6 +76,7 @@ const nicknameRelation: RelationCatalog = {
   name: 'nicknames', kind: 'has-many', cardinality: 'many', scope: nicknames,
   ownerKeys: [key(personColumns, 'id'), key(personColumns, 'name')],
   relatedKeys: [key(nicknameColumns, 'person_id'), key(nicknameColumns, 'person_name')],
+  relations: new Map(),
 };
 
 
@@ -87,7 +89,7 @@ export const people: CollectionCatalog = {
 };
 
 export const limits = {
-  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3, maxRelatedRows: 50,
+  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3, maxExpandDepth: 3, maxRelatedRows: 50,
 };
 
 /** An enum in a schema whose name needs quoting, a text array, an integer array, a real and a jsonb. */

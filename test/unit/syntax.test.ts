@@ -43,6 +43,7 @@ describe('syntax: readKey', () => {
   it('splits alias, modifier and argument', () => {
     expect(readKey('p_sort[created_at]')).to.deep.equal({ kind: 'modifier', alias: 'p', modifier: 'sort', argument: 'created_at' });
     expect(readKey('fields!')).to.deep.equal({ kind: 'modifier', alias: undefined, modifier: 'fields!', argument: undefined });
+    expect(readKey('p_expand[comments]')).to.deep.equal({ kind: 'modifier', alias: 'p', modifier: 'expand', argument: 'comments' });
   });
 
   it('ignores keys that are not ours', () => {
@@ -52,7 +53,7 @@ describe('syntax: readKey', () => {
   });
 
   it('reports keys that look like ours but are malformed', () => {
-    for (const key of ['filter[]', 'filter', 'sort', 'fields[]', 'page[1]', 'filter[id', 'filter[a]b', 'p_expand[posts]', 'per_page']) {
+    for (const key of ['filter[]', 'filter', 'sort', 'fields[]', 'page[1]', 'filter[id', 'filter[a]b', 'p_expand[]', 'p_expand', 'per_page']) {
       expect(readKey(key).kind, key).to.equal('malformed');
     }
   });
@@ -138,7 +139,7 @@ describe('syntax: describeQuery', () => {
       ['MALFORMED_PARAMETER', 'p_bogus[x]'],
     ]);
     expect(d.problems[0]?.detail).to.equal(
-      '`p_page` starts with the expansion alias "p" but names no alias modifier. Only fields, fields!, sort[...], search[...], filter[...], in[...], between[...] can follow an expansion alias.',
+      '`p_page` starts with the expansion alias "p" but names no alias modifier. Only fields, fields!, sort[...], search[...], filter[...], in[...], between[...], expand[...] can follow an expansion alias.',
     );
     expect(describe_('p_page=2&expand[posts]&utm_source=x').problems).to.deep.equal([]);
   });

@@ -1,0 +1,76 @@
+// Validates the expansion tree: each `expand[...]` at the root and each `<alias>_expand[...]` below it
+// against the relations of the model it expands (decisions.md 21–25, 40), with the depth cap, and
+// each alias's modifiers against its relation's options.
+
+import { problem, type Problem } from '../errors';
+import type { RelationCatalog, ScopeCatalog } from '../schema';
+import type { ExpandDescription, QueryDescription, ScopeDescription } from '../syntax';
+import { validateScope } from './scope';
+import type { ValidatedExpansion } from './types';
+
+export interface ExpansionLimits {
+  readonly maxExpandDepth: number;
+  readonly maxRelatedRows: number;
+}
+
+const emptyScope: ScopeDescription = {
+  clauses: { filter: [], in: [], between: [] },
+  searches: [],
+  sorts: [],
+  projection: undefined,
+};
+
+/** Where a level's expansions come from: the collection, or the relation an alias expanded. */
+interface Owner {
+  /** `users`, `users.posts`: what problems and the scope hook call it. */
+  readonly label: string;
+  readonly relations: ReadonlyMap<string, RelationCatalog>;
+  /** undefined at the root; else the alias whose `_expand` keys belong to this level. */
+  readonly alias: string | undefined;
+  readonly depth: number;
+}
+
+/** The relation's scope under this path's label (one catalog serves every path to a model). */
+function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
+  return scope.label === label ? scope : Object.freeze({ ...scope, label });
+}
+
+function validateOne(expand: ExpandDescription, owner: Owner, description: QueryDescription, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion | undefined {
+  const relation = owner.relations.get(expand.relation);
+  if (relation === undefined) {
+    const allowed = [...owner.relations.keys()];
+    // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
+    const none = allowed.length === 0 ? `; ${owner.label} has none` : '';
+    problems.push(problem('UNKNOWN_RELATION', expand.parameter,
+      `\`${expand.parameter}\`: "${expand.relation}" is not an expandable relation of ${owner.label}${none}`, allowed));
+    return undefined;
+  }
+  const depth = owner.depth + 1;
+  if (depth > limits.maxExpandDepth) {
+    problems.push(problem('LIMIT_EXCEEDED', expand.parameter,
+      `\`${expand.parameter}\` expands at depth ${depth}; at most ${limits.maxExpandDepth} levels of expansion are allowed`,
+      limits.maxExpandDepth));
+    return undefined;
+  }
+  const label = `${owner.label}.${relation.name}`;
+  const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);
+  const scope = validateScope(aliased ?? emptyScope, labelled(relation.scope, label), problems);
+  const expansions = expand.alias === undefined ? []
+    : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, problems);
+  return Object.freeze({ relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, scope, expansions });
+}
+
+function validateLevel(owner: Owner, description: QueryDescription, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion[] {
+  const expansions: ValidatedExpansion[] = [];
+  for (const expand of description.expands) {
+    if (expand.owner !== owner.alias) continue;
+    const validated = validateOne(expand, owner, description, limits, problems);
+    if (validated !== undefined) expansions.push(validated);
+  }
+  return expansions;
+}
+
+/** `expand[posts]=p&p_expand[comments]=c` on users -> [posts with [comments]]; problems added to `problems`. */
+export function validateExpansions(description: QueryDescription, label: string, relations: ReadonlyMap<string, RelationCatalog>, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion[] {
+  return validateLevel({ label, relations, alias: undefined, depth: 0 }, description, limits, problems);
+}
