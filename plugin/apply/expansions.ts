@@ -1,16 +1,15 @@
 // Loads expanded relations: one statement per relation for all parents at once (`key = any(?)`, or a
-// tuple `in` for composite keys; through the join table for many-to-many), grouped by key in
-// memory and attached under the relation's name. No N+1.
+// tuple `in` for composite keys; through the join table for many-to-many; a per-parent window in
+// windows.ts), grouped by key in memory and attached under the relation's name, then their nested
+// expansions the same way. No N+1.
 
 import type { Knex } from 'knex';
-import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
 import { raise } from '../errors';
 import type { ValidatedExpansion } from '../validate';
-import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
-} from './runnable';
-import { columnSql } from './sql';
-import { joinThrough, keyIn, ownerAlias, ownerSelect, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
+import { expansionParts, relatedBuilder } from './related';
+import { viaBuilder, viaText, type Row, type Runnable, type ScopeHook } from './runnable';
+import { keyIn, selectStatement } from './statements';
+import { windowQuery } from './windows';
 
 /** The values of `columns` in `row` as one lookup key; undefined when any is NULL (NULL joins nothing). */
 function keyOf(row: Row, columns: readonly string[]): string | undefined {
@@ -34,65 +33,10 @@ function ownerValues(parents: readonly Row[], columns: readonly string[]): unkno
   return [...seen.values()];
 }
 
-/** The join the builder path needs: plain, or through the join table's own `modify`. */
-function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog): void {
-  const through = relation.through;
-  if (through === undefined) return;
-  if (through.modify === undefined) {
-    query.joinRaw(joinThrough(relation).trimStart());
-    return;
-  }
-  const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
-  query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
-  });
-}
-
 export interface ExpansionQuery {
   readonly query: Runnable;
   /** The columns of each related row that hold its owner's key. */
   readonly keyColumns: readonly string[];
-}
-
-/** What an expansion's statement is whatever the parents are. */
-interface ExpansionParts {
-  readonly parts: ScopeSql;
-  readonly select: readonly string[];
-  /** Qualified columns compared with the parents' keys: `"posts"."user_id"` or `"user_roles"."user_id"`. */
-  readonly ownerColumns: readonly string[];
-  readonly keyColumns: readonly string[];
-  /** No builder needed: a plain related model, no relation or join-table `modify`. */
-  readonly plain: boolean;
-  /** Plain with one key column: the whole text, ending in `= any(?)` for the keys. */
-  readonly text: Statement | undefined;
-}
-
-// Validated queries are kept by the pipeline, so what is worked out from them is kept with them.
-const expansionPartsOf = new WeakMap<ValidatedExpansion, ExpansionParts>();
-
-function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
-  const known = expansionPartsOf.get(expansion);
-  if (known !== undefined) return known;
-  const { relation, scope } = expansion;
-  const { through } = relation;
-  // The related rows are the parents of the nested expansions: their owner keys are read too.
-  const nestedKeys = expansion.expansions.flatMap((nested) => nested.relation.ownerKeys);
-  const parts = scopeSql(scope, [...(through === undefined ? relation.relatedKeys : []), ...nestedKeys]);
-  const select = [...parts.select, ...ownerSelect(relation)];
-  const ownerColumns = (through === undefined ? relation.relatedKeys : through.ownerKeys).map(columnSql);
-  const plain = usesOwnQueryBuilder(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
-  const made: ExpansionParts = {
-    parts,
-    select,
-    ownerColumns,
-    keyColumns: through === undefined ? relation.relatedKeys.map((key) => key.name) : through.ownerKeys.map((_, i) => ownerAlias(i)),
-    plain,
-    text: plain && ownerColumns.length === 1
-      ? selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, keyIn(ownerColumns, [])], limit: expansion.maxRows + 1 })
-      : undefined,
-  };
-  expansionPartsOf.set(expansion, made);
-  return made;
 }
 
 /**
@@ -100,10 +44,11 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
  * `inner join user_roles on ... where user_roles.user_id = any(?)` with the owner key selected alongside.
  */
 export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
-  const { relation, scope } = expansion;
+  const { relation } = expansion;
   const values = ownerValues(parents, relation.ownerKeys.map((key) => key.name));
   if (values.length === 0) return undefined;
-  const { parts, select, ownerColumns, keyColumns, plain, text } = expansionParts(expansion);
+  const { parts, select, join, ownerColumns, keyColumns, plain, text } = expansionParts(expansion);
+  if (expansion.window !== undefined) return { query: await windowQuery(values, knex, expansion, hook), keyColumns };
   // One row past the cap tells that the expansion is too large, whatever the parents (decisions.md 42).
   const limit = expansion.maxRows + 1;
   if (hook === undefined && text !== undefined) {
@@ -113,15 +58,10 @@ export async function expansionQuery(parents: readonly Row[], knex: Knex, expans
   }
   const ownedBy = keyIn(ownerColumns, values);
   if (hook === undefined && plain) {
-    const statement = selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, ownedBy], limit });
+    const statement = selectStatement({ ...parts, select, join, where: [...parts.where, ownedBy], limit });
     return { query: viaText(knex, statement), keyColumns };
   }
-  const query = scope.catalog.modelClass.query(knex) as ModelQuery;
-  applySelectAndOrder(query, knex, select, parts.order);
-  applyConditions(query, parts.where);
-  if (relation.modify !== undefined) query.modify(relation.modify);
-  await hook?.(scope.catalog.label, query);
-  joinOnBuilder(query, knex, relation);
+  const { query } = await relatedBuilder(knex, expansion, select, parts.order, hook);
   query.whereRaw(ownedBy.sql, [...ownedBy.bindings] as Knex.RawBinding[]);
   query.limit(limit);
   return { query: viaBuilder(knex, query), keyColumns };

@@ -14,6 +14,7 @@ import type {
   ScopeDescription,
   SearchDescription,
   SortDescription,
+  WindowBound,
 } from './types';
 import {
   parseLogicalPrefix,
@@ -29,6 +30,7 @@ interface ScopeBuilder {
   searches: SearchDescription[];
   sorts: SortDescription[];
   projection: ProjectionDescription | undefined;
+  window?: { limit: WindowBound | undefined; offset: WindowBound | undefined };
 }
 
 type PagingKey = 'page' | 'per-page' | 'page-size' | 'limit' | 'offset';
@@ -160,6 +162,14 @@ function addPaging(c: Collector, key: PagingKey, value: string): void {
   c.paging.set(key, { key, value: count.value });
 }
 
+/** `p_limit=3`: a non-negative count for the alias's window (decisions.md 41). */
+function addWindow(c: Collector, scope: ScopeBuilder, bound: 'limit' | 'offset', key: string, value: string): void {
+  const count = parseCount(value);
+  if (!count.ok) return malformed(c, key, count.detail);
+  scope.window ??= { limit: undefined, offset: undefined };
+  scope.window[bound] = { parameter: key, value: count.value };
+}
+
 function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBuilder {
   if (alias === undefined) return c.root;
   let entry = c.aliased.get(alias);
@@ -208,11 +218,13 @@ function addPair(c: Collector, pair: QueryPair): void {
       // Behind an alias it is a use of that alias, declared or not (decisions.md 3).
       if (alias !== undefined) scope();
       return addExpand(c, alias, pair.key, argument, pair.value);
+    case 'limit':
+    case 'offset':
+      if (alias !== undefined) return addWindow(c, scope(), modifier, pair.key, pair.value);
+      return addPaging(c, modifier, pair.value);
     case 'page':
     case 'per-page':
     case 'page-size':
-    case 'limit':
-    case 'offset':
       return addPaging(c, modifier, pair.value);
   }
 }
@@ -266,7 +278,8 @@ function declaredAliases(expands: readonly ExpandDescription[]): Set<string> {
 }
 
 function freezeScope(scope: ScopeBuilder): ScopeDescription {
-  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }) });
+  const window = scope.window === undefined ? {} : { window: Object.freeze({ ...scope.window }) };
+  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }), ...window });
 }
 
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */

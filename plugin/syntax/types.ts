@@ -58,12 +58,26 @@ export interface ProjectionDescription {
   readonly fields: readonly string[];
 }
 
+/** A count as written behind an alias: `p_limit=3`. */
+export interface WindowBound {
+  readonly parameter: string;
+  readonly value: number;
+}
+
+/** `<alias>_limit` and `<alias>_offset`: a per-parent window (decisions.md 41). */
+export interface WindowDescription {
+  readonly limit: WindowBound | undefined;
+  readonly offset: WindowBound | undefined;
+}
+
 /** The modifiers of one scope: the root collection, or one expansion alias. */
 export interface ScopeDescription {
   readonly clauses: Readonly<Record<ClauseFamily, readonly ClauseDescription[]>>;
   readonly searches: readonly SearchDescription[];
   readonly sorts: readonly SortDescription[];
   readonly projection: ProjectionDescription | undefined;
+  /** Behind an alias only; absent when neither key was given. */
+  readonly window?: WindowDescription;
 }
 
 export interface ExpandDescription {

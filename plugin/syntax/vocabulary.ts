@@ -8,8 +8,11 @@ export type ClauseFamily = (typeof clauseFamilies)[number];
 export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!'] as const;
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
-/** Every modifier an alias may take: its scope's own and a nested `expand` (decisions.md 40). */
-export const aliasModifiers = [...scopedModifiers, 'expand'] as const;
+/**
+ * Every modifier an alias may take: its scope's own, a nested `expand` (decisions.md 40) and the
+ * per-parent window `limit`/`offset` (41).
+ */
+export const aliasModifiers = [...scopedModifiers, 'expand', 'limit', 'offset'] as const;
 export type AliasModifier = (typeof aliasModifiers)[number];
 
 /** Modifiers of the root only. */

@@ -1,12 +1,12 @@
 // Validates the expansion tree: each `expand[...]` at the root and each `<alias>_expand[...]` below it
-// against the relations of the model it expands (decisions.md 21–25, 40), with the depth cap, and
-// each alias's modifiers against its relation's options.
+// against the relations of the model it expands (decisions.md 21–25, 40), with the depth cap, each
+// alias's modifiers against its relation's options, and its per-parent window (41).
 
 import { problem, type Problem } from '../errors';
 import type { RelationCatalog, ScopeCatalog } from '../schema';
-import type { ExpandDescription, QueryDescription, ScopeDescription } from '../syntax';
+import type { ExpandDescription, QueryDescription, ScopeDescription, WindowDescription } from '../syntax';
 import { validateScope } from './scope';
-import type { ValidatedExpansion } from './types';
+import type { ExpansionWindow, ValidatedExpansion } from './types';
 
 export interface ExpansionLimits {
   readonly maxExpandDepth: number;
@@ -35,6 +35,20 @@ function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
   return scope.label === label ? scope : Object.freeze({ ...scope, label });
 }
 
+/** `p_limit=3&p_offset=1` on a to-many relation; on a to-one relation each key is refused (decisions.md 41). */
+function validateWindow(window: WindowDescription | undefined, relation: RelationCatalog, problems: Problem[]): ExpansionWindow | undefined {
+  if (window === undefined) return undefined;
+  if (relation.cardinality === 'one') {
+    for (const bound of [window.limit, window.offset]) {
+      if (bound === undefined) continue;
+      problems.push(problem('MALFORMED_PARAMETER', bound.parameter,
+        `\`${bound.parameter}\`: a per-parent window needs a to-many relation; ${relation.name} is ${relation.kind} (one record or null per parent)`));
+    }
+    return undefined;
+  }
+  return Object.freeze({ limit: window.limit?.value, offset: window.offset?.value ?? 0 });
+}
+
 function validateOne(expand: ExpandDescription, owner: Owner, description: QueryDescription, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion | undefined {
   const relation = owner.relations.get(expand.relation);
   if (relation === undefined) {
@@ -55,9 +69,13 @@ function validateOne(expand: ExpandDescription, owner: Owner, description: Query
   const label = `${owner.label}.${relation.name}`;
   const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);
   const scope = validateScope(aliased ?? emptyScope, labelled(relation.scope, label), problems);
+  const window = validateWindow(aliased?.window, relation, problems);
   const expansions = expand.alias === undefined ? []
     : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, problems);
-  return Object.freeze({ relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, scope, expansions });
+  return Object.freeze({
+    relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, scope, expansions,
+    ...(window === undefined ? {} : { window }),
+  });
 }
 
 function validateLevel(owner: Owner, description: QueryDescription, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion[] {

@@ -43,6 +43,12 @@ export interface ValidatedScope {
   readonly order: readonly OrderKey[];
 }
 
+/** `<alias>_limit` / `<alias>_offset`: each parent's related records from `offset`, at most `limit` (decisions.md 41). */
+export interface ExpansionWindow {
+  readonly limit: number | undefined;
+  readonly offset: number;
+}
+
 export interface ValidatedExpansion {
   readonly relation: RelationCatalog;
   /** The key that asked for it, e.g. `expand[posts]`, for problems. */
@@ -51,6 +57,8 @@ export interface ValidatedExpansion {
   readonly maxRows: number;
   /** Its catalog's label is the relation's path, e.g. `users.posts.comments` (decisions.md 31, 40). */
   readonly scope: ValidatedScope;
+  /** A per-parent window, on to-many relations only. */
+  readonly window?: ExpansionWindow;
   /** The relations expanded in each related record (`<alias>_expand[...]`, decisions.md 40). */
   readonly expansions: readonly ValidatedExpansion[];
 }
