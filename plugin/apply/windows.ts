@@ -1,6 +1,9 @@
 // Per-parent windows (decisions.md 41): each parent's related records from `<alias>_offset`, at most
 // `<alias>_limit`, in the alias's order with the primary-key tie-breaker, for every parent in one
-// statement. The whole statement still reads at most maxRelatedRows + 1 rows (42).
+// statement: the parents' keys unnested, each joined LATERAL to its own ordered, limited related
+// rows. The whole statement still reads at most maxRelatedRows + 1 rows (42). A row_number()
+// window over the parents' keys was measured too and costs as many rows as the parents have
+// related records, not as many as the windows hold (docs/benchmarks.md).
 
 import type { Knex } from 'knex';
 import type { ExpansionWindow, ValidatedExpansion } from '../validate';
@@ -9,12 +12,6 @@ import { viaText, type Row, type Runnable, type ScopeHook } from './runnable';
 import { quoteIdentifier, typeSql } from './sql';
 import { selectStatement, type Statement } from './statements';
 
-export type WindowStrategy = 'row_number' | 'lateral';
-
-/** How windows are read; see docs/benchmarks.md for the measurement behind the choice. */
-export const windowStrategy: { current: WindowStrategy } = { current: 'lateral' };
-
-const rank = quoteIdentifier('__kqm_rank');
 const windowAlias = quoteIdentifier('__kqm_window');
 const parentAlias = quoteIdentifier('__kqm_parent');
 const parentKey = (i: number): string => quoteIdentifier(`__kqm_key${i}`);
@@ -36,37 +33,15 @@ function lateralFrom(parts: ExpansionParts): { head: string; ownedBy: string } {
   return { head: `select ${windowAlias}.* from unnest(${arrays}) as ${parentAlias}(${names}) cross join lateral`, ownedBy };
 }
 
-/** `row_number() over (partition by "posts"."user_id" order by ...) as "__kqm_rank"`. */
-function rankColumn(parts: ExpansionParts): string {
-  return `row_number() over (partition by ${parts.ownerColumns.join(', ')} order by ${parts.parts.order}) as ${rank}`;
-}
-
-/** `where "__kqm_rank" > ? and "__kqm_rank" <= ?` with its bindings (offset, offset + limit). */
-function rankRange(window: ExpansionWindow): { sql: string; bindings: number[] } {
-  if (window.limit === undefined) return { sql: `${rank} > ?`, bindings: [window.offset] };
-  return { sql: `${rank} > ? and ${rank} <= ?`, bindings: [window.offset, window.offset + window.limit] };
-}
-
 /** The statement text without a builder (plain models, no hook). */
 function windowText(parts: ExpansionParts, window: ExpansionWindow, maxRows: number, values: readonly unknown[]): Statement {
   const { select, join } = parts;
   const { from, where, order } = parts.parts;
-  if (windowStrategy.current === 'lateral') {
-    const { head, ownedBy } = lateralFrom(parts);
-    const inner = selectStatement({ select, from, join, where: [...where, { sql: ownedBy, bindings: [] }], order, limit: window.limit, offset: window.offset });
-    return {
-      sql: `${head} (${inner.sql}) as ${windowAlias} limit ?`,
-      bindings: [...keyArrays(values, parts.ownerColumns.length), ...inner.bindings, maxRows + 1],
-    };
-  }
-  const keyed = parts.ownerColumns.length === 1
-    ? { sql: `${parts.ownerColumns[0] as string} = any(?)`, bindings: [values] }
-    : { sql: `(${parts.ownerColumns.join(', ')}) in (${values.map(() => `(${parts.ownerColumns.map(() => '?').join(', ')})`).join(', ')})`, bindings: (values as unknown[][]).flat() };
-  const inner = selectStatement({ select: [...select, rankColumn(parts)], from, join, where: [...where, keyed], order: '' });
-  const range = rankRange(window);
+  const { head, ownedBy } = lateralFrom(parts);
+  const inner = selectStatement({ select, from, join, where: [...where, { sql: ownedBy, bindings: [] }], order, limit: window.limit, offset: window.offset });
   return {
-    sql: `select * from (${inner.sql}) as ${windowAlias} where ${range.sql} order by ${rank} asc limit ?`,
-    bindings: [...inner.bindings, ...range.bindings, maxRows + 1],
+    sql: `${head} (${inner.sql}) as ${windowAlias} limit ?`,
+    bindings: [...keyArrays(values, parts.ownerColumns.length), ...inner.bindings, maxRows + 1],
   };
 }
 
@@ -84,21 +59,13 @@ function viaRaw(raw: Knex.Raw): Runnable {
 /** The same statement around the related model's builder, so the host's hooks see the query they know. */
 async function windowBuilder(knex: Knex, expansion: ValidatedExpansion, window: ExpansionWindow, values: readonly unknown[], hook?: ScopeHook): Promise<Runnable> {
   const parts = expansionParts(expansion);
-  const maxRows = expansion.maxRows + 1;
-  if (windowStrategy.current === 'lateral') {
-    const { head, ownedBy } = lateralFrom(parts);
-    const { query: inner } = await relatedBuilder(knex, expansion, parts.select, parts.parts.order, hook);
-    inner.whereRaw(ownedBy);
-    if (window.limit !== undefined) inner.limit(window.limit);
-    if (window.offset > 0) inner.offset(window.offset);
-    const keys = keyArrays(values, parts.ownerColumns.length) as Knex.RawBinding[];
-    return viaRaw(knex.raw(`${head} ? as ${windowAlias} limit ?`, [...keys, inner.toKnexQuery(), maxRows]));
-  }
-  const { query: inner } = await relatedBuilder(knex, expansion, [...parts.select, rankColumn(parts)], '', hook);
-  if (parts.ownerColumns.length === 1) inner.whereRaw(`${parts.ownerColumns[0] as string} = any(?)`, [values as Knex.RawBinding]);
-  else inner.whereRaw(`(${parts.ownerColumns.join(', ')}) in (${values.map(() => `(${parts.ownerColumns.map(() => '?').join(', ')})`).join(', ')})`, (values as unknown[][]).flat() as Knex.RawBinding[]);
-  const range = rankRange(window);
-  return viaRaw(knex.raw(`select * from ? as ${windowAlias} where ${range.sql} order by ${rank} asc limit ?`, [inner.toKnexQuery(), ...range.bindings, maxRows]));
+  const { head, ownedBy } = lateralFrom(parts);
+  const { query: inner } = await relatedBuilder(knex, expansion, parts.select, parts.parts.order, hook);
+  inner.whereRaw(ownedBy);
+  if (window.limit !== undefined) inner.limit(window.limit);
+  if (window.offset > 0) inner.offset(window.offset);
+  const keys = keyArrays(values, parts.ownerColumns.length) as Knex.RawBinding[];
+  return viaRaw(knex.raw(`${head} ? as ${windowAlias} limit ?`, [...keys, inner.toKnexQuery(), expansion.maxRows + 1]));
 }
 
 /** The windowed rows of every parent in one statement (decisions.md 41). */

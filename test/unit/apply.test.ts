@@ -128,6 +128,9 @@ describe('apply: statement text written directly equals what a builder compiles'
     'expand[notes]=n&n_fields=title&n_sort[created_at]=desc&n_search[title]=x*&per-page=2',
     'expand[tags]=t&t_filter[label]=<>b&fields=name',
     'expand[nicknames]=k&k_sort[nick]=desc&fields=id',
+    'expand[notes]=n&n_sort[created_at]=desc&n_limit=2&n_offset=1&n_filter[title]=<>x',
+    'expand[tags]=t&t_limit=1',
+    'expand[nicknames]=k&k_offset=3',
   ];
   for (const qs of queries) {
     it(`rows and count: "${qs}"`, async () => {
@@ -170,6 +173,21 @@ describe('apply: statement text written directly equals what a builder compiles'
     const { sql, bindings } = (await expansionQuery(parents, knex, nicknames!))!.query.toSQL();
     expect(sql).to.include('where ("nicknames"."person_id", "nicknames"."person_name") in ((?, ?), (?, ?))');
     expect(bindings).to.deep.equal([1, 'a', 2, 'b', 51]);
+  });
+
+  it('reads a window LATERAL per parent key, the keys unnested from one array per key column', async () => {
+    const [notes] = validated('expand[notes]=n&n_fields=title&n_sort[created_at]=desc&n_limit=2&n_offset=1').expansions;
+    expect((await expansionQuery(parents, knex, notes!))?.query.toSQL()).to.deep.equal({
+      sql: 'select "__kqm_window".* from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral '
+        + '(select "notes"."title", "notes"."person_id" from "notes" where "notes"."person_id" = "__kqm_parent"."__kqm_key0" '
+        + 'order by "notes"."created_at" desc, "notes"."id" asc limit ? offset ?) as "__kqm_window" limit ?',
+      bindings: [[1, 2], 2, 1, 51],
+    });
+    const [nicknames] = validated('expand[nicknames]=k&k_limit=1').expansions;
+    const { sql, bindings } = (await expansionQuery(parents, knex, nicknames!))!.query.toSQL();
+    expect(sql).to.include('from unnest(?::"integer"[], ?::"text"[]) as "__kqm_parent"("__kqm_key0", "__kqm_key1")');
+    expect(sql).to.include('where "nicknames"."person_id" = "__kqm_parent"."__kqm_key0" and "nicknames"."person_name" = "__kqm_parent"."__kqm_key1"');
+    expect(bindings).to.deep.equal([[1, 2], ['a', 'b'], 1, 51]);
   });
 
   it('runs no expansion query when no parent has a key', async () => {
