@@ -68,10 +68,12 @@ export async function expansionQuery(parents: readonly Row[], knex: Knex, expans
 }
 
 function tooManyRelated(expansion: ValidatedExpansion): never {
-  return raise('LIMIT_EXCEEDED', expansion.parameter,
-    `\`${expansion.parameter}\` would load more than ${expansion.maxRows} related records for this page; `
-    + 'ask for fewer parents (per-page, limit) or narrow the related records with the alias\'s filter, in, between or search',
-    expansion.maxRows);
+  const { parameter, limitParameter, maxRows } = expansion;
+  const fewer = limitParameter === parameter ? '' : `fewer per parent (\`${limitParameter}\`), `;
+  return raise('LIMIT_EXCEEDED', limitParameter,
+    `\`${parameter}\` would load more than ${maxRows} related records for this page; ask for fewer parents (per-page, limit), ${fewer}`
+    + 'or narrow the related records with the alias\'s filter, in, between or search',
+    maxRows);
 }
 
 /**

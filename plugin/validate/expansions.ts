@@ -72,8 +72,10 @@ function validateOne(expand: ExpandDescription, owner: Owner, description: Query
   const window = validateWindow(aliased?.window, relation, problems);
   const expansions = expand.alias === undefined ? []
     : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, problems);
+  // The per-parent window is the way to fewer related records (decisions.md 42).
+  const limitParameter = expand.alias !== undefined && relation.cardinality === 'many' ? `${expand.alias}_limit` : expand.parameter;
   return Object.freeze({
-    relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, scope, expansions,
+    relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, limitParameter, scope, expansions,
     ...(window === undefined ? {} : { window }),
   });
 }

@@ -55,6 +55,8 @@ export interface ValidatedExpansion {
   readonly parameter: string;
   /** Most related records loaded for all parents together (decisions.md 42). */
   readonly maxRows: number;
+  /** What a request over `maxRows` names: `<alias>_limit` for an aliased to-many relation, else `parameter`. */
+  readonly limitParameter: string;
   /** Its catalog's label is the relation's path, e.g. `users.posts.comments` (decisions.md 31, 40). */
   readonly scope: ValidatedScope;
   /** A per-parent window, on to-many relations only. */

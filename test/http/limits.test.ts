@@ -89,10 +89,40 @@ describe('limits', function () {
         expect(user?.posts).to.deep.equal([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 11 }]);
       });
 
-      it('one more is LIMIT_EXCEEDED naming the expansion (allowed 4)', async function () {
+      it('one more is LIMIT_EXCEEDED naming the alias\'s _limit, or the expansion without an alias (allowed 4)', async function () {
         expectProblem(await h.get('/api/users?fields=id&in[id]=1,2&expand[posts]=p'), {
+          code: 'LIMIT_EXCEEDED', parameter: 'p_limit', allowed: 4,
+        });
+        expectProblem(await h.get('/api/users?fields=id&in[id]=1,2&expand[posts]'), {
           code: 'LIMIT_EXCEEDED', parameter: 'expand[posts]', allowed: 4,
         });
+      });
+
+      it('counts after the per-parent window, at every depth (decisions 40-42)', async function () {
+        const rows = await h.rows('/api/users?fields=id&in[id]=1,2&expand[posts]=p&p_fields=id&p_limit=2');
+        expect(rows).to.deep.equal([{ id: 1, posts: [{ id: 1 }, { id: 2 }] }, { id: 2, posts: [{ id: 4 }, { id: 5 }] }]);
+        // User 1's posts have 8 comments: over the cap at depth 2, within it one per post.
+        expectProblem(await h.get('/api/users?fields=id&filter[id]=1&expand[posts]=p&p_fields=id&p_expand[comments]=c'), {
+          code: 'LIMIT_EXCEEDED', parameter: 'c_limit', allowed: 4,
+        });
+        const [user] = await h.rows('/api/users?fields=id&filter[id]=1&expand[posts]=p&p_fields=id&p_expand[comments]=c&c_fields=id&c_limit=1');
+        expect(user?.posts).to.deep.equal([
+          { id: 1, comments: [{ id: 1 }] }, { id: 2, comments: [] }, { id: 3, comments: [{ id: 6 }] }, { id: 11, comments: [{ id: 12 }] },
+        ]);
+      });
+
+      it('a window statement reads at most the cap plus one row', async function () {
+        const sent: { sql: string; bindings: unknown[] }[] = [];
+        const listen = (q: { sql: string; bindings?: unknown[] }) => sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
+        h.db.knex.on('query', listen);
+        try {
+          await h.get('/api/users?fields=id&expand[posts]=p&p_offset=1&p_limit=3');
+        } finally {
+          h.db.knex.off('query', listen);
+        }
+        const window = sent.find((s) => s.sql.includes('cross join lateral'));
+        expect(window?.sql).to.match(/ limit (\?|\$\d+)$/);
+        expect(window?.bindings[window.bindings.length - 1]).to.equal(5);
       });
 
       it('counts the related records left after the alias\'s conditions, over the parents shown', async function () {

@@ -1,8 +1,9 @@
 // Hostile class 1, oversized expansions (decisions.md 42): generated requests expand every relation of
-// the fixture over generated parents and alias conditions, against an app whose expansions may load
-// at most 3 related records. Each answer must be the one an uncapped app implies: the same records
-// when they are at most 3 per expansion, LIMIT_EXCEEDED naming that expansion when there are more;
-// and no expansion statement may ever read more than 3 + 1 rows, whatever the answer.
+// the fixture over generated parents, alias conditions and per-parent windows, against an app whose
+// expansions may load at most 3 related records. Each answer must be the one an uncapped app
+// implies: the same records when they are at most 3 per expansion, LIMIT_EXCEEDED naming that
+// expansion's `<alias>_limit` (to-many) or `expand[...]` (to-one) when there are more; and no
+// expansion statement may ever read more than 3 + 1 rows, whatever the answer.
 
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -25,8 +26,14 @@ const relations: Readonly<Record<string, readonly string[]>> = {
   phone: [''],
 };
 
-const expansionArb = fc.constantFrom(...Object.keys(relations)).chain((relation) =>
-  fc.constantFrom(...(relations[relation] ?? [''])).map((condition) => ({ relation, condition })));
+const toMany: ReadonlySet<string> = new Set(['posts', 'roles']);
+
+const expansionArb = fc.constantFrom(...Object.keys(relations)).chain((relation) => fc.record({
+  relation: fc.constant(relation),
+  condition: fc.constantFrom(...(relations[relation] ?? [''])),
+  // A per-parent window on the to-many relations (decisions.md 41); null: none.
+  window: toMany.has(relation) ? fc.option(fc.integer({ min: 0, max: 3 }), { freq: 2 }) : fc.constant(null),
+}));
 
 const requestArb = fc.record({
   parents: fc.oneof(
@@ -39,14 +46,15 @@ const requestArb = fc.record({
 
 interface GeneratedRequest {
   readonly parents: string;
-  readonly expansions: readonly { readonly relation: string; readonly condition: string }[];
+  readonly expansions: readonly { readonly relation: string; readonly condition: string; readonly window: number | null }[];
 }
 
 function queryOf(request: GeneratedRequest): string {
   const parts = [request.parents, 'fields=id'];
-  request.expansions.forEach(({ relation, condition }, i) => {
+  request.expansions.forEach(({ relation, condition, window }, i) => {
     parts.push(`expand[${relation}]=a${i}`, `a${i}_fields=id`);
     if (condition !== '') parts.push(`a${i}_${condition}`);
+    if (window !== null) parts.push(`a${i}_limit=${window}`);
   });
   return parts.join('&');
 }
@@ -101,7 +109,9 @@ describe('hostile input: oversized expansions (class 1)', function () {
       const counts = relatedCounts(full.body, request.expansions.map((e) => e.relation));
       const first = statements.length;
       const res = await rawGet(capped.origin, path);
-      const over = request.expansions.filter((e) => (counts.get(e.relation) ?? 0) > CAP).map((e) => `expand[${e.relation}]`);
+      const over = request.expansions
+        .map((e, i) => ({ e, name: toMany.has(e.relation) ? `a${i}_limit` : `expand[${e.relation}]` }))
+        .filter(({ e }) => (counts.get(e.relation) ?? 0) > CAP).map(({ name }) => name);
       if (over.length === 0) {
         seen.answered += 1;
         expect(res.status, `${path}: ${res.text.slice(0, 300)}`).to.equal(200);
@@ -116,7 +126,7 @@ describe('hostile input: oversized expansions (class 1)', function () {
         expect(problem.allowed, path).to.equal(CAP);
       }
       // Expansion statements select by the parents' keys; each reads at most CAP + 1 rows.
-      for (const statement of statements.slice(first).filter((s) => / = any\(|\) in \(\(/.test(s.sql))) {
+      for (const statement of statements.slice(first).filter((s) => / = any\(|\) in \(\(|cross join lateral/.test(s.sql))) {
         expect(statement.sql, `${path}: an expansion statement without a limit`).to.match(/ limit (\?|\$\d+)$/);
         expect(statement.bindings[statement.bindings.length - 1], path).to.equal(CAP + 1);
       }
