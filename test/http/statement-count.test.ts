@@ -1,0 +1,91 @@
+// Statements per request (issue 13, decisions 40-41): one for the rows, one per expanded relation at
+// each depth, windows included, and the count when the envelope needs it, whatever the number of
+// parents: 1, 20 and 100 users. What the host reads in ctx.state.queryModifiers.statements, what
+// explain lists and what reaches the database agree.
+
+import { expect } from 'chai';
+import Koa from 'koa';
+import { queryModifiers } from '../../plugin';
+import { asRow, asRows, listen, objectOf, TestApp } from '../support/app';
+import { createTestDatabase, TestDatabase } from '../support/db';
+import { collections } from '../support/fixture';
+import supertest from 'supertest';
+
+/** Users 101-200, two posts each, two comments on each post (by user 1 and 2). */
+async function addParents(db: TestDatabase): Promise<void> {
+  const ids = Array.from({ length: 100 }, (_, i) => 101 + i);
+  await db.knex('users').insert(ids.map((id) => ({
+    id, name: `User ${id}`, email: `u${id}@example.com`, password_hash: 'x', created_at: '2025-06-01T00:00:00Z', updated_at: '2025-06-01T00:00:00Z',
+  })));
+  const posts = ids.flatMap((id) => [1, 2].map((n) => ({ id: id * 10 + n, user_id: id, title: `Post ${n}`, status: 'published', created_at: `2025-06-0${n}T00:00:00Z` })));
+  await db.knex('posts').insert(posts);
+  await db.knex('comments').insert(posts.flatMap((p) => [1, 2].map((n) => ({ id: p.id * 10 + n, post_id: p.id, author_id: n, body: 'c' }))));
+}
+
+const SHAPE = 'fields=id&expand[posts]=p&p_fields=id&p_sort[created_at]=desc&p_limit=1&p_expand[comments]=c&c_fields=id&c_limit=1'
+  + '&c_expand[author]=a&a_fields=id&expand[roles]=r&r_limit=1&expand[phone]';
+
+describe('statements per request, whatever the number of parents', function () {
+  let db: TestDatabase | undefined;
+  let app: TestApp | undefined;
+  let sent = 0;
+
+  before(async function () {
+    this.timeout(120000);
+    db = await createTestDatabase();
+    await addParents(db);
+    db.knex.on('query', () => { sent += 1; });
+    const router = await queryModifiers({ knex: db.knex, collections, admin: { explain: true } });
+    const koa = new Koa();
+    // What a host can read after the plugin answered.
+    koa.use(async (ctx, next) => {
+      await next();
+      const report = (ctx.state as { queryModifiers?: { statements?: number } }).queryModifiers;
+      if (report?.statements !== undefined) ctx.set('x-statements', String(report.statements));
+    });
+    koa.use(router.routes()).use(router.allowedMethods());
+    app = await listen(koa);
+  });
+
+  after(async function () {
+    this.timeout(60000);
+    await app?.close();
+    await db?.destroy();
+  });
+
+  async function measure(query: string): Promise<{ reported: number; sent: number; explained: number; body: unknown }> {
+    if (app === undefined) throw new Error('setup failed');
+    const before = sent;
+    const res = await supertest(app.origin).get(`/api/users?${query}`);
+    expect(res.status, res.text.slice(0, 300)).to.equal(200);
+    const ran = sent - before;
+    const explained = await supertest(app.origin).get(`/api/_explain/users?${query}`);
+    expect(explained.status, explained.text.slice(0, 300)).to.equal(200);
+    const statements = (objectOf(explained).statements as unknown[]).length;
+    return { reported: Number(res.headers['x-statements']), sent: ran, explained: statements, body: res.body };
+  }
+
+  for (const parents of [1, 20, 100]) {
+    it(`${parents} parent(s), three levels with windows beside a many-to-many and a has-one: 1 + 5 statements`, async function () {
+      const { reported, sent: ran, explained, body } = await measure(`between[id]=101,${100 + parents}&${SHAPE}`);
+      expect([reported, ran, explained]).to.deep.equal([6, 6, 6]);
+      const rows = asRows(body);
+      expect(rows).to.have.length(parents);
+      // Each user's newest post, its first comment, and that comment's author (user 1).
+      expect(rows[0]).to.deep.equal({ id: 101, posts: [{ id: 1012, comments: [{ id: 10121, author: { id: 1 } }] }], roles: [], phone: null });
+    });
+  }
+
+  it('an envelope adds the count when a full page does not tell the total: 1 + 1 + 5', async function () {
+    const { reported, sent: ran, explained, body } = await measure(`between[id]=101,200&per-page=10&page=2&${SHAPE}`);
+    expect([reported, ran, explained]).to.deep.equal([7, 7, 7]);
+    expect(asRow(body).total).to.equal(100);
+    expect(asRows(asRow(body).data)).to.have.length(10);
+  });
+
+  it('a level with no parent keys runs no statement, and neither do the levels under it', async function () {
+    // User 4 has no posts: comments and their authors have no parents.
+    const { reported, sent: ran, explained } = await measure(`filter[id]=4&${SHAPE}`);
+    expect([reported, ran, explained]).to.deep.equal([4, 4, 4]);
+  });
+});
