@@ -2,7 +2,7 @@
 // limits the API accepts, read from the catalog, so the UI never offers what the API would refuse.
 
 import type { ResolvedOptions } from '../options';
-import type { CollectionCatalog, ScopeCatalog } from '../schema';
+import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { operators, sortWordList } from '../syntax';
 
 function describeScope(scope: ScopeCatalog) {
@@ -23,6 +23,20 @@ function describeScope(scope: ScopeCatalog) {
   };
 }
 
+/**
+ * Each relation with what its alias allows, and the relations `<alias>_expand[...]` may name under it
+ * as deep as `limits.maxExpandDepth` allows (decisions.md 40); empty at the last level.
+ */
+function describeRelations(relations: ReadonlyMap<string, RelationCatalog>, levelsLeft: number): unknown[] {
+  return [...relations.values()].map((relation) => ({
+    name: relation.name,
+    kind: relation.kind,
+    cardinality: relation.cardinality,
+    ...describeScope(relation.scope),
+    relations: levelsLeft > 1 ? describeRelations(relation.relations, levelsLeft - 1) : [],
+  }));
+}
+
 /** `users` -> `{name: 'users', path: '/api/users', fields: [...], relations: [{name: 'posts', ...}], ...}` */
 export function describeCollection(collection: CollectionCatalog, options: ResolvedOptions) {
   return {
@@ -34,11 +48,8 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     sortDirections: { asc: sortWordList.slice(0, 3), desc: sortWordList.slice(3) },
     pagination: { defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize },
     maxRows: options.maxRows,
-    relations: [...collection.relations.values()].map((relation) => ({
-      name: relation.name,
-      kind: relation.kind,
-      cardinality: relation.cardinality,
-      ...describeScope(relation.scope),
-    })),
+    maxExpansions: options.maxExpansions,
+    maxExpandDepth: options.maxExpandDepth,
+    relations: describeRelations(collection.relations, options.maxExpandDepth),
   };
 }

@@ -97,11 +97,11 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
   const schemas: Record<string, JsonSchema> = {};
   for (const collection of catalog.values()) {
     paths[`${options.prefix}/${collection.name}`] = {
-      parameters: collectionParameters(collection),
+      parameters: collectionParameters(collection, options.maxExpandDepth),
       get: operation(collection, options, 'get'),
       head: operation(collection, options, 'head'),
     };
-    Object.assign(schemas, collectionSchemas(collection));
+    Object.assign(schemas, collectionSchemas(collection, options.maxExpandDepth));
   }
   return {
     openapi: '3.1.0',

@@ -100,23 +100,45 @@ function fieldsParameters(scope: ScopeCatalog): Parameter[] {
 
 const quoteList = (names: readonly string[]): string => (names.length === 0 ? 'none' : names.map((n) => `\`${n}\``).join(', '));
 
-function expandParameter(relation: RelationCatalog): Parameter {
+/**
+ * What an alias of `relation` takes, as lists of fields per modifier, whether it takes a per-parent
+ * window (`limit`/`offset`, to-many only) and, while the depth cap allows, the relations its
+ * `<alias>_expand[...]` may name with theirs (decisions.md 40-41).
+ */
+function aliasModifiers(relation: RelationCatalog, levelsLeft: number): Parameter {
+  const s = relation.scope;
+  const nested = levelsLeft > 1 ? [...relation.relations.values()] : [];
+  return {
+    fields: [...s.projectable], sort: [...s.sortable], search: [...s.searchable],
+    filter: [...s.filterable], in: [...s.filterable],
+    between: s.filterable.filter((f) => isRanged(column(s, f))),
+    window: relation.cardinality === 'many',
+    expand: Object.fromEntries(nested.map((r) => [r.name, aliasModifiers(r, levelsLeft - 1)])),
+  };
+}
+
+function expandParameter(relation: RelationCatalog, maxExpandDepth: number): Parameter {
   const s = relation.scope;
   const shape = relation.cardinality === 'many' ? 'an array (possibly empty)' : 'an object or null';
+  const window = relation.cardinality === 'many'
+    ? '`<alias>_limit` and `<alias>_offset` (non-negative integers) pick each record\'s related records, in `<alias>_sort` order. '
+    : '';
+  const nested = [...relation.relations.keys()];
+  const deeper = maxExpandDepth > 1 && nested.length > 0
+    ? `\`<alias>_expand[<relation>]=<alias2>\` (${quoteList(nested)}) expands their relations in turn, with the same alias modifiers, `
+      + `at most ${maxExpandDepth} levels deep; \`x-alias-modifiers.expand\` lists what each level allows. `
+    : '';
   return query(`expand[${relation.name}]`,
     `Embed the ${relation.kind} relation \`${relation.name}\` in each record under \`${relation.name}\` (${shape}). `
     + 'The optional value is an alias (`[A-Za-z][A-Za-z0-9]*`) that enables alias modifiers for this relation: '
     + `\`<alias>_fields\` / \`<alias>_fields!\` (fields: ${quoteList(s.projectable)}), `
     + `\`<alias>_sort[<field>]\` (${quoteList(s.sortable)}), \`<alias>_search[<field>]\` (${quoteList(s.searchable)}), `
     + `\`<alias>_filter[<field>]\`, \`<alias>_in[<field>]\`, \`<alias>_between[<field>]\` (${quoteList(s.filterable)}). `
+    + window + deeper
     + 'They follow the rules of the root modifiers and never remove parent records.',
     { type: 'string', pattern: '^(?:[A-Za-z][A-Za-z0-9]*)?$' }, 'r', {
       allowEmptyValue: true,
-      'x-alias-modifiers': {
-        fields: [...s.projectable], sort: [...s.sortable], search: [...s.searchable],
-        filter: [...s.filterable], in: [...s.filterable],
-        between: s.filterable.filter((f) => isRanged(column(s, f))),
-      },
+      'x-alias-modifiers': aliasModifiers(relation, maxExpandDepth),
     });
 }
 
@@ -139,7 +161,7 @@ export function pagingParameters(options: ResolvedOptions): Record<string, Param
 }
 
 /** Every parameter of `GET <prefix>/<collection>`, in a stable order. */
-export function collectionParameters(collection: CollectionCatalog): Parameter[] {
+export function collectionParameters(collection: CollectionCatalog, maxExpandDepth: number): Parameter[] {
   const params: Parameter[] = [...fieldsParameters(collection)];
   for (const field of collection.sortable) params.push(sortParameter(field));
   for (const field of collection.filterable) params.push(filterParameter(collection, field));
@@ -150,7 +172,7 @@ export function collectionParameters(collection: CollectionCatalog): Parameter[]
   }
   for (const field of collection.searchable) params.push(searchParameter([field]));
   if (collection.searchable.length > 1) params.push(searchParameter(collection.searchable));
-  for (const relation of collection.relations.values()) params.push(expandParameter(relation));
+  for (const relation of collection.relations.values()) params.push(expandParameter(relation, maxExpandDepth));
   for (const name of pagingNames) params.push({ $ref: `#/components/parameters/${name}` });
   return params;
 }

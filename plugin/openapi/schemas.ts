@@ -1,8 +1,8 @@
-// The component schemas: one record schema per collection and per expandable relation (built from
-// the column types), the page envelope, and the problem+json body with every stable code.
+// The component schemas: one record schema per collection and per expandable relation at each depth
+// (built from the column types), the page envelope, and the problem+json body with every stable code.
 
 import { maxDetailLength, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
-import type { CollectionCatalog, ScopeCatalog } from '../schema';
+import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { columnSchema } from './record-schemas';
 import type { JsonSchema } from './value-forms';
 
@@ -11,7 +11,8 @@ const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}
 /** Component names: collections cannot contain a dot, so these never collide. */
 export const schemaNames = {
   record: (collection: string): string => `record.${collection}`,
-  relation: (collection: string, relation: string): string => `record.${collection}.${relation}`,
+  /** `path` is the owner's: `users` for `record.users.posts`, `users.posts` for `record.users.posts.comments`. */
+  relation: (path: string, relation: string): string => `record.${path}.${relation}`,
   page: (collection: string): string => `page.${collection}`,
 };
 
@@ -34,17 +35,29 @@ function recordSchema(scope: ScopeCatalog, description: string, extra: Record<st
   };
 }
 
-/** `record.users`, `record.users.posts` (one per relation) and `page.users`. */
-export function collectionSchemas(collection: CollectionCatalog): Record<string, JsonSchema> {
-  const schemas: Record<string, JsonSchema> = {};
+/**
+ * The record schema of each relation under `path`, with the relations nested in it while the depth
+ * cap allows (decisions.md 40), added to `schemas`; returns the properties they add to the owner.
+ */
+function relationSchemas(path: string, relations: ReadonlyMap<string, RelationCatalog>, levelsLeft: number, schemas: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const embedded: Record<string, JsonSchema> = {};
-  for (const relation of collection.relations.values()) {
-    const name = schemaNames.relation(collection.name, relation.name);
-    schemas[name] = recordSchema(relation.scope, `A ${relation.name} record embedded in a ${collection.name} record.`);
+  const owner = path.slice(path.lastIndexOf('.') + 1);
+  const key = (relation: string) => (path.includes('.') ? `<alias>_expand[${relation}]` : `expand[${relation}]`);
+  for (const relation of relations.values()) {
+    const name = schemaNames.relation(path, relation.name);
+    const nested = levelsLeft > 1 ? relationSchemas(`${path}.${relation.name}`, relation.relations, levelsLeft - 1, schemas) : {};
+    schemas[name] = recordSchema(relation.scope, `A ${relation.name} record embedded in a ${owner} record.`, nested);
     embedded[relation.name] = relation.cardinality === 'many'
-      ? { type: 'array', items: ref(name), description: `Present with \`expand[${relation.name}]\`.` }
-      : { oneOf: [ref(name), { type: 'null' }], description: `Present with \`expand[${relation.name}]\`; null when there is none.` };
+      ? { type: 'array', items: ref(name), description: `Present with \`${key(relation.name)}\`.` }
+      : { oneOf: [ref(name), { type: 'null' }], description: `Present with \`${key(relation.name)}\`; null when there is none.` };
   }
+  return embedded;
+}
+
+/** `record.users`, `record.users.posts`, `record.users.posts.comments` (to the depth cap) and `page.users`. */
+export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth: number): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  const embedded = relationSchemas(collection.name, collection.relations, maxExpandDepth, schemas);
   schemas[schemaNames.record(collection.name)] = recordSchema(collection,
     `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose) and the expanded relations.`,
     embedded);

@@ -149,6 +149,45 @@ describe('OpenAPI document', function () {
     }
   });
 
+  it('allows exactly the documented nested expansions and windows at every depth (decisions 40-41)', async function () {
+    let checked = 0;
+    const walk = async (path: string, query: string, alias: string, modifiers: Json, depth: number): Promise<void> => {
+      const window = modifiers.window === true;
+      if (window) await expectStatus(`${path}?${query}&${alias}_limit=1&${alias}_offset=1`, 200);
+      else await expectRefused(`${path}?${query}&${alias}_limit=1`, 'MALFORMED_PARAMETER');
+      const nested = asJson(modifiers.expand, 'x-alias-modifiers.expand');
+      await expectRefused(`${path}?${query}&${alias}_expand[no_such_relation]`, 'UNKNOWN_RELATION');
+      // The depth cap (3) ends the documented tree.
+      if (depth === 3) expect(nested, query).to.deep.equal({});
+      for (const [name, inner] of Object.entries(nested)) {
+        const next = `${alias}n`;
+        const fields = asJson(inner, name).fields as string[];
+        await expectStatus(`${path}?${query}&${alias}_expand[${name}]=${next}&${next}_fields=${fields.join(',')}`, 200);
+        const outside = fields.length === 0 ? undefined : 'no_such_field';
+        if (outside !== undefined) await expectRefused(`${path}?${query}&${alias}_expand[${name}]=${next}&${next}_fields=${outside}`, 'FIELD_NOT_ALLOWED');
+        checked += 1;
+        await walk(path, `${query}&${alias}_expand[${name}]=${next}`, next, asJson(inner, name), depth + 1);
+      }
+    };
+    for (const name of Object.keys(collections)) {
+      for (const p of parametersOf(doc, `/api/${name}`).filter((q) => q.name.startsWith('expand['))) {
+        await walk(`/api/${name}`, `${p.name}=a`, 'a', asJson(p.extensions['x-alias-modifiers'], 'x-alias-modifiers'), 1);
+      }
+    }
+    expect(checked, 'nested expansions probed').to.be.greaterThan(5);
+  });
+
+  it('describes nested response bodies to the depth cap', async function () {
+    const validate = schemas.compile(okSchema(doc, '/api/users'));
+    const query = 'expand[posts]=p&p_expand[comments]=c&c_expand[author]=a&p_expand[author]=pa&expand[roles]&per-page=5';
+    const res = await expectStatus(`/api/users?${query}`, 200);
+    expect(validate(res.body), `${query}: ${schemas.errorsText(validate)}`).to.equal(true);
+    const comment = asJson(schemas.named('record.users.posts.comments').schema, 'record.users.posts.comments');
+    expect(Object.keys(asJson(comment.properties, 'properties'))).to.include('author');
+    const deepest = asJson(schemas.named('record.users.posts.comments.author').schema, 'deepest');
+    expect(Object.keys(asJson(deepest.properties, 'properties'))).to.deep.equal(['id', 'name', 'status']);
+  });
+
   it('returns each documented record field when asked for it with fields', async function () {
     for (const name of Object.keys(collections)) {
       const record = asJson(schemas.named(`record.${name}`).schema, 'record');

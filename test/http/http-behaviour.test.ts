@@ -111,6 +111,19 @@ describe('http behaviour', function () {
       await expectProblemAt(h.get('/api/_meta/nope'), { code: 'UNKNOWN_COLLECTION' });
     });
 
+    it('describes nested relations as deep as the depth cap, with the caps (decision 40)', async function () {
+      interface Described { name: string; projectable: string[]; relations: Described[] }
+      const meta = objectOf(await h.get('/api/_meta/users'));
+      expect([meta.maxExpansions, meta.maxExpandDepth]).to.deep.equal([5, 3]);
+      const posts = (meta.relations as Described[]).find((r) => r.name === 'posts');
+      const comments = posts?.relations.find((r) => r.name === 'comments');
+      const author = comments?.relations.find((r) => r.name === 'author');
+      expect(posts?.relations.map((r) => r.name)).to.deep.equal(['author', 'comments']);
+      // The comment author's own options, not the users collection's; the third level ends the tree.
+      expect(author?.projectable).to.deep.equal(['id', 'name', 'status']);
+      expect(author?.relations).to.deep.equal([]);
+    });
+
     it('explains the statements a request runs, with bindings, without changing anything', async function () {
       const res = await h.get('/api/_explain/users?filter[id]=>=5&expand[posts]=p&per-page=2&page=3');
       expectOk(res);
