@@ -25,7 +25,10 @@ export interface ScopeMeta {
 export interface RelationMeta extends ScopeMeta {
   readonly name: string;
   readonly kind: string;
+  /** `many` relations take a per-parent window (`<alias>_limit`, `<alias>_offset`). */
   readonly cardinality: 'one' | 'many';
+  /** What `<alias>_expand[...]` may name under it; empty at the depth cap. */
+  readonly relations: readonly RelationMeta[];
 }
 
 export interface CollectionMeta extends ScopeMeta {
@@ -36,6 +39,8 @@ export interface CollectionMeta extends ScopeMeta {
   readonly sortDirections: { readonly asc: readonly string[]; readonly desc: readonly string[] };
   readonly pagination: { readonly defaultPageSize: number; readonly maxPageSize: number };
   readonly maxRows: number;
+  readonly maxExpansions: number;
+  readonly maxExpandDepth: number;
   readonly relations: readonly RelationMeta[];
 }
 
@@ -76,6 +81,17 @@ function readScope(body: Json): ScopeMeta {
   };
 }
 
+function relationList(value: unknown): RelationMeta[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).map((relation) => ({
+    ...readScope(relation),
+    name: String(relation.name),
+    kind: String(relation.kind),
+    cardinality: relation.cardinality === 'one' ? 'one' : 'many',
+    relations: relationList(relation.relations),
+  }));
+}
+
 /** `{"collections": ["users"], "prefix": "/api", "explain": false}` -> IndexMeta; anything else -> an Error. */
 export function readIndexMeta(body: unknown): IndexMeta {
   if (!isObject(body) || !Array.isArray(body.collections)) throw new Error('the metadata endpoint did not list any collections');
@@ -105,14 +121,10 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
       maxPageSize: typeof pagination.maxPageSize === 'number' ? pagination.maxPageSize : 100,
     },
     maxRows: typeof body.maxRows === 'number' ? body.maxRows : 1000,
-    relations: Array.isArray(body.relations)
-      ? body.relations.filter(isObject).map((relation) => ({
-          ...readScope(relation),
-          name: String(relation.name),
-          kind: String(relation.kind),
-          cardinality: relation.cardinality === 'one' ? 'one' : 'many',
-        }))
-      : [],
+    maxExpansions: typeof body.maxExpansions === 'number' ? body.maxExpansions : 5,
+    // Servers from before nested expansion describe one level.
+    maxExpandDepth: typeof body.maxExpandDepth === 'number' ? body.maxExpandDepth : 1,
+    relations: relationList(body.relations),
   };
 }
 

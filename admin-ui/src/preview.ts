@@ -1,8 +1,8 @@
 // Owns the texts shown live beside the form: the curl command and the whole condition (the root's
 // and each expansion's), all derived from the form state.
-import type { CollectionMeta } from './meta';
+import type { CollectionMeta, RelationMeta } from './meta';
 import { conditionGroups, conditionLines } from './query/condition';
-import type { FormState } from './state';
+import type { ExpandState, FormState } from './state';
 
 /** Single-quotes a word for POSIX shells. */
 function shellQuote(text: string): string {
@@ -18,16 +18,23 @@ export function curlCommand(url: string, withToken: boolean): string {
   return `curl -g -H 'Accept: application/json'${auth} \\\n  ${shellQuote(url)}`;
 }
 
+/** One paragraph per expansion at any depth that narrows its related records (`posts.comments`). */
+function expandConditions(expands: readonly ExpandState[], relations: readonly RelationMeta[], path: string, parts: string[]): void {
+  for (const expand of expands) {
+    const relation = relations.find((r) => r.name === expand.relation);
+    if (relation === undefined) continue;
+    const name = `${path}${expand.relation}`;
+    if (conditionGroups(expand.scope, relation).length > 0) {
+      parts.push(`${name} (alias ${expand.alias}): only related records\n${conditionLines(expand.scope, relation).join('\n')}`);
+    }
+    expandConditions(expand.expands, relation.relations, `${name}.`, parts);
+  }
+}
+
 /** The root condition, then one paragraph per expansion that narrows its related records. */
 export function conditionText(state: FormState, meta: CollectionMeta): string {
   const parts = [conditionLines(state.root, meta).join('\n')];
-  for (const expand of state.expands) {
-    const relation = meta.relations.find((r) => r.name === expand.relation);
-    if (relation === undefined) continue;
-    const groups = conditionGroups(expand.scope, relation);
-    if (groups.length === 0) continue;
-    parts.push(`${expand.relation} (alias ${expand.alias}): only related records\n${conditionLines(expand.scope, relation).join('\n')}`);
-  }
+  expandConditions(state.expands, meta.relations, '', parts);
   return parts.join('\n\n');
 }
 

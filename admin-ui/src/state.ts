@@ -44,6 +44,11 @@ export interface ExpandState {
   relation: string;
   alias: string;
   readonly scope: ScopeState;
+  /** `<alias>_limit` / `<alias>_offset` as typed; '' = not sent. */
+  limit: string;
+  offset: string;
+  /** `<alias>_expand[...]`: the relations of its records, expanded in turn. */
+  expands: ExpandState[];
 }
 
 export type PagingMode = 'none' | 'pages' | 'limit';
@@ -91,6 +96,20 @@ export function newClause(field: string): ClauseRow {
 export function scopeIsEmpty(scope: ScopeState): boolean {
   return clauseFamilies.every((family) => scope[family].length === 0)
     && scope.search.length === 0 && scope.sort.length === 0 && scope.projection.mode === 'all';
+}
+
+export function newExpand(relation: string, alias: string): ExpandState {
+  return { id: newId('expand'), relation, alias, scope: emptyScope(), limit: '', offset: '', expands: [] };
+}
+
+/** Whether anything is written behind the expansion's alias (so the alias must be sent). */
+export function expandUsesAlias(expand: ExpandState): boolean {
+  return !scopeIsEmpty(expand.scope) || expand.limit !== '' || expand.offset !== '' || expand.expands.length > 0;
+}
+
+/** Every expansion at every depth, parents before their nested ones. */
+export function allExpands(expands: readonly ExpandState[]): ExpandState[] {
+  return expands.flatMap((expand) => [expand, ...allExpands(expand.expands)]);
 }
 
 /** The first free alias for a relation: `posts` -> `p`, then `p2`, `p3`, ... */

@@ -1,7 +1,7 @@
 // Owns rebuilding a FormState from a URL someone pasted: reads the query string the way the plugin
 // does (ordered pairs, `+` is a space), recognises our keys, and lists what the form cannot hold.
 import type { CollectionMeta } from '../meta';
-import { emptyForm, emptyScope, newId, autoAlias, type ExpandState, type FormState, type ScopeState } from '../state';
+import { allExpands, emptyForm, newExpand, newId, autoAlias, type ExpandState, type FormState, type ScopeState } from '../state';
 import { splitList } from './values';
 
 export interface PastedLocation {
@@ -122,18 +122,7 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
   const state = emptyForm(meta.name);
   const ignored: string[] = [];
   const pairs = readPairs(query);
-  const byAlias = new Map<string, ExpandState>();
-  for (const [key, value] of pairs) {
-    const match = keyShape.exec(key);
-    if (match?.[2] !== 'expand' || match[1] !== undefined || match[3] === undefined) continue;
-    const alias = value ?? '';
-    const expand: ExpandState = { id: newId('expand'), relation: match[3], alias, scope: emptyScope() };
-    state.expands.push(expand);
-    if (alias !== '') byAlias.set(alias, expand);
-  }
-  for (const expand of state.expands) {
-    if (expand.alias === '') expand.alias = autoAlias(expand.relation, state.expands.map((e) => e.alias));
-  }
+  const byAlias = readExpansions(state, pairs, ignored);
   for (const [key, raw] of pairs) {
     const value = raw ?? '';
     const match = keyShape.exec(key);
@@ -144,8 +133,11 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
       continue;
     } else if (alias !== undefined) {
       const expand = byAlias.get(alias);
-      if (expand === undefined || !scoped.has(modifier)) ignored.push(`${key}: no expand[...]=${alias} declares this alias`);
-      else addToScope(expand.scope, meta, modifier, argument, value);
+      if (expand === undefined) ignored.push(`${key}: no expand[...]=${alias} declares this alias`);
+      else if (modifier === 'limit') expand.limit = value;
+      else if (modifier === 'offset') expand.offset = value;
+      else if (scoped.has(modifier)) addToScope(expand.scope, meta, modifier, argument, value);
+      else ignored.push(`${key}: not a parameter of this API`);
     } else if (scoped.has(modifier)) {
       addToScope(state.root, meta, modifier, argument, value);
     } else {
@@ -153,4 +145,30 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
     }
   }
   return { state, ignored };
+}
+
+/**
+ * Builds the expansion tree from `expand[...]` and `<alias>_expand[...]` keys in any order; a nested
+ * one whose alias no expansion declares is listed as ignored. Returns the expansions by alias.
+ */
+function readExpansions(state: FormState, pairs: ReadonlyArray<[string, string | undefined]>, ignored: string[]): Map<string, ExpandState> {
+  const byAlias = new Map<string, ExpandState>();
+  const found: { owner: string | undefined; key: string; expand: ExpandState }[] = [];
+  for (const [key, value] of pairs) {
+    const match = keyShape.exec(key);
+    if (match?.[2] !== 'expand' || match[3] === undefined) continue;
+    const expand = newExpand(match[3], value ?? '');
+    found.push({ owner: match[1], key, expand });
+    if (expand.alias !== '') byAlias.set(expand.alias, expand);
+  }
+  for (const { owner, key, expand } of found) {
+    if (owner === undefined) state.expands.push(expand);
+    else if (byAlias.has(owner)) byAlias.get(owner)?.expands.push(expand);
+    else ignored.push(`${key}: no expand[...]=${owner} declares this alias`);
+  }
+  const all = allExpands(state.expands);
+  for (const expand of all) {
+    if (expand.alias === '') expand.alias = autoAlias(expand.relation, all.map((e) => e.alias));
+  }
+  return byAlias;
 }

@@ -1,7 +1,8 @@
 // Owns turning the form's state into the request's query string, in one canonical order (root
-// clauses, search, fields, sort, then each expansion with its alias modifiers, then paging), and
+// clauses, search, fields, sort, then each expansion with its alias modifiers, window and nested
+// expansions, then paging), and
 // remembering which control produced each parameter so a problem's `parameter` can be shown there.
-import { clauseFamilies, scopeIsEmpty, type ClauseRow, type FormState, type ScopeState } from '../state';
+import { clauseFamilies, expandUsesAlias, type ClauseRow, type ExpandState, type FormState, type ScopeState } from '../state';
 
 /** One query parameter; `value` undefined means a bare key (`expand[posts]`). */
 export interface Param {
@@ -60,18 +61,27 @@ function pagingParams(state: FormState): Param[] {
   return params;
 }
 
+/** `expand[posts]=p` (or `q_expand[...]` behind the owner's alias), its alias modifiers, window and nested expansions. */
+function expandParams(expand: ExpandState, owner: string): Param[] {
+  // The alias is written only when something refers to it, so `expand[author]` stays minimal.
+  const aliased = expandUsesAlias(expand);
+  const key = `${owner === '' ? '' : `${owner}_`}expand[${expand.relation}]`;
+  const params: Param[] = [{ key, value: aliased ? expand.alias : undefined, control: expand.id }];
+  if (!aliased) return params;
+  params.push(...scopeParams(expand.scope, expand.alias));
+  if (expand.limit !== '') params.push({ key: `${expand.alias}_limit`, value: expand.limit, control: `${expand.id}-limit` });
+  if (expand.offset !== '') params.push({ key: `${expand.alias}_offset`, value: expand.offset, control: `${expand.id}-offset` });
+  for (const nested of expand.expands) params.push(...expandParams(nested, expand.alias));
+  return params;
+}
+
 /**
  * The form as ordered parameters. Example: a `created_at` between row, a search on `name` and a
  * descending sort give `between[created_at]=2025-04-01,2025-04-30`, `search[name]=an`, `sort[created_at]=desc`.
  */
 export function encodeForm(state: FormState): Param[] {
   const params = scopeParams(state.root, '');
-  for (const expand of state.expands) {
-    // The alias is written only when something refers to it, so `expand[author]` stays minimal.
-    const aliased = !scopeIsEmpty(expand.scope);
-    params.push({ key: `expand[${expand.relation}]`, value: aliased ? expand.alias : undefined, control: expand.id });
-    if (aliased) params.push(...scopeParams(expand.scope, expand.alias));
-  }
+  for (const expand of state.expands) params.push(...expandParams(expand, ''));
   params.push(...pagingParams(state));
   return params;
 }
