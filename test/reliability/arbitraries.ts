@@ -1,14 +1,14 @@
 // fast-check generators of valid requests over the fixture: random combinations of every modifier,
 // logical prefixes in any case, negations, NULLs, dates and timestamps in every accepted form,
-// quoted items, expansions with alias modifiers, pages and limit/offset. The values inside come
-// from literals.ts.
+// quoted items, expansions with alias modifiers, per-parent windows and nested expansions up to the
+// depth and count caps, pages and limit/offset. The values inside come from literals.ts.
 
 import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
-import { CollectionSpec, FieldSpec, ScopeSpec } from './model';
+import { FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
   ClauseSpec, Encoding, ExpandSpec, Family, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
-  SearchMode, SearchSpec, SortSpec, EMPTY_SCOPE,
+  SearchMode, SearchSpec, SortSpec, WindowSpec, EMPTY_SCOPE,
 } from './query';
 
 export type { GeneratorContext } from './literals';
@@ -132,19 +132,63 @@ function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes): f
 /** Aliases match `^[A-Za-z][A-Za-z0-9]*$`; a few are Object.prototype names on purpose. */
 const ALIASES = ['p', 'q', 'r2', 'Rel', 'constructor', 'toString', 'valueOf', 'x9'];
 
-function expandsArb(ctx: GeneratorContext, collection: CollectionSpec): fc.Arbitrary<ExpandSpec[]> {
-  if (collection.relations.length === 0) return fc.constant([]);
-  return fc.tuple(fc.shuffledSubarray([...collection.relations], { maxLength: Math.min(3, collection.relations.length) }), fc.shuffledSubarray(ALIASES, { minLength: 3, maxLength: 3 }))
-    .chain(([relations, aliases]) => fc.tuple(...relations.map((relation, i) => fc.record({
-      aliased: fc.nat(3),
+/** The plugin's defaults (decisions 40): expansions at every depth together, and levels. */
+const MAX_EXPANSIONS = 5;
+const MAX_DEPTH = 3;
+
+/** One expansion before aliases are handed out and the count cap applied. */
+interface Draft {
+  readonly relation: RelationSpec;
+  readonly aliased: boolean;
+  readonly bare: boolean;
+  readonly scope: ScopeQuery;
+  readonly window: WindowSpec | null;
+  readonly children: readonly Draft[];
+}
+
+const windowArb: fc.Arbitrary<WindowSpec | null> = fc.option(
+  fc.record({ limit: fc.option(fc.nat(3)), offset: fc.option(fc.nat(2)) })
+    .map((w) => (w.limit === null && w.offset === null ? { limit: 1, offset: null } : w)),
+  { freq: 2 },
+);
+
+function draftsArb(ctx: GeneratorContext, relations: readonly RelationSpec[], depth: number): fc.Arbitrary<Draft[]> {
+  if (relations.length === 0) return fc.constant([]);
+  return fc.shuffledSubarray([...relations], { maxLength: Math.min(depth === 1 ? 3 : 2, relations.length) })
+    .chain((chosen) => fc.tuple(...chosen.map((relation) => fc.record({
+      relation: fc.constant(relation),
+      aliased: fc.nat(3).map((n) => n > 0),
       bare: fc.boolean(),
       scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
-    }).map(({ aliased, bare, scope }): ExpandSpec => ({
-      relation: relation.name,
-      alias: aliased > 0 ? aliases[i] ?? null : null,
-      bare,
-      scope: aliased > 0 ? scope : EMPTY_SCOPE,
-    })))));
+      // Windows on to-many relations only (decision 41).
+      window: relation.cardinality === 'many' ? windowArb : fc.constant(null),
+      children: depth < MAX_DEPTH ? draftsArb(ctx, relation.relations, depth + 1) : fc.constant([]),
+    }))));
+}
+
+/** Aliases handed out in order, unique in the request; expansions past the count cap dropped with their subtrees. */
+function finish(drafts: readonly Draft[], aliases: string[], budget: { left: number }): ExpandSpec[] {
+  const out: ExpandSpec[] = [];
+  for (const draft of drafts) {
+    if (budget.left === 0) break;
+    budget.left -= 1;
+    const alias = draft.aliased ? aliases.shift() ?? null : null;
+    out.push({
+      relation: draft.relation.name,
+      alias,
+      bare: draft.bare,
+      scope: alias === null ? EMPTY_SCOPE : draft.scope,
+      window: alias === null ? null : draft.window,
+      expands: alias === null ? [] : finish(draft.children, aliases, budget),
+    });
+  }
+  return out;
+}
+
+function expandsArb(ctx: GeneratorContext, relations: readonly RelationSpec[]): fc.Arbitrary<ExpandSpec[]> {
+  if (relations.length === 0) return fc.constant([]);
+  return fc.tuple(draftsArb(ctx, relations, 1), fc.shuffledSubarray(ALIASES, { minLength: MAX_EXPANSIONS, maxLength: MAX_EXPANSIONS }))
+    .map(([drafts, aliases]) => finish(drafts, aliases, { left: MAX_EXPANSIONS }));
 }
 
 const pagingArb: fc.Arbitrary<Paging> = fc.oneof(
@@ -179,7 +223,7 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
     arbitrary: fc.record({
       collection: fc.constant(collection.name),
       root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }),
-      expands: expandsArb(ctx, collection),
+      expands: expandsArb(ctx, collection.relations),
       paging: pagingArb,
       noise: fc.subarray([...NOISE], { maxLength: 2 }),
       merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),

@@ -1,5 +1,6 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
-// NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, pages, limit/offset),
+// NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
+// nested expansions, pages, limit/offset),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
 // Fixed seed by default; FC_SEED=<n> replays or explores another seed, FC_RUNS=<n> sets the count.
@@ -11,14 +12,14 @@ import { planQueries } from '../../plugin/apply/query';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
-import { validateQuery } from '../../plugin/validate';
+import { validateQuery, type ValidatedExpansion } from '../../plugin/validate';
 import { startApp, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { querySpecArb } from './arbitraries';
 import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
 import { closeIdleSockets, rawGet } from './http';
 import { Dataset, loadDataset, textInByteOrder } from './model';
-import { serializeQuery } from './query';
+import { serializeQuery, type ExpandSpec } from './query';
 import { evaluate, ReferenceOptions } from './reference';
 import { addTypedColumns, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
 
@@ -47,11 +48,16 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
   expect(direct.rows.toSQL(), `rows query of ${raw}`).to.deep.equal(built.rows.toSQL());
   expect(direct.count.toSQL(), `count query of ${raw}`).to.deep.equal(built.count.toSQL());
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
-  for (const expansion of validated.expansions) {
-    const texts = (await Promise.all([expansionQuery(parents, options.knex, expansion), expansionQuery(parents, options.knex, expansion, noHook)]))
-      .map((planned) => planned?.query.toSQL());
-    expect(texts[0], `${expansion.relation.name} query of ${raw}`).to.deep.equal(texts[1]);
-  }
+  const same = async (expansions: readonly ValidatedExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
+    for (const expansion of expansions) {
+      const texts = (await Promise.all([expansionQuery(owners, options.knex, expansion), expansionQuery(owners, options.knex, expansion, noHook)]))
+        .map((planned) => planned?.query.toSQL());
+      expect(texts[0], `${expansion.scope.catalog.label} query of ${raw}`).to.deep.equal(texts[1]);
+      // The nested levels' parents are rows of this relation's table.
+      await same(expansion.expansions, (data.rows.get(expansion.scope.catalog.table) ?? []).slice(0, 5) as Record<string, unknown>[]);
+    }
+  };
+  await same(validated.expansions, parents);
 }
 
 describe('differential: the API against the reference evaluator', function () {
@@ -94,9 +100,13 @@ describe('differential: the API against the reference evaluator', function () {
     const seed = envNumber('FC_SEED', DEFAULT_SEED);
     const numRuns = envNumber('FC_RUNS', DEFAULT_RUNS);
     let executed = 0;
+    const shapes = { nested: 0, windows: 0 };
     const started = Date.now();
     const property = fc.asyncProperty(querySpecArb({ data: dataset, textOrder }), async (spec) => {
       executed += 1;
+      const all = (expands: readonly ExpandSpec[]): ExpandSpec[] => expands.flatMap((e) => [e, ...all(e.expands)]);
+      if (spec.expands.some((e) => e.expands.length > 0)) shapes.nested += 1;
+      if (all(spec.expands).some((e) => e.window !== null)) shapes.windows += 1;
       const raw = serializeQuery(spec);
       const path = `/api/${spec.collection}?${raw}`;
       expectAnswer(await rawGet(origin, path), evaluate(spec, raw, dataset, options), path);
@@ -105,7 +115,8 @@ describe('differential: the API against the reference evaluator', function () {
     try {
       await fc.assert(property, { seed, numRuns });
     } finally {
-      console.log(`    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''})`);
+      console.log(`    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; `
+        + `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows)`);
     }
   });
 });

@@ -1,9 +1,10 @@
 // The reference evaluator's own picture of the fixture: every table's rows read with plain SQL as
-// PostgreSQL's text forms, and the collections, capabilities and relations written down from
-// test/support/fixture.ts and decisions.md 5-7, 23, 35 (nothing here comes from plugin/).
+// PostgreSQL's text forms, and the collections, capabilities and relations (nested ones too, as
+// each related model declares them) written down from test/support/fixture.ts and decisions.md 5-7,
+// 23, 35, 40 (nothing here comes from plugin/).
 
 import { Knex } from 'knex';
-import { POST_FIELDS, USER_FIELDS } from '../support/fixture';
+import { COMMENT_AUTHOR_FIELDS, POST_FIELDS, USER_FIELDS } from '../support/fixture';
 
 export type ScalarType = 'integer' | 'bigint' | 'numeric' | 'text' | 'boolean' | 'date' | 'timestamptz';
 /** An enum (`labels`) or an array (of `element`) besides the scalars. */
@@ -38,6 +39,8 @@ export interface RelationSpec {
   readonly scope: ScopeSpec;
   /** The related rows of one parent row, in no particular order. */
   related(parent: StoredRow, data: Dataset): readonly StoredRow[];
+  /** The related model's own expandable relations (decisions.md 40); a cycle of models is a cycle here. */
+  readonly relations: readonly RelationSpec[];
 }
 
 export interface CollectionSpec extends ScopeSpec {
@@ -51,7 +54,7 @@ export interface Dataset {
   readonly collections: ReadonlyMap<string, CollectionSpec>;
 }
 
-const TABLES = ['users', 'posts', 'phones', 'roles', 'role_user'] as const;
+const TABLES = ['users', 'posts', 'comments', 'phones', 'roles', 'role_user'] as const;
 
 const PG_TYPES: Readonly<Record<string, ScalarType>> = {
   smallint: 'integer',
@@ -133,19 +136,26 @@ export async function loadDataset(knex: Knex, userFieldNames: readonly string[] 
   const names = (fields: readonly FieldSpec[]): string[] => fields.map((f) => f.name);
 
   // Relation options: an absent list allows nothing, except projection ('*'); '*' = the related
-  // model's projectable fields (decision 23, contract "Model declarations").
-  const userRelations: RelationSpec[] = [
+  // model's projectable fields (decision 23, contract "Model declarations"). The lists are the
+  // fixture User's, Post's and Comment's own, filled in after creation since they refer to each other.
+  const commentFields = fieldsOf('comments', allColumns('comments'));
+  const userRelations: RelationSpec[] = [];
+  const postRelations: RelationSpec[] = [];
+  const commentRelations: RelationSpec[] = [];
+  userRelations.push(
     {
       name: 'posts',
       cardinality: 'many',
       scope: { table: 'posts', fields: postFields, sortable: names(postFields), searchable: ['title'], filterable: names(postFields) },
       related: (parent, data) => where(data, 'posts', (p) => p.user_id === parent.id),
+      relations: postRelations,
     },
     {
       name: 'phone',
       cardinality: 'one',
       scope: { table: 'phones', fields: fieldsOf('phones', ['id', 'number']), sortable: [], searchable: [], filterable: [] },
       related: (parent, data) => where(data, 'phones', (p) => p.user_id === parent.id),
+      relations: [],
     },
     {
       name: 'roles',
@@ -155,16 +165,33 @@ export async function loadDataset(knex: Knex, userFieldNames: readonly string[] 
         const ids = new Set(where(data, 'role_user', (ru) => ru.user_id === parent.id).map((ru) => ru.role_id));
         return where(data, 'roles', (r) => ids.has(r.id));
       },
+      // Role declares no expandable relations.
+      relations: [],
     },
-  ];
-  const postRelations: RelationSpec[] = [
+  );
+  postRelations.push(
     {
       name: 'author',
       cardinality: 'one',
       scope: { table: 'users', fields: authorFields, sortable: [], searchable: [], filterable: ['status'] },
       related: (parent, data) => where(data, 'users', (u) => u.id === parent.user_id),
+      relations: userRelations,
     },
-  ];
+    {
+      name: 'comments',
+      cardinality: 'many',
+      scope: { table: 'comments', fields: commentFields, sortable: names(commentFields), searchable: ['body'], filterable: names(commentFields) },
+      related: (parent, data) => where(data, 'comments', (c) => c.post_id === parent.id),
+      relations: commentRelations,
+    },
+  );
+  commentRelations.push({
+    name: 'author',
+    cardinality: 'one',
+    scope: { table: 'users', fields: fieldsOf('users', COMMENT_AUTHOR_FIELDS), sortable: ['name'], searchable: [], filterable: ['status'] },
+    related: (parent, data) => where(data, 'users', (u) => u.id === parent.author_id),
+    relations: userRelations,
+  });
   const collections = new Map<string, CollectionSpec>([
     ['users', { name: 'users', table: 'users', fields: userFields, sortable: names(userFields), searchable: names(userFields), filterable: names(userFields), relations: userRelations }],
     ['posts', { name: 'posts', table: 'posts', fields: postFields, sortable: ['id', 'title', 'created_at'], searchable: ['title'], filterable: names(postFields), relations: postRelations }],

@@ -54,12 +54,21 @@ export interface ScopeQuery {
   readonly sorts: readonly SortSpec[];
 }
 
+/** `<alias>_limit` / `<alias>_offset` (decisions.md 41); null: not written. */
+export interface WindowSpec {
+  readonly limit: number | null;
+  readonly offset: number | null;
+}
+
 export interface ExpandSpec {
   readonly relation: string;
-  /** null: no alias (`expand[r]` or `expand[r]=`); the scope is then empty. */
+  /** null: no alias (`expand[r]` or `expand[r]=`); the scope is then empty, no window, no nesting. */
   readonly alias: string | null;
   readonly bare: boolean;
   readonly scope: ScopeQuery;
+  readonly window: WindowSpec | null;
+  /** `<alias>_expand[...]`: the relations of its records (decisions.md 40). */
+  readonly expands: readonly ExpandSpec[];
 }
 
 export type Paging =
@@ -165,13 +174,24 @@ function interleave(sequences: Pair[][], merge: readonly number[]): Pair[] {
   }
 }
 
+/** One level's expand keys in order (`expand[...]`, or `<owner>_expand[...]`), then each alias's own keys and level. */
+function expandSequences(expands: readonly ExpandSpec[], owner: string): Pair[][] {
+  if (expands.length === 0) return [];
+  const sequences: Pair[][] = [expands.map((e): Pair => [`${owner}expand[${e.relation}]`, e.alias ?? (e.bare ? null : '')])];
+  for (const e of expands) {
+    if (e.alias === null) continue;
+    sequences.push(...scopeSequences(e.scope, `${e.alias}_`));
+    if (e.window?.limit != null) sequences.push([[`${e.alias}_limit`, String(e.window.limit)]]);
+    if (e.window?.offset != null) sequences.push([[`${e.alias}_offset`, String(e.window.offset)]]);
+    sequences.push(...expandSequences(e.expands, `${e.alias}_`));
+  }
+  return sequences;
+}
+
 /** The raw query string (without `?`) exactly as it is sent. */
 export function serializeQuery(spec: QuerySpec): string {
   const sequences: Pair[][] = [...scopeSequences(spec.root, '')];
-  if (spec.expands.length > 0) {
-    sequences.push(spec.expands.map((e): Pair => [`expand[${e.relation}]`, e.alias ?? (e.bare ? null : '')]));
-  }
-  for (const e of spec.expands) if (e.alias !== null) sequences.push(...scopeSequences(e.scope, `${e.alias}_`));
+  sequences.push(...expandSequences(spec.expands, ''));
   sequences.push(...pagingPairs(spec.paging));
   for (const pair of spec.noise) sequences.push([pair]);
   return interleave(sequences, spec.merge)

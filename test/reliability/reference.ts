@@ -1,10 +1,10 @@
 // The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
-// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35). It shares no code
-// with plugin/.
+// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, nested expansion
+// and per-parent windows 40-41). It shares no code with plugin/.
 
-import { CollectionSpec, Dataset, FieldSpec, fieldOf, ScopeSpec, StoredRow } from './model';
-import { ClauseSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
+import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
+import { ClauseSpec, ExpandSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec, WindowSpec } from './query';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -176,14 +176,23 @@ function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[]):
   return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r))), fields: outputFields(scope, query) };
 }
 
-function withExpansions(collection: CollectionSpec, spec: QuerySpec, data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
+/** Each parent's related records from the offset, at most the limit, in the alias's order (decision 41). */
+function windowed(rows: readonly StoredRow[], window: WindowSpec | null): StoredRow[] {
+  const from = window?.offset ?? 0;
+  const limit = window?.limit ?? null;
+  return rows.slice(from, limit === null ? undefined : from + limit);
+}
+
+/** A record's fields, then each expansion under its relation's name, nested ones inside (decisions 22, 40). */
+function withExpansions(relations: readonly RelationSpec[], expands: readonly ExpandSpec[], data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
   const record = project(fields, row);
-  for (const expand of spec.expands) {
-    const relation = collection.relations.find((r) => r.name === expand.relation);
-    if (!relation) throw new Error(`reference: ${collection.name} has no relation ${expand.relation}`);
+  for (const expand of expands) {
+    const relation = relations.find((r) => r.name === expand.relation);
+    if (!relation) throw new Error(`reference: no relation ${expand.relation}`);
     // Alias modifiers choose related records, never parents (decision 23).
     const related = shape(relation.scope, expand.scope, relation.related(row, data));
-    const records = related.rows.map((r) => project(related.fields, r));
+    const records = windowed(related.rows, expand.window)
+      .map((r) => withExpansions(relation.relations, expand.expands, data, r, related.fields));
     record[relation.name] = relation.cardinality === 'many' ? records : records[0] ?? null;
   }
   return record;
@@ -229,7 +238,7 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   const collection = data.collections.get(spec.collection);
   if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
   const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? []);
-  const records = rows.map((row) => withExpansions(collection, spec, data, row, fields));
+  const records = rows.map((row) => withExpansions(collection.relations, spec.expands, data, row, fields));
   const paging = spec.paging;
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;

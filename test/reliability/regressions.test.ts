@@ -60,9 +60,25 @@ const CASES: readonly { readonly name: string; readonly spec: QuerySpec }[] = [
     name: 'prototype-named aliases shape expansions; keys needed for joining are not leaked (22-24)',
     spec: spec('users', { projection: { kind: 'fields', list: ['name'] }, clauses: [clause('between', null, 'id', [text('1'), text('3')])] }, {
       expands: [
-        { relation: 'roles', alias: 'constructor', bare: false, scope: { ...EMPTY_SCOPE, sorts: [{ field: 'level', word: '-', bare: false }], projection: { kind: 'fields!', list: ['id'] } } },
-        { relation: 'posts', alias: 'toString', bare: false, scope: { ...EMPTY_SCOPE, searches: [{ fields: ['title'], term: 'o', mode: 'contains' }], projection: { kind: 'fields', list: ['title'] } } },
-        { relation: 'phone', alias: null, bare: true, scope: EMPTY_SCOPE },
+        { relation: 'roles', alias: 'constructor', bare: false, scope: { ...EMPTY_SCOPE, sorts: [{ field: 'level', word: '-', bare: false }], projection: { kind: 'fields!', list: ['id'] } }, window: null, expands: [] },
+        { relation: 'posts', alias: 'toString', bare: false, scope: { ...EMPTY_SCOPE, searches: [{ fields: ['title'], term: 'o', mode: 'contains' }], projection: { kind: 'fields', list: ['title'] } }, window: null, expands: [] },
+        { relation: 'phone', alias: null, bare: true, scope: EMPTY_SCOPE, window: null, expands: [] },
+      ],
+    }),
+  },
+  {
+    name: 'nested expansions with windows: NULL dates first descending, ties by primary key, an offset past the end (40-41)',
+    spec: spec('posts', { clauses: [clause('in', null, 'id', [text('1'), text('3'), text('7')])] }, {
+      expands: [
+        {
+          relation: 'comments', alias: 'valueOf', bare: false, window: { limit: 2, offset: 1 },
+          scope: { ...EMPTY_SCOPE, sorts: [{ field: 'created_at', word: 'desc', bare: false }] },
+          expands: [{
+            relation: 'author', alias: 'a', bare: false, window: null, scope: EMPTY_SCOPE,
+            expands: [{ relation: 'posts', alias: 'q', bare: false, window: { limit: null, offset: 5 }, scope: EMPTY_SCOPE, expands: [] }],
+          }],
+        },
+        { relation: 'author', alias: 'b', bare: false, window: null, scope: EMPTY_SCOPE, expands: [{ relation: 'roles', alias: 'r', bare: false, window: { limit: 1, offset: null }, scope: EMPTY_SCOPE, expands: [] }] },
       ],
     }),
   },
