@@ -1,14 +1,19 @@
 // Reads the `npm run bench -- ...` command line into BenchOptions. Unknown flags stop the run with a usage text.
 
+import { DEFAULT_POSTS_PER_USER } from './data';
+import { SHAPES } from './shapes';
+
 export interface BenchOptions {
-  /** Users in the data set (posts ~5x, phones for half, roles through user_roles). */
+  /** Users in the data set (posts `postsPerUser` x, phones for half, roles through user_roles). */
   readonly scale: number;
+  /** Posts per user in the data set (default 5; shape 7's cost must not grow with it). */
+  readonly postsPerUser: number;
   /** Seconds per autocannon run. */
   readonly duration: number;
   /** A/B rounds per shape: each round runs plugin then floor (or floor then plugin, alternating). */
   readonly rounds: number;
   readonly connections: number;
-  /** Shape numbers to run (1-6). */
+  /** Shape numbers to run (1-7). */
   readonly shapes: readonly number[];
   /** Admin URL used only to create `kqm_bench_<scale>`. */
   readonly databaseUrl: string;
@@ -39,18 +44,20 @@ export interface BenchOptions {
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
-export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson'>): string {
-  return (options.modelJson ? '-model-json' : '')
+export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson' | 'postsPerUser'>): string {
+  return (options.postsPerUser === DEFAULT_POSTS_PER_USER ? '' : `-ppu${options.postsPerUser}`)
+    + (options.modelJson ? '-model-json' : '')
     + (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`)
     + (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`);
 }
 
 const usage = `usage: npm run bench -- [options]
   --scale N              users in the data set (default 100000)
+  --posts-per-user N     posts per user in the data set (default 5; e.g. 10 vs 1000 for shape 7, at a smaller --scale)
   --duration S           seconds per autocannon run (default 5)
   --rounds R             A/B rounds per shape (default 3)
   --connections C        autocannon connections (default 16)
-  --shapes 1,2,3         shapes to run (default all six)
+  --shapes 1,2,3         shapes to run (default all seven)
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
@@ -81,6 +88,7 @@ function intList(flag: string, text: string | undefined): number[] {
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   let scale = 100_000;
+  let postsPerUser = DEFAULT_POSTS_PER_USER;
   let duration = 5;
   let rounds = 3;
   let connections = 16;
@@ -104,6 +112,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     const value = (): string | undefined => inline ?? argv[++i];
     switch (flag) {
       case '--scale': scale = positiveInt(flag, value()); break;
+      case '--posts-per-user': postsPerUser = positiveInt(flag, value()); break;
       case '--duration': duration = positiveInt(flag, value()); break;
       case '--rounds': rounds = positiveInt(flag, value()); break;
       case '--connections': connections = positiveInt(flag, value()); break;
@@ -131,14 +140,14 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       default: throw new Error(`unknown option "${arg}"\n${usage}`);
     }
   }
-  const chosen = shapes ?? (cpuProf ? [1, 3] : [1, 2, 3, 4, 5, 6]);
-  for (const s of chosen) if (s > 6) throw new Error(`--shapes: there are six shapes, got ${s}`);
+  const chosen = shapes ?? (cpuProf ? [1, 3] : SHAPES.map((s) => s.id));
+  for (const s of chosen) if (s > SHAPES.length) throw new Error(`--shapes: there are ${SHAPES.length} shapes, got ${s}`);
   return {
-    scale, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
+    scale, postsPerUser, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
     planCache, totalsCache, modelJson,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs: writeDocs ?? (compareScales !== undefined
-      || (scale === 100_000 && !cpuProf && !bare && !modelJson && !stages && soak === 0 && shapes === undefined
+      || (scale === 100_000 && postsPerUser === DEFAULT_POSTS_PER_USER && !cpuProf && !bare && !modelJson && !stages && soak === 0 && shapes === undefined
         && planCache === undefined && totalsCache === undefined)),
   };
 }

@@ -37,13 +37,17 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-const marker = (scale: number, ms: number): string => `kqm-bench v${DATA_VERSION} scale=${scale} generated_ms=${ms}`;
+const marker = (scale: number, postsPerUser: number, ms: number): string =>
+  `kqm-bench v${DATA_VERSION} scale=${scale} posts_per_user=${postsPerUser} generated_ms=${ms}`;
 
-function readMarker(comment: string | null, scale: number): number | undefined {
-  const m = /^kqm-bench v(\d+) scale=(\d+) generated_ms=(\d+)$/.exec(comment ?? '');
-  if (m === null || Number(m[1]) !== DATA_VERSION || Number(m[2]) !== scale) return undefined;
-  return Number(m[3]);
+function readMarker(comment: string | null, scale: number, postsPerUser: number): number | undefined {
+  const m = /^kqm-bench v(\d+) scale=(\d+) posts_per_user=(\d+) generated_ms=(\d+)$/.exec(comment ?? '');
+  if (m === null || Number(m[1]) !== DATA_VERSION || Number(m[2]) !== scale || Number(m[3]) !== postsPerUser) return undefined;
+  return Number(m[4]);
 }
+
+/** Posts per user of the default data set; other counts (`--posts-per-user`) get their own database. */
+export const DEFAULT_POSTS_PER_USER = 5;
 
 const FIRST = ['Anna', 'Brian', 'Chloe', 'Daniel', 'Emma', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kara', 'Liam', 'Maya',
   'Noah', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Uma', 'Victor', 'Wendy', 'Xavier', 'Yara', 'Zoe', 'Ahmed', 'Bea',
@@ -57,12 +61,15 @@ const WORDS = ['postgres', 'koa', 'index', 'query', 'latency', 'cache', 'schema'
 
 const sqlArray = (items: readonly string[]): string => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
 
-/** The statements that fill an empty demo schema with `n` users. Everything is a function of the row number. */
-function generationStatements(n: number): string[] {
+/**
+ * The statements that fill an empty demo schema with `n` users and `postsPerUser` posts each.
+ * Everything is a function of the row number.
+ */
+function generationStatements(n: number, postsPerUser: number): string[] {
   const first = sqlArray(FIRST);
   const last = sqlArray(LAST);
   const words = sqlArray(WORDS);
-  const posts = n * 5;
+  const posts = n * postsPerUser;
   return [
     `INSERT INTO roles (id, name, description) VALUES
        (1, 'admin', 'Full access'), (2, 'editor', 'Edits and publishes posts'), (3, 'author', 'Writes posts'),
@@ -88,7 +95,8 @@ function generationStatements(n: number): string[] {
                             CASE WHEN (g * 31) % 100 < 2 THEN 'admin' WHEN (g * 31) % 100 < 12 THEN 'editor'
                                  WHEN (g * 31) % 100 < 32 THEN 'author' WHEN (g * 31) % 100 < 40 THEN 'moderator'
                                  ELSE 'viewer' END AS r) AS v`,
-    // Five posts per user, scattered over the heap (a user's posts are not adjacent), three statuses.
+    // postsPerUser posts per user (7919 is prime, so p -> p * 7919 mod n deals them out evenly), scattered
+    // over the heap (a user's posts are not adjacent), three statuses.
     `INSERT INTO posts (id, user_id, title, body, status, views, created_at)
      SELECT p,
             1 + (p::bigint * 7919) % ${n},
@@ -100,13 +108,11 @@ function generationStatements(n: number): string[] {
        FROM generate_series(1, ${posts}) AS p`,
     // Two comments on most posts (none on every fifth), by users scattered over the table, after the post.
     `INSERT INTO comments (id, post_id, author_id, body, created_at)
-     SELECT c, p, 1 + (c::bigint * 104729) % ${n},
-            'Re ' || (${words})[1 + c % ${WORDS.length}] || ': ' || repeat('Well said. ', 1 + c % 3),
-            pc + (c % 1000) * interval '1 minute'
-       FROM generate_series(1, ${posts * 2}) AS c,
-            LATERAL (SELECT 1 + (c - 1) / 2 AS p) AS k,
-            LATERAL (SELECT created_at AS pc FROM posts WHERE id = k.p) AS v
-      WHERE k.p % 5 <> 0`,
+     SELECT (p.id - 1) * 2 + c, p.id, 1 + ((p.id * 2 + c)::bigint * 104729) % ${n},
+            'Re ' || (${words})[1 + (p.id + c) % ${WORDS.length}] || ': ' || repeat('Well said. ', 1 + (p.id + c) % 3),
+            p.created_at + ((p.id * 2 + c) % 1000) * interval '1 minute'
+       FROM posts p, generate_series(1, 2) AS c
+      WHERE p.id % 5 <> 0`,
     // Phones for every user with an even id.
     `INSERT INTO phones (id, user_id, number, kind)
      SELECT g / 2, g, '+1-555-' || lpad((g % 10000000)::text, 7, '0'),
@@ -130,7 +136,7 @@ const EXTRA_INDEXES = [
   'CREATE INDEX posts_user_id_created_at ON posts (user_id, created_at DESC)',
 ];
 
-async function generate(url: string, scale: number, log: (line: string) => void): Promise<void> {
+async function generate(url: string, scale: number, postsPerUser: number, log: (line: string) => void): Promise<void> {
   const knex = Knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     await createSchema(knex);
@@ -141,7 +147,7 @@ async function generate(url: string, scale: number, log: (line: string) => void)
     // The data is consistent by construction: skip the per-row foreign-key triggers while loading.
     await client.query('SET session_replication_role = replica');
     await client.query("SET maintenance_work_mem = '512MB'");
-    for (const statement of generationStatements(scale)) {
+    for (const statement of generationStatements(scale, postsPerUser)) {
       const started = Date.now();
       await client.query(statement);
       log(`  ${statement.trim().split(/\s+/).slice(0, 3).join(' ')} … ${Date.now() - started} ms`);
@@ -158,27 +164,31 @@ async function generate(url: string, scale: number, log: (line: string) => void)
   });
 }
 
-/** Creates `kqm_bench_<scale>` with its data unless it already holds this scale at this data version. */
-export async function prepareDatabase(adminUrl: string, scale: number, regenerate: boolean, log: (line: string) => void): Promise<PreparedDatabase> {
-  const name = `kqm_bench_${scale}`;
+/**
+ * Creates `kqm_bench_<scale>` (`kqm_bench_<scale>_ppu<n>` for another number of posts per user) with
+ * its data unless it already holds this scale at this data version.
+ */
+export async function prepareDatabase(adminUrl: string, scale: number, regenerate: boolean, log: (line: string) => void,
+  postsPerUser = DEFAULT_POSTS_PER_USER): Promise<PreparedDatabase> {
+  const name = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
   const url = databaseUrlFor(adminUrl, name);
   const existing = await withClient(adminUrl, async (client) => {
     const result = await client.query<{ comment: string | null }>(
       'SELECT shobj_description(oid, \'pg_database\') AS comment FROM pg_database WHERE datname = $1', [name]);
     return result.rows[0];
   });
-  let generatedMs = existing === undefined || regenerate ? undefined : readMarker(existing.comment, scale);
+  let generatedMs = existing === undefined || regenerate ? undefined : readMarker(existing.comment, scale, postsPerUser);
   const reused = generatedMs !== undefined;
   if (!reused) {
-    log(`generating ${name} (${scale} users, ${scale * 5} posts) …`);
+    log(`generating ${name} (${scale} users, ${scale * postsPerUser} posts) …`);
     const started = Date.now();
     await withClient(adminUrl, async (client) => {
       if (existing !== undefined) await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await client.query(`CREATE DATABASE ${name}`);
     });
-    await generate(url, scale, log);
+    await generate(url, scale, postsPerUser, log);
     generatedMs = Date.now() - started;
-    await withClient(adminUrl, (client) => client.query(`COMMENT ON DATABASE ${name} IS '${marker(scale, generatedMs as number)}'`));
+    await withClient(adminUrl, (client) => client.query(`COMMENT ON DATABASE ${name} IS '${marker(scale, postsPerUser, generatedMs as number)}'`));
     log(`generated ${name} in ${(generatedMs / 1000).toFixed(1)} s`);
   } else {
     log(`reusing ${name} (generated earlier in ${((generatedMs as number) / 1000).toFixed(1)} s)`);

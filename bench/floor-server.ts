@@ -1,6 +1,7 @@
-// The floor of the benchmark: what a careful developer writes by hand for the six shapes of
+// The floor of the benchmark: what a careful developer writes by hand for the shapes of
 // bench/shapes.ts with plain Koa and pg. One parameterized page query, a count query where the envelope
-// needs the total, and one `= ANY($1)` query per expanded relation; rows go to JSON as pg returns them.
+// needs the total, and one `= ANY($1)` query per expanded relation (one LATERAL window query per
+// level for shape 7); rows go to JSON as pg returns them.
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
 // same envelope and page URLs), which bench/run.ts checks before loading.
 // Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
@@ -110,7 +111,20 @@ function groupBy(rows: readonly Row[], key: string, strip: (row: Row) => Row): M
   return map;
 }
 
-// --- the six endpoints ---
+// Shape 7's levels: each parent key unnested and joined LATERAL to its own first rows, as the index serves them.
+const POST_WINDOW = `SELECT w.* FROM unnest($1::int[]) AS k(user_id) CROSS JOIN LATERAL (
+  SELECT id, user_id, title, body, status, views, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS created_at
+    FROM posts WHERE posts.user_id = k.user_id ORDER BY posts.created_at DESC, posts.id ASC LIMIT $2) AS w`;
+const COMMENT_WINDOW = `SELECT w.* FROM unnest($1::int[]) AS k(post_id) CROSS JOIN LATERAL (
+  SELECT id, post_id, author_id, body, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS created_at
+    FROM comments WHERE comments.post_id = k.post_id ORDER BY comments.id ASC LIMIT $2) AS w`;
+
+/** Rows by `key`, each list in the order the rows came (the window's order). */
+function groupInOrder(rows: readonly Row[], key: string): Map<unknown, Row[]> {
+  return groupBy(rows, key, (row) => row);
+}
+
+// --- the endpoints ---
 
 type Handler = (ctx: Koa.Context, q: Query) => Promise<unknown>;
 
@@ -184,6 +198,19 @@ const handlers: Record<number, Handler> = {
       }
     }
     const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users WHERE role = $1', [role]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+  // per-page=20&expand[posts]=p&p_limit=3&p_sort[created_at]=desc&p_expand[comments]=c&c_limit=2
+  7: async (ctx, q) => {
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT $1`, [perPage]);
+    const posts = rows.length === 0 ? [] : await query<Row>(POST_WINDOW, [rows.map((r) => r.id), Number(text(q, 'p_limit'))]);
+    const comments = posts.length === 0 ? [] : await query<Row>(COMMENT_WINDOW, [posts.map((p) => p.id), Number(text(q, 'c_limit'))]);
+    const byPost = groupInOrder(comments, 'post_id');
+    for (const post of posts) post.comments = byPost.get(post.id) ?? [];
+    const byUser = groupInOrder(posts, 'user_id');
+    for (const row of rows) row.posts = byUser.get(row.id) ?? [];
+    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users', []);
     return envelope(ctx, rows, 1, perPage, n);
   },
 };

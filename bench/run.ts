@@ -24,7 +24,7 @@ const resultsDir = path.join(root, 'bench', 'results');
 const pluginScript = path.join(__dirname, 'plugin-server.js');
 const floorScript = path.join(__dirname, 'floor-server.js');
 /** Expanded relations per shape (the statement target is 2 + this). */
-const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2 };
+const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2, 7: 2 };
 
 const log = (line: string): void => console.log(line);
 
@@ -161,7 +161,7 @@ function checkRun(shape: Shape, r: RunResult): void {
 }
 
 async function comparison(options: BenchOptions, scale: number): Promise<ComparisonResult> {
-  const db: PreparedDatabase = await prepareDatabase(options.databaseUrl, scale, options.regenerate, log);
+  const db: PreparedDatabase = await prepareDatabase(options.databaseUrl, scale, options.regenerate, log, options.postsPerUser);
   const machine = await describeMachine(db.url);
   const shapes = SHAPES.filter((s) => options.shapes.includes(s.id));
   const warmup = Math.min(2, options.duration);
@@ -292,7 +292,7 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
 }
 
 async function profileMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log);
+  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
   const dir = path.join(resultsDir, 'profiles');
   fs.mkdirSync(dir, { recursive: true });
   const summaries: (ProfileSummary & { server: string; shape: number; requestsPerSecond: number; cpuMsPerRequest: number })[] = [];
@@ -329,7 +329,7 @@ async function profileMode(options: BenchOptions): Promise<void> {
 }
 
 async function soakMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log);
+  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
   const shape = SHAPES.find((s) => s.id === (options.shapes[0] ?? 1)) as Shape;
   const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
   try {
@@ -356,7 +356,7 @@ async function main(): Promise<void> {
   }
   if (options.cpuProf) return profileMode(options);
   if (options.stages) {
-    const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log);
+    const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
     const stages = await measureStages(db.url, options.shapes, log);
     writeJson('stages.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, stages });
     log('wrote bench/results/stages.json');

@@ -1,4 +1,4 @@
-// The six request shapes of issue 5, as raw query strings on GET /api/users (sent exactly like this by
+// The request shapes (1-6 from issue 5, 7 from issue 13), as raw query strings on GET /api/users (sent exactly like this by
 // both servers' clients; a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
@@ -15,6 +15,11 @@ export const SHAPES: readonly Shape[] = [
   { id: 4, label: 'in + between, 3 fields', query: 'in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50' },
   { id: 5, label: 'filter and!, limit (bare array)', query: 'filter[id]=%3E%3D1000&filter[and!+status]=banned&limit=100&fields=id,name' },
   { id: 6, label: 'expand roles + phone, filter', query: 'expand[roles]=r&expand[phone]=ph&filter[role]=editor&per-page=20' },
+  {
+    id: 7,
+    label: 'nested: 3 newest posts per user, 2 comments each',
+    query: 'per-page=20&expand[posts]=p&p_limit=3&p_sort[created_at]=desc&p_expand[comments]=c&c_limit=2',
+  },
 ];
 
 export const COLLECTION_PATH = '/api/users';
