@@ -103,6 +103,25 @@ describe('syntax: describeQuery', () => {
     expect(d.root.clauses.in).to.have.length(1);
   });
 
+  it('describes nested expansions with their owner alias and windows behind an alias (decisions.md 40-41)', () => {
+    const d = describe_('c_limit=2&expand[posts]=p&p_expand[comments]=c&p_offset=1&limit=5');
+    expect(d.problems).to.deep.equal([]);
+    expect(d.expands.map((e) => [e.parameter, e.owner, e.alias])).to.deep.equal([
+      ['expand[posts]', undefined, 'p'], ['p_expand[comments]', 'p', 'c'],
+    ]);
+    expect(d.aliased.get('c')?.window).to.deep.equal({ limit: { parameter: 'c_limit', value: 2 }, offset: undefined });
+    expect(d.aliased.get('p')?.window).to.deep.equal({ limit: undefined, offset: { parameter: 'p_offset', value: 1 } });
+    expect(d.root.window).to.equal(undefined);
+    expect(d.paging).to.deep.equal({ kind: 'limit', limit: 5, offset: 0 });
+  });
+
+  it('declares only aliases reachable from a root expand; utm_limit is an alias modifier', () => {
+    const d = describe_('a_expand[posts]=b&b_expand[author]=a&utm_limit=3');
+    expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
+      ['UNKNOWN_ALIAS', 'a_expand[posts]'], ['UNKNOWN_ALIAS', 'b_expand[author]'], ['UNKNOWN_ALIAS', 'utm_limit'],
+    ]);
+  });
+
   it('reports every malformed key, unknown prefix and double space', () => {
     const d = describe_('filter[xor id]=1&filter[and  id]=2&sort=name&fields[]=id&filter[]=1');
     expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
