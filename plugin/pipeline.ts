@@ -1,6 +1,7 @@
 // The one place the stages meet: raw query string -> pairs -> QueryDescription -> ValidatedQuery ->
 // queries (run through knex) -> records -> bare array or pagination envelope.
 
+import type { Knex } from 'knex';
 import { planQueries, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
@@ -16,6 +17,8 @@ export interface PipelineRequest {
   readonly path: string;
   /** The host's `scope` option bound to this request; undefined when the host has none. */
   readonly scopeHook: ScopeHook | undefined;
+  /** The server every statement of this request goes to (a replica); default `options.knex`. */
+  readonly knex?: Knex;
 }
 
 /** What a query string means for a collection; depends on nothing else, so it is kept between requests. */
@@ -84,7 +87,7 @@ export async function runPipeline(
       options.maxQueryLength);
   }
   const { pairs, validated } = prepare(collection, options, request.queryString, caches.plans);
-  const planned = await planQueries(validated, options.knex, request.scopeHook);
+  const planned = await planQueries(validated, request.knex ?? options.knex, request.scopeHook);
   const parsed = performance.now();
   const { rows, statements: ran } = await planned.run();
   const { paging, root, expansions } = validated;

@@ -34,6 +34,7 @@ export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> 
   return {
     origin: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolveClose) => {
+      router.close();
       server.closeAllConnections();
       server.close(() => resolveClose());
     }),
