@@ -3,8 +3,9 @@
 // request's statements all go to one server, a replica whose replay is paused falls out of rotation
 // and comes back, the read-your-writes hook sends a request to a server that has its write, a
 // replica stopped under load costs no error, and after the primary is stopped and a replica
-// promoted the API keeps answering. Needs initdb/pg_ctl/pg_basebackup: REQUIRE_POSTGRES=1 makes
-// their absence a failure, otherwise the suite is skipped with the reason.
+// promoted the API keeps answering. All of it twice: connected straight to the servers, and through
+// PgBouncer in transaction pooling mode. Needs initdb/pg_ctl/pg_basebackup (and pgbouncer):
+// REQUIRE_POSTGRES=1 makes their absence a failure, otherwise the suite is skipped with the reason.
 
 import { expect } from 'chai';
 import { knex as createKnex, Knex } from 'knex';
@@ -12,6 +13,7 @@ import { Client } from 'pg';
 import type { QueryModifiersOptions } from '../../plugin';
 import { loadFixture } from '../support/fixture';
 import { Cluster, findPostgresBinaries, startCluster, startReplica } from './cluster';
+import { Bouncer, findPgBouncer, startPgBouncer } from './pgbouncer';
 import { closeIdleSockets, rawGet, RawResponse } from './http';
 import { serve, Served } from './server';
 
@@ -54,9 +56,11 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 15000):
   throw new Error(`timed out waiting until ${what}`);
 }
 
-describe('read replicas on a real primary with two streaming replicas', function () {
+for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as const) {
+describe(`read replicas on a real primary with two streaming replicas, through ${via}`, function () {
   this.timeout(120000);
   let primary: Cluster | undefined;
+  let bouncer: Bouncer | undefined;
   const replicas: Cluster[] = [];
   const knexes: Knex[] = [];
   const served: Served[] = [];
@@ -65,9 +69,11 @@ describe('read replicas on a real primary with two streaming replicas', function
 
   before(async function () {
     const found = findPostgresBinaries();
-    if ('missing' in found) {
-      if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${found.missing}`);
-      console.log(`    skipping the replica tests: ${found.missing}`);
+    const pgbouncer = via === 'direct connections' ? { path: '' } : findPgBouncer();
+    const missing = 'missing' in found ? found.missing : 'missing' in pgbouncer ? pgbouncer.missing : undefined;
+    if (missing !== undefined || 'missing' in found || 'missing' in pgbouncer) {
+      if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${missing}`);
+      console.log(`    skipping the replica tests: ${missing}`);
       this.skip();
       return;
     }
@@ -80,12 +86,17 @@ describe('read replicas on a real primary with two streaming replicas', function
       await loader.destroy();
     }
     replicas.push(await startReplica(found.bin, primary), await startReplica(found.bin, primary));
+    if (pgbouncer.path !== '') {
+      const [r1, r2] = replicas as [Cluster, Cluster];
+      bouncer = await startPgBouncer(pgbouncer.path, { primary: primary.port, r1: r1.port, r2: r2.port }, 'kqm_replicas');
+    }
   });
 
   after(async function () {
     closeIdleSockets();
     for (const app of served) await app.close();
     for (const knex of knexes) await knex.destroy().catch(() => undefined);
+    await bouncer?.stop();
     for (const replica of replicas) await replica.destroy();
     await primary?.destroy();
   });
@@ -100,9 +111,9 @@ describe('read replicas on a real primary with two streaming replicas', function
   function servers(): { knex: Knex; replicas: Knex[]; statements: Map<string, number> } {
     const { primary: p, r1, r2 } = db();
     const statements = new Map<string, number>();
-    const made = [['primary', p], ['replica-1', r1], ['replica-2', r2]].map(([name, cluster]) => {
-      const knex = connect((cluster as Cluster).url('kqm_replicas'));
-      knex.on('query', () => statements.set(name as string, (statements.get(name as string) ?? 0) + 1));
+    const made = ([['primary', p, 'primary'], ['replica-1', r1, 'r1'], ['replica-2', r2, 'r2']] as const).map(([name, cluster, entry]) => {
+      const knex = connect(bouncer === undefined ? cluster.url('kqm_replicas') : bouncer.url(entry));
+      knex.on('query', () => statements.set(name, (statements.get(name) ?? 0) + 1));
       knexes.push(knex);
       return knex;
     });
@@ -278,3 +289,4 @@ describe('read replicas on a real primary with two streaming replicas', function
     await waitFor('the promoted replica serves', async () => servedBy(await get('/api/roles?per-page=1')) === 'replica-1');
   });
 });
+}
