@@ -5,6 +5,7 @@
 
 import type { Knex } from 'knex';
 import { readServer, PrimaryTimeline, type Reading } from './health';
+import { formatLsn } from './lsn';
 
 /** One server a request can be sent to. */
 export interface Server {
@@ -24,16 +25,25 @@ export interface ReplicaSettings {
 }
 
 /** What is known of one replica: its last reading and whether it may take requests. */
-export interface ReplicaStatus {
-  readonly name: string;
+interface Status {
   readonly state: 'starting' | 'up' | 'lagging' | 'down';
   readonly inRecovery: boolean | undefined;
+  /** The WAL position it had replayed at its last check. */
   readonly position: bigint | undefined;
   readonly lagMs: number | undefined;
 }
 
+/** A replica's state as the host sees it (JSON-ready: the WAL position as PostgreSQL prints it). */
+export interface ReplicaStatus {
+  readonly name: string;
+  readonly state: Status['state'];
+  readonly inRecovery: boolean | undefined;
+  readonly position: string | undefined;
+  readonly lagMs: number | undefined;
+}
+
 interface Replica extends Server {
-  status: ReplicaStatus;
+  status: Status;
 }
 
 type Log = (message: string, error?: unknown) => void;
@@ -57,7 +67,7 @@ export class ReplicaSet {
     this.primary = { name: 'primary', knex: primary, role: 'primary' };
     this.replicas = settings.servers.map(({ name, knex }) => ({
       name, knex, role: 'replica',
-      status: { name, state: 'starting', inRecovery: undefined, position: undefined, lagMs: undefined },
+      status: { state: 'starting', inRecovery: undefined, position: undefined, lagMs: undefined },
     }));
     // Positions older than the lag that matters (plus two checks) only tell that a replica is too far behind.
     this.timeline = new PrimaryTimeline(settings.maxLagMs + 2 * settings.checkIntervalMs);
@@ -78,7 +88,11 @@ export class ReplicaSet {
 
   /** The replicas as last checked, for health endpoints and logs. */
   statuses(): readonly ReplicaStatus[] {
-    return this.replicas.map((replica) => replica.status);
+    return this.replicas.map(({ name, status }) => ({
+      name, state: status.state, inRecovery: status.inRecovery,
+      position: status.position === undefined ? undefined : formatLsn(status.position),
+      lagMs: status.lagMs === undefined ? undefined : Math.round(status.lagMs),
+    }));
   }
 
   /** One round of checks: the primary first, so each replica is compared with a position it could have reached. */
@@ -108,7 +122,7 @@ export class ReplicaSet {
       if (state !== replica.status.state && replica.status.state !== 'starting') {
         this.log(`koa-query-modifiers: replica ${replica.name} is ${state === 'up' ? 'serving again' : `${Math.round(lag)} ms behind the primary; reads go elsewhere`}`);
       }
-      replica.status = { name: replica.name, state, inRecovery: reading.inRecovery, position: reading.position, lagMs: lag };
+      replica.status = { state, inRecovery: reading.inRecovery, position: reading.position, lagMs: lag };
     } catch (error) {
       this.markDown(replica, error);
     }

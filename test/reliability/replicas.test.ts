@@ -174,12 +174,17 @@ describe(`read replicas on a real primary with two streaming replicas, through $
 
   it('takes a replica whose replay is paused out of rotation, and back once it catches up', async function () {
     const { r1 } = db();
-    const { get } = await app({ checkIntervalMs: 100, maxLagMs: 400 });
+    const { get, served: started } = await app({ checkIntervalMs: 100, maxLagMs: 400 });
     await waitFor('replica-1 takes requests', async () => servedBy(await get('/api/roles?per-page=1')) === 'replica-1');
     await r1.sql('kqm_replicas', 'select pg_wal_replay_pause()');
     try {
       const { name } = await write();
       await sleep(1000);
+      // What a host's readiness probe would show (JSON-ready: the position as PostgreSQL prints it).
+      const states = JSON.parse(JSON.stringify(started.router.replicas())) as { name: string; state: string; lagMs: number; position: string }[];
+      expect(states.map((s) => [s.name, s.state])).to.deep.equal([['replica-1', 'lagging'], ['replica-2', 'up']]);
+      expect(states[0]?.lagMs).to.be.above(400);
+      expect(states[1]?.position).to.match(/^[0-9A-F]+\/[0-9A-F]+$/);
       const answers: RawResponse[] = [];
       for (let i = 0; i < 8; i += 1) answers.push(await get(`/api/roles?filter[name]=${name}&per-page=10`));
       expect(answers.map(servedBy)).to.not.include('replica-1');

@@ -6,11 +6,12 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { Knex } from 'knex';
-import { queryModifiers, QueryModifiersOptions } from '../../plugin';
+import { queryModifiers, QueryModifiersOptions, type QueryModifiersRouter } from '../../plugin';
 import { collections } from '../support/fixture';
 
 export interface Served {
   readonly origin: string;
+  readonly router: QueryModifiersRouter;
   close(): Promise<void>;
 }
 
@@ -33,6 +34,7 @@ export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> 
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    router,
     close: () => new Promise<void>((resolveClose) => {
       router.close();
       server.closeAllConnections();
