@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import { knex as createKnex, Knex } from 'knex';
 import { Client } from 'pg';
-import type { QueryModifiersOptions } from '../../plugin';
+import type { QueryModifiersOptions, RequestReport } from '../../plugin';
 import { loadFixture } from '../support/fixture';
 import { Cluster, findPostgresBinaries, startCluster, startReplica } from './cluster';
 import { Bouncer, findPgBouncer, startPgBouncer } from './pgbouncer';
@@ -120,15 +120,16 @@ describe(`read replicas on a real primary with two streaming replicas, through $
     return { knex: made[0] as Knex, replicas: made.slice(1), statements };
   }
 
-  async function app(replicaSettings: Omit<Extract<QueryModifiersOptions['replicas'], { servers: unknown }>, 'servers'>): Promise<{ served: Served; statements: Map<string, number>; get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> }> {
+  async function app(replicaSettings: Omit<Extract<QueryModifiersOptions['replicas'], { servers: unknown }>, 'servers'>): Promise<{ served: Served; statements: Map<string, number>; reports: (RequestReport | undefined)[]; get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> }> {
     const { knex, replicas: replicaKnexes, statements } = servers();
+    const reports: (RequestReport | undefined)[] = [];
     const started = await serve(knex, {
       replicas: { servers: replicaKnexes, revealServer: true, ...replicaSettings },
       logger: { error: (message: string) => logged.push(message) },
-    });
+    }, { onReport: (report) => reports.push(report === undefined ? undefined : { ...report }) });
     served.push(started);
     const get = (path: string, headers?: Record<string, string>) => rawGet(started.origin, path, { headers });
-    return { served: started, statements, get };
+    return { served: started, statements, reports, get };
   }
 
   /** Inserts a role on the primary and returns its name and the primary's WAL position after it. */
@@ -241,14 +242,19 @@ describe(`read replicas on a real primary with two streaming replicas, through $
   it('a replica that fails during a request: the request is answered by another server, without error', async function () {
     const { r1 } = db();
     // Checked once at start, then not for a minute: the set still believes replica-1 is up when it stops.
-    const { get } = await app({ checkIntervalMs: 60000 });
+    const { get, reports } = await app({ checkIntervalMs: 60000 });
     await waitFor('replica-1 takes requests', async () => servedBy(await get('/api/roles?per-page=1')) === 'replica-1');
     await r1.stop('immediate');
     try {
       const answers: RawResponse[] = [];
+      reports.length = 0;
       for (let i = 0; i < 6; i += 1) answers.push(await get('/api/users?expand[posts]=p&per-page=3'));
       expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
       expect(answers.map(servedBy)).to.not.include('replica-1');
+      // What the host's access log gets: the one request sent to replica-1 was retried elsewhere.
+      const retried = reports.filter((r) => r?.retriedFrom !== undefined);
+      expect(retried.map((r) => [r?.collection, r?.retriedFrom])).to.deep.equal([['users', 'replica-1']]);
+      expect(retried[0]?.server).to.be.oneOf(['replica-2', 'primary']);
       expect(logged.some((line) => /replica-1 is down/.test(line))).to.equal(true);
     } finally {
       await r1.start();
