@@ -31,10 +31,12 @@ const REQUEST_LINE_START = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /;
 function parserProblem(error: Error & { code?: string; rawPacket?: Buffer }): ServerProblem | undefined {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW': {
-      // Node counts the request line with the headers. The part received tells them apart when it
-      // starts a request and holds no line end yet: then the request line alone is too long.
+      // Node counts the request line with the headers. When the part received starts the request,
+      // it shows the request line: one longer than the app's own limit on targets is the 414 the app
+      // would have sent. A part from further on cannot tell, and the headers are blamed.
       const received = error.rawPacket?.toString('latin1') ?? '';
-      const longLine = REQUEST_LINE_START.test(received) && !received.includes('\n');
+      const lineEnd = received.indexOf('\n');
+      const longLine = REQUEST_LINE_START.test(received) && (lineEnd === -1 || lineEnd > MAX_TARGET_BYTES);
       return longLine
         ? { status: 414, code: 'LIMIT_EXCEEDED', detail: `The request line is longer than the ${MAX_HEAD_BYTES} bytes this server reads` }
         : { status: 431, code: 'LIMIT_EXCEEDED', detail: `The request line and header fields are longer than the ${MAX_HEAD_BYTES} bytes this server reads` };
@@ -50,13 +52,25 @@ function parserProblem(error: Error & { code?: string; rawPacket?: Buffer }): Se
   }
 }
 
+/** The response being written on a connection, if any: a later pipelined request waits for it. */
+type InFlight = WeakMap<Duplex, http.ServerResponse>;
+
 /**
- * Answers a connection the app never saw and closes it; a socket that is gone, or has a response in
- * flight (a later pipelined request failed to parse), is closed without a word, as Node does.
+ * Answers a connection the app never saw and closes it: after the response in flight on it, if a
+ * later pipelined request is the one that failed to parse. A socket that is gone, or an error that
+ * is the connection's own, gets no answer.
  */
-function refuse(socket: Duplex, answer: ServerProblem | undefined, busy: WeakSet<Duplex>, requestId: string): void {
-  if (answer === undefined || !socket.writable || busy.has(socket)) {
+function refuse(socket: Duplex, answer: ServerProblem | undefined, inFlight: InFlight, requestId: string): void {
+  if (answer === undefined || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  const pending = inFlight.get(socket);
+  if (pending !== undefined && !pending.writableFinished) {
+    pending.once('finish', () => refuse(socket, answer, inFlight, requestId));
+    pending.once('close', () => {
+      if (!pending.writableFinished) socket.destroy();
+    });
     return;
   }
   socket.end(rawProblem(answer, requestId));
@@ -77,24 +91,20 @@ export function createHttpServer(app: Koa, logger: Logger, options: HttpServerOp
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
     ...(options.timeoutCheckMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckMs }),
   }, app.callback());
-  const busy = new WeakSet<Duplex>();
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    busy.add(req.socket);
-    res.once('close', () => busy.delete(req.socket));
-    res.once('finish', () => busy.delete(req.socket));
-  });
+  const inFlight: InFlight = new WeakMap();
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => inFlight.set(req.socket, res));
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     const answer = parserProblem(error);
     const requestId = requestIdFrom(undefined);
     if (answer !== undefined) logger.warn({ requestId, status: answer.status, code: answer.code, parserError: error.code }, 'request');
-    refuse(socket, answer, busy, requestId);
+    refuse(socket, answer, inFlight, requestId);
   });
   // Without a listener Node drops CONNECT without an answer; the server proxies nothing.
   server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
     const answer = methodNotAllowed('CONNECT');
     const requestId = requestIdFrom(req.headers['x-request-id']?.toString());
     logger.warn({ requestId, method: 'CONNECT', path: req.url, status: answer.status, code: answer.code }, 'request');
-    refuse(socket, answer, busy, requestId);
+    refuse(socket, answer, inFlight, requestId);
   });
   return server;
 }

@@ -102,8 +102,13 @@ function answerFault(ctx: Koa.Context, error: unknown): void {
     : { status: 500, code: 'INTERNAL_ERROR', detail: 'The server failed to answer this request; the error has been logged' });
 }
 
-/** What to send when nothing answered: a router's bare 404, 405 or 501 (a method no router knows). */
+/**
+ * What to send when nothing answered: a router's bare 404, 405 or 501 (a method no router knows),
+ * or the empty 200 a router's allowedMethods() gives OPTIONS, which the plugin answers 405 on its
+ * own paths too.
+ */
 function unanswered(ctx: Koa.Context): ServerProblem | undefined {
+  if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '') return methodNotAllowed(ctx.method, allowOf(ctx.response.get('Allow')));
   if (ctx.body !== undefined && ctx.body !== null) return undefined;
   if (ctx.status === 404) {
     return { status: 404, code: 'UNKNOWN_COLLECTION', detail: `Nothing is served at ${JSON.stringify(ctx.path.slice(0, 100))}; / lists what this server serves` };
