@@ -1,5 +1,6 @@
 // The demo server's ecosystem features: /health and /ready without the API token, one structured
-// pino line per request with its request id, compression of large bodies, and CORS from CORS_ORIGIN.
+// pino line per request with its request id, and CORS from CORS_ORIGIN. Compression, the API token
+// and the error surface have suites of their own (server-*.test.ts).
 
 import { expect } from 'chai';
 import type Koa from 'koa';
@@ -27,7 +28,7 @@ async function demoDatabase(): Promise<TestDatabase> {
 
 const TOKEN = 'test-token';
 
-describe('demo server: probes, logs, compression, CORS', function () {
+describe('demo server: probes, logs, CORS', function () {
   let db: TestDatabase;
   let lines: LogLine[];
   let app: Koa;
@@ -102,27 +103,6 @@ describe('demo server: probes, logs, compression, CORS', function () {
       expect(createLogger({ LOG_LEVEL: 'debug' }).level).to.equal('debug');
       expect(createLogger({ LOG_LEVEL: 'bogus' }).level).to.equal('info');
       expect(createLogger({}).level).to.equal('info');
-    });
-  });
-
-  describe('compression', function () {
-    before(() => start({ apiToken: undefined }));
-
-    it('compresses a large JSON body when the client accepts gzip or br', async function () {
-      for (const encoding of ['gzip', 'br']) {
-        const res = await request().get('/api/users?limit=50').set('Accept-Encoding', encoding).expect(200);
-        expect(res.headers['content-encoding']).to.equal(encoding);
-        expect(res.headers.vary).to.match(/Accept-Encoding/i);
-        expect(res.body).to.be.an('array').with.length(50);
-      }
-    });
-
-    it('sends small bodies and clients that do not accept compression as they are', async function () {
-      const small = await request().get('/health').set('Accept-Encoding', 'gzip').expect(200);
-      expect(small.headers['content-encoding']).to.equal(undefined);
-      const plain = await request().get('/api/users?limit=50').set('Accept-Encoding', 'identity').expect(200);
-      expect(plain.headers['content-encoding']).to.equal(undefined);
-      expect(plain.body).to.have.length(50);
     });
   });
 
