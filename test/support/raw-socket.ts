@@ -3,6 +3,7 @@
 // ends. The bytes go out exactly as given; the answer is read back and parsed by hand.
 
 import net from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 export interface RawAnswer {
   readonly status: number;
@@ -11,8 +12,11 @@ export interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>;
   /** Every header line as sent, to count repeated ones such as WWW-Authenticate. */
   readonly headerLines: readonly (readonly [string, string])[];
+  /** The body as text, decoded first when it came gzip or br compressed. */
   readonly text: string;
-  /** The body parsed as JSON, or undefined. */
+  /** The body as sent (a compressed body stays compressed). */
+  readonly bytes: Buffer;
+  /** The text parsed as JSON, or undefined. */
   readonly body: unknown;
 }
 
@@ -65,6 +69,8 @@ function dechunk(data: Buffer): Buffer | undefined {
 function parseAnswer(buffer: Buffer, options: RawOptions, closed: boolean): RawAnswer | undefined {
   const head = parseHead(buffer);
   if (head === undefined) return undefined;
+  // An interim answer (100 Continue to `Expect: 100-continue`) comes before the answer itself.
+  if (head.status >= 100 && head.status < 200) return parseAnswer(buffer.subarray(head.bodyStart), options, closed);
   const headers: Record<string, string> = {};
   for (const [name, value] of head.headerLines) {
     const key = name.toLowerCase();
@@ -79,14 +85,16 @@ function parseAnswer(buffer: Buffer, options: RawOptions, closed: boolean): RawA
     body = rest.length >= length ? rest.subarray(0, length) : undefined;
   } else if (closed) body = rest;
   if (body === undefined) return undefined;
-  const text = body.toString('utf8');
+  const coding = headers['content-encoding'];
+  const plain = coding === 'gzip' ? gunzipSync(body) : coding === 'br' ? brotliDecompressSync(body) : body;
+  const text = plain.toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { status: head.status, reason: head.reason, headers, headerLines: head.headerLines, text, body: json };
+  return { status: head.status, reason: head.reason, headers, headerLines: head.headerLines, text, bytes: body, body: json };
 }
 
 /**
@@ -130,7 +138,7 @@ export function rawExchange(port: number, request: string | Buffer, options: Raw
         const size = options.pieceBytes ?? bytes.length;
         for (let at = 0; at < bytes.length && !done && socket.writable; at += size) {
           socket.write(bytes.subarray(at, at + size));
-          if (size < bytes.length) await new Promise((wait) => setTimeout(wait, 5));
+          if (size < bytes.length) await new Promise((wait) => setTimeout(wait, 1));
         }
       })();
     });
