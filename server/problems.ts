@@ -82,7 +82,7 @@ function exposedClientError(error: unknown): ServerProblem | undefined {
   const { status, expose, message } = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; expose?: unknown; message?: unknown };
   if (typeof status !== 'number' || status < 400 || status > 499 || expose !== true) return undefined;
   const code = codeOfStatus[status];
-  const detail = typeof message === 'string' && message !== '' ? message.slice(0, 500) : 'The request cannot be answered';
+  const detail = typeof message === 'string' && message !== '' ? message : 'The request cannot be answered';
   // A 4xx with no code of its own is still the client's: the generic 400.
   return code === undefined ? { status: 400, code: 'MALFORMED_PARAMETER', detail } : { status, code, detail };
 }
