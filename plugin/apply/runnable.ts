@@ -51,7 +51,7 @@ export function applyConditions(query: ModelQuery, where: ScopeSql['where']): vo
   for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
 }
 
-export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: readonly string[], order: string): void {
-  query.select(knex.raw(select.join(', ')));
+export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: string, order: string): void {
+  query.select(knex.raw(select));
   if (order !== '') query.orderByRaw(order);
 }
