@@ -81,7 +81,7 @@ const median = (values: number[]): number => {
 /** Median planning time in microseconds of `count` requests: misses (each query string new) or hits. */
 async function planningUs(users: CollectionCatalog, options: ReturnType<typeof resolveOptions>, kind: QueryKind, hit: boolean): Promise<number> {
   const caches = createCaches(options);
-  const count = 400;
+  const count = 1200;
   const times: number[] = [];
   const first = flat(kind.make(1_000_000));
   await runPipeline(users, options, request(first), caches);

@@ -4,8 +4,9 @@
 // operands, no key/value pairs). Statements are assembled from these parts for each request, so the
 // conditions shared by the rows and count statements are kept once.
 
-import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
+import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import type { Fragment } from './sql';
 import { ownerSelect, scopeSql, type ScopeSql } from './statements';
 
 /** One scope's statement parts, with what its records show. */
@@ -27,17 +28,34 @@ export interface CompiledExpansion {
 
 export interface CompiledQuery {
   readonly collection: CollectionCatalog;
+  /** The model's queries are its objection's own: without a scope hook, the text is sent as it is. */
+  readonly plain: boolean;
   /** Its select list includes the join keys the expansions need. */
   readonly root: CompiledScope;
   readonly expansions: readonly CompiledExpansion[];
   readonly paging: ValidatedPaging;
 }
 
+/**
+ * A flat copy of a condition's text. Text put together from pieces (`(${a}) IS NOT TRUE`) is kept
+ * by V8 as a tree of them, 32 bytes a piece beyond its characters; kept for long, a copy is cheaper.
+ */
+const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
+
+/**
+ * A fragment that holds its text and values in as little memory as they need: slice() copies the
+ * values into a list of their exact length (a list built by pushing has room to spare). The list
+ * is readonly by type but not frozen: every request copies it into its statement, and V8 reads a
+ * frozen array about three times slower.
+ */
+const keptFragment = (fragment: Fragment): Fragment =>
+  Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
+
 function compileScope(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = []): CompiledScope {
   const { from, select, where, order } = scopeSql(scope, keys, extra);
-  // The output list is copied: validate/ may have grown it with room to spare.
+  // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
-  return Object.freeze({ from, select, where: Object.freeze(where), order, catalog: scope.catalog, output });
+  return Object.freeze({ from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output });
 }
 
 function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
@@ -51,6 +69,7 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const { collection, root, expansions, paging } = validated;
   return Object.freeze({
     collection,
+    plain: usesOwnQueryBuilder(collection.modelClass),
     root: compileScope(root, expansions.flatMap((e) => e.relation.ownerKeys)),
     expansions: Object.freeze(expansions.map(compileExpansion)),
     paging,

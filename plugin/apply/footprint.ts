@@ -52,7 +52,7 @@ const expansionBytes = (expansion: CompiledExpansion): number =>
 
 /** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
 export function compiledBytes(compiled: CompiledQuery): number {
-  let bytes = objectBytes(4) + objectBytes(5) + scopeBytes(compiled.root) + arrayBytes(compiled.expansions.length);
+  let bytes = objectBytes(5) + objectBytes(5) + scopeBytes(compiled.root) + arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
   return bytes;
 }

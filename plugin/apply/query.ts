@@ -9,7 +9,6 @@
 // than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import { usesOwnQueryBuilder } from '../schema';
 import type { CompiledQuery } from './compiled';
 import { loadExpansion } from './expansions';
 import {
@@ -46,9 +45,17 @@ function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } 
  * Assembled for each request from the compiled parts, which keep the shared conditions once.
  */
 export function rootStatements(compiled: CompiledQuery): RootStatements | undefined {
-  if (!usesOwnQueryBuilder(compiled.collection.modelClass)) return undefined;
+  if (!compiled.plain) return undefined;
   const { root } = compiled;
-  return { rows: selectStatement({ ...root, ...rootWindow(compiled) }), count: countStatement(root.from, root.where) };
+  let count: Statement | undefined;
+  return {
+    rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
+    // Only an envelope whose total the page does not tell needs it: written on first use.
+    get count() {
+      count ??= countStatement(root.from, root.where);
+      return count;
+    },
+  };
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
@@ -59,7 +66,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
-    count = viaText(knex, direct.count);
+    count = viaText(knex, () => direct.count);
   } else {
     const { limit, offset } = rootWindow(compiled);
     const base = collection.modelClass.query(knex) as ModelQuery;
