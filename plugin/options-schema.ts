@@ -119,5 +119,25 @@ export const optionsSchema = {
       ],
       default: false,
     },
+    replicas: {
+      description: 'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, readAfter, revealServer}. '
+        + 'Each request goes to one usable replica, else to knex (the primary); see docs/scaling.md.',
+      oneOf: [
+        { type: 'array', minItems: 1 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['servers'],
+          properties: {
+            servers: { type: 'array', minItems: 1 },
+            maxLagMs: { description: 'A replica further behind the primary gets no requests.', type: 'integer', minimum: 0, default: 2000 },
+            checkIntervalMs: { description: 'How often each server is checked.', type: 'integer', minimum: 50, default: 1000 },
+            checkTimeoutMs: { description: 'A check that takes longer takes the replica out of rotation.', type: 'integer', minimum: 1, default: 2000 },
+            readAfter: { description: 'readAfter(ctx): the WAL position the answer must include (read-your-writes); may be async.' },
+            revealServer: { description: 'Name the answering server in Server-Timing (db;desc="replica-1").', type: 'boolean', default: false },
+          },
+        },
+      ],
+    },
   },
 } as const;

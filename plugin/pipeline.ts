@@ -2,6 +2,7 @@
 // compiled statement parts (kept between requests) -> queries (run through knex) -> records -> bare
 // array or pagination envelope.
 
+import type { Knex } from 'knex';
 import { compiledBytes, compileQuery, planQueries, stringBytes, type CompiledQuery, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
@@ -17,6 +18,8 @@ export interface PipelineRequest {
   readonly path: string;
   /** The host's `scope` option bound to this request; undefined when the host has none. */
   readonly scopeHook: ScopeHook | undefined;
+  /** The server every statement of this request goes to (a replica); default `options.knex`. */
+  readonly knex?: Knex;
 }
 
 /**
@@ -93,7 +96,7 @@ export async function runPipeline(
       options.maxQueryLength);
   }
   const { compiled, pageAt } = prepareQuery(collection, options, request.queryString, caches.plans);
-  const planned = await planQueries(compiled, options.knex, request.scopeHook);
+  const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
   const parsed = performance.now();
   const { rows, statements: ran } = await planned.run();
   const { paging, root, expansions } = compiled;

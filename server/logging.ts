@@ -97,6 +97,9 @@ export function requestLogger(logger: Logger): Koa.Middleware {
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
         statements: report.statements,
       };
+      // With read replicas: which server answered, and the replica a first attempt failed on.
+      if (report.server !== undefined) line.server = report.server;
+      if (report.retriedFrom !== undefined) line.retriedFrom = report.retriedFrom;
       if (status >= 400) line.code = report.code ?? problemCode(ctx);
       if (status >= 500) line.err = thrown ?? report.error;
       if (typeof thrown === 'object' && thrown !== null) loggedErrors.add(thrown);
