@@ -37,21 +37,28 @@ export interface AppOptions {
 
 /** The demo server's cache settings, from PLAN_CACHE and TOTALS_CACHE_SECONDS. */
 export interface CacheSettings {
-  readonly planCache?: number;
+  readonly planCache?: number | { readonly maxBytes: number };
   readonly totalsCache?: { readonly ttlSeconds: number };
 }
 
+const BYTE_UNITS: Readonly<Record<string, number>> = { KiB: 1024, MiB: 1024 * 1024 };
+
 /**
- * `PLAN_CACHE` (entries, 0 = off; default the plugin's 500) and `TOTALS_CACHE_SECONDS` (keep totals
- * that long; unset = count every time). Example: `cachesFromEnv({ TOTALS_CACHE_SECONDS: '5' })` ->
- * `{ totalsCache: { ttlSeconds: 5 } }`. Throws on a value that is not a number of the right kind.
+ * `PLAN_CACHE` (a whole number of entries, or of bytes with `KiB` or `MiB`, e.g. `16MiB`; 0 = off;
+ * default the plugin's 8 MiB) and `TOTALS_CACHE_SECONDS` (keep totals that long; unset = count
+ * every time). Example: `cachesFromEnv({ PLAN_CACHE: '16MiB' })` -> `{ planCache: { maxBytes: 16777216 } }`.
+ * Throws on a value that is not a number of the right kind.
  */
 export function cachesFromEnv(env: { readonly PLAN_CACHE?: string | undefined; readonly TOTALS_CACHE_SECONDS?: string | undefined }): CacheSettings {
-  const settings: { planCache?: number; totalsCache?: { ttlSeconds: number } } = {};
+  const settings: { planCache?: CacheSettings['planCache']; totalsCache?: { ttlSeconds: number } } = {};
   const plans = env.PLAN_CACHE;
   if (plans !== undefined && plans !== '') {
-    if (!/^\d+$/.test(plans)) throw new Error(`PLAN_CACHE must be a whole number of entries (0 turns it off), got "${plans}"`);
-    settings.planCache = Number(plans);
+    const match = /^(\d+)(KiB|MiB)?$/.exec(plans);
+    if (match === null) {
+      throw new Error(`PLAN_CACHE must be a whole number of entries, or of bytes ending in KiB or MiB (0 turns it off), got "${plans}"`);
+    }
+    const unit = match[2];
+    settings.planCache = unit === undefined ? Number(match[1]) : { maxBytes: Number(match[1]) * (BYTE_UNITS[unit] ?? 1) };
   }
   const seconds = env.TOTALS_CACHE_SECONDS;
   if (seconds !== undefined && seconds !== '') {

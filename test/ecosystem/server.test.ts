@@ -111,12 +111,17 @@ describe('demo server: probes, logs, CORS', function () {
       expect(cachesFromEnv({})).to.deep.equal({});
       expect(cachesFromEnv({ PLAN_CACHE: '0', TOTALS_CACHE_SECONDS: '2.5' })).to.deep.equal({ planCache: 0, totalsCache: { ttlSeconds: 2.5 } });
       expect(() => cachesFromEnv({ PLAN_CACHE: '-1' })).to.throw(/PLAN_CACHE must be a whole number/);
+      // A number is entries, as before; with KiB or MiB it is bytes.
+      expect(cachesFromEnv({ PLAN_CACHE: '500' })).to.deep.equal({ planCache: 500 });
+      expect(cachesFromEnv({ PLAN_CACHE: '16MiB' })).to.deep.equal({ planCache: { maxBytes: 16 * 1024 * 1024 } });
+      expect(cachesFromEnv({ PLAN_CACHE: '64KiB' })).to.deep.equal({ planCache: { maxBytes: 64 * 1024 } });
+      for (const wrong of ['8MB', '1.5MiB', 'MiB', '8 MiB']) expect(() => cachesFromEnv({ PLAN_CACHE: wrong })).to.throw(/PLAN_CACHE must be/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: '0' })).to.throw(/TOTALS_CACHE_SECONDS must be a number of seconds above 0/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: 'soon' })).to.throw(/TOTALS_CACHE_SECONDS/);
     });
 
     it('a server with kept totals answers with the same envelope', async function () {
-      await start({ apiToken: undefined, caches: cachesFromEnv({ TOTALS_CACHE_SECONDS: '5', PLAN_CACHE: '10' }) });
+      await start({ apiToken: undefined, caches: cachesFromEnv({ TOTALS_CACHE_SECONDS: '5', PLAN_CACHE: '64KiB' }) });
       const first = await request().get('/api/users?per-page=2&page=2').set('Host', 'demo.example').expect(200);
       const second = await request().get('/api/users?per-page=2&page=2').set('Host', 'demo.example').expect(200);
       expect(second.body).to.deep.equal(first.body);
