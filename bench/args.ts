@@ -41,6 +41,8 @@ export interface BenchOptions {
   readonly planCache: number | undefined;
   /** TOTALS_CACHE_SECONDS of the plugin server (undefined = totals counted on every request). */
   readonly totalsCache: number | undefined;
+  /** One primary against a primary with a streaming replica, on a throw-away cluster (docs/scaling.md). */
+  readonly replica: boolean;
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
@@ -69,6 +71,8 @@ const usage = `usage: npm run bench -- [options]
   --resume               with --compare-scales, reuse the results/scale-<n>.json of scales already measured
   --plan-cache N         the plugin server's PLAN_CACHE (0 = parse, validate and write SQL on every request)
   --totals-cache S       the plugin server's TOTALS_CACHE_SECONDS (keep envelope totals S seconds; default: count every time)
+  --replica              one primary vs primary + one streaming replica (throw-away cluster made with initdb and
+                         pg_basebackup): throughput ratio and CPU per request of the app, the primary and the replica
   --regenerate           rebuild the data set even if the database already holds this scale
   --write-docs / --no-write-docs   update docs/images/bench.svg and the tables in docs/benchmarks.md
                          (default: on for a default run and for --compare-scales)`;
@@ -106,6 +110,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let resume = false;
   let planCache: number | undefined;
   let totalsCache: number | undefined;
+  let replica = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -127,6 +132,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--model-json': modelJson = true; break;
       case '--stages': stages = true; break;
       case '--resume': resume = true; break;
+      case '--replica': replica = true; break;
       case '--plan-cache': {
         const text = value();
         if (text === undefined || !/^\d+$/.test(text)) throw new Error(`--plan-cache needs a whole number (0 = off), got "${text ?? ''}"\n${usage}`);
@@ -144,10 +150,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   for (const s of chosen) if (s > SHAPES.length) throw new Error(`--shapes: there are ${SHAPES.length} shapes, got ${s}`);
   return {
     scale, postsPerUser, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
-    planCache, totalsCache, modelJson,
+    planCache, totalsCache, modelJson, replica,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs: writeDocs ?? (compareScales !== undefined
-      || (scale === 100_000 && postsPerUser === DEFAULT_POSTS_PER_USER && !cpuProf && !bare && !modelJson && !stages && soak === 0 && shapes === undefined
+      || (scale === 100_000 && postsPerUser === DEFAULT_POSTS_PER_USER && !cpuProf && !bare && !modelJson && !stages && !replica && soak === 0 && shapes === undefined
         && planCache === undefined && totalsCache === undefined)),
   };
 }

@@ -4,11 +4,11 @@
 
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { readCpuMs, readMemory, sampleMemory, type ServerProcess } from './processes';
+import { readCpuMs, readMemory, sampleMemory, type ServerName, type ServerProcess } from './processes';
 import { HOST_HEADER } from './shapes';
 
 export interface RunResult {
-  readonly server: 'plugin' | 'floor';
+  readonly server: ServerName;
   readonly requestsPerSecond: number;
   readonly requests: number;
   readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly mean: number };

@@ -6,7 +6,7 @@
 // health routes or CORS), to tell the plugin's cost from the demo server's middleware.
 // With BENCH_MODEL_JSON=1 the demo models override `$formatJson` (returning what Objection's would), so
 // the plugin builds every record through the model: the cost of a host model that customises its JSON.
-// Env: DATABASE_URL (the bench database), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
+// Env: DATABASE_URL (the bench database), DATABASE_REPLICA_URLS (its replicas, for --replica), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
 // demo server reads them); prints `listening <port>` when ready.
 
 import http from 'node:http';
@@ -15,7 +15,7 @@ import type { Knex } from 'knex';
 import { Model, type Pojo } from 'objection';
 import { queryModifiers } from '../plugin';
 import { cachesFromEnv, createApp } from '../server/app';
-import { closeKnex, createKnex } from '../server/db';
+import { closeKnex, createKnex, createReplicaKnexes } from '../server/db';
 import { Phone, Post, Role, User } from '../server/demo/models';
 
 /** The plugin with the demo app's collections and options, and nothing else. */
@@ -43,12 +43,17 @@ async function main(): Promise<void> {
   if (process.env.BENCH_MODEL_JSON === '1') customiseModelJson();
   // The production settings: statement timeout and pool wait come from the environment (STATEMENT_TIMEOUT_MS, POOL_TIMEOUT_MS).
   const knex = createKnex(process.env);
+  // DATABASE_REPLICA_URLS (bench --replica): reads go to the replicas, as on the demo server.
+  const replicas = createReplicaKnexes(process.env);
   let statements = 0;
   let requests = 0;
-  knex.on('query', () => {
-    statements++;
-  });
-  const app = process.env.BENCH_BARE === '1' ? await bareApp(knex) : await createApp({ knex, caches: cachesFromEnv(process.env) });
+  for (const instance of [knex, ...replicas]) {
+    instance.on('query', () => {
+      statements++;
+    });
+  }
+  const app = process.env.BENCH_BARE === '1' ? await bareApp(knex)
+    : await createApp({ knex, caches: cachesFromEnv(process.env), plugin: replicas.length === 0 ? undefined : { replicas: { servers: replicas } } });
   const handler = app.callback();
   const server = http.createServer((req, res) => {
     if (req.url === '/__bench/stats') {
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
     stopping = true;
     server.close();
     server.closeAllConnections();
-    closeKnex(knex).finally(() => process.exit(0));
+    Promise.all([knex, ...replicas].map(closeKnex)).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -6,8 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The plugin, the hand-written floor, or (with --replica) the plugin reading from a replica. */
+export type ServerName = 'plugin' | 'floor' | 'replicas';
+
 export interface ServerProcess {
-  readonly name: 'plugin' | 'floor';
+  readonly name: ServerName;
   readonly child: ChildProcess;
   readonly pid: number;
   readonly port: number;
@@ -22,7 +25,7 @@ export function killAll(): void {
 }
 
 export interface StartOptions {
-  readonly name: 'plugin' | 'floor';
+  readonly name: ServerName;
   readonly script: string;
   readonly databaseUrl: string;
   /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=…']. */
@@ -100,6 +103,31 @@ export function readCpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // Fields after the command: state is [0], utime is field 14 overall -> [11], stime [12]; ticks are 1/100 s.
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time of a whole PostgreSQL cluster: its postmaster, every live child (backends, WAL sender or
+ * receiver, startup process) and the children that have exited, in milliseconds.
+ */
+export function readClusterCpuMs(postmasterPid: number): number {
+  const stat = (pid: number | string): string[] => {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  };
+  const own = stat(postmasterPid);
+  // [11] utime, [12] stime, [13] cutime, [14] cstime (children already waited for); ticks of 1/100 s.
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = stat(entry);
+      // [1] is the parent pid.
+      if (Number(fields[1]) === postmasterPid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return ticks * 10;
 }
 
 /** Samples VmRSS every `intervalMs` until stopped; returns the samples and the peak. */

@@ -16,6 +16,7 @@ import {
   chartSvg, markdownTable, replaceMarkedBlock, resultsBlock, summariseShape,
   type ComparisonResult, type Machine, type ShapeResult,
 } from './report';
+import { replicaMode, replicaTable } from './replica';
 import { measureStages } from './stages';
 import { SHAPES, shapePath, type Shape } from './shapes';
 
@@ -363,6 +364,18 @@ async function main(): Promise<void> {
     return;
   }
   if (options.soak > 0) return soakMode(options);
+  if (options.replica) {
+    const result = await replicaMode(options, pluginScript, log);
+    const table = replicaTable(result.shapes);
+    writeJson('replica.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, duration: options.duration,
+      rounds: options.rounds, connections: options.connections, ...result });
+    fs.writeFileSync(path.join(resultsDir, 'replica.md'), `${table}\n`);
+    log('');
+    log(table);
+    log(`load average at end: ${result.loadAverage.end.map((n) => n.toFixed(2)).join(' ')}`);
+    log('wrote bench/results/replica.json and replica.md');
+    return;
+  }
   if (options.compareScales !== undefined) return compareScalesMode(options);
   return comparisonMode(options);
 }

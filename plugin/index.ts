@@ -1,8 +1,9 @@
-export { queryModifiers } from './router';
-export type { QueryModifiersOptions, AuthorizeResult } from './options';
+export { queryModifiers, type QueryModifiersRouter } from './router';
+export type { QueryModifiersOptions, AuthorizeResult, ReplicaOptions, ReplicaServer } from './options';
 export { optionsSchema } from './options-schema';
 export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemCode } from './errors';
 export type { ModelQuery } from './apply';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from './openapi';
 export type { RelationDeclaration as ExpandableRelation } from './schema/declarations';
 export type { RequestReport } from './middleware';
+export type { ReplicaStatus } from './replicas';

@@ -9,6 +9,7 @@ import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest, type PreparedQuery } from './pipeline';
+import { parseLsn, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 
 export type RouteContext = Context & { params: Record<string, string> };
@@ -20,6 +21,10 @@ export interface RequestReport {
   code?: string;
   /** The error behind a 503 or a 500, for the host's request log. */
   error?: unknown;
+  /** With replicas: the server that answered (`primary`, `replica-1`, or the name given). */
+  server?: string;
+  /** With replicas: the replica a first attempt failed on before `server` answered. */
+  retriedFrom?: string;
 }
 
 function report(ctx: Context): RequestReport {
@@ -70,8 +75,9 @@ function renderOutcome(ctx: Context, options: ResolvedOptions, collection: strin
   renderJson(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cacheControlFor(options, collection));
   const { parse, query, serialize, statements } = outcome.metrics;
   const ms = (n: number) => n.toFixed(2);
+  const server = options.replicas?.revealServer === true && report(ctx).server !== undefined ? `, db;desc="${report(ctx).server}"` : '';
   ctx.set('Server-Timing',
-    `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}`);
+    `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}${server}`);
   report(ctx).statements = statements;
 }
 
@@ -177,16 +183,52 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
 export function createCaches(options: ResolvedOptions): PipelineCaches {
   const totals = options.totalsCache;
   return {
-    plans: options.planCache > 0 ? new LruMap<string, PreparedQuery>(options.planCache) : undefined,
+    plans: options.planCache === undefined ? undefined : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
   };
 }
 
+/** Beyond any WAL position: a `readAfter` value that is not one sends the request to the primary. */
+const UNREADABLE_POSITION = 1n << 64n;
+
+/** The WAL position the host's `readAfter` hook asks this request to include, if any. */
+async function requiredPosition(ctx: Context, options: ResolvedOptions): Promise<bigint | undefined> {
+  const readAfter = options.replicas?.readAfter;
+  if (readAfter === undefined) return undefined;
+  const value = await readAfter(ctx);
+  if (value === undefined || value === '') return undefined;
+  return parseLsn(value) ?? UNREADABLE_POSITION;
+}
+
+/**
+ * Runs the pipeline on one server chosen for this request, all of its statements there. A replica
+ * that turns out unavailable is taken out of rotation and the request runs once more elsewhere
+ * (reads repeat safely), so a failing replica costs the client time, not an error.
+ */
+async function answer(ctx: Context, options: ResolvedOptions, collection: CollectionCatalog, caches: PipelineCaches, replicas?: ReplicaSet): Promise<PipelineOutcome> {
+  const request = pipelineRequest(ctx, options, collection);
+  if (replicas === undefined) return runPipeline(collection, options, request, caches);
+  const after = await requiredPosition(ctx, options);
+  const runOn = (server: Server) => {
+    report(ctx).server = server.name;
+    return runPipeline(collection, options, { ...request, knex: server.knex }, caches);
+  };
+  const first = replicas.choose(after);
+  try {
+    return await runOn(first);
+  } catch (error) {
+    if (first.role !== 'replica' || !isUnavailable(error)) throw error;
+    replicas.markDown(first, error);
+    report(ctx).retriedFrom = first.name;
+    return runOn(replicas.choose(after, first));
+  }
+}
+
 /** Handles `GET <prefix>/<collection>` (and HEAD) for one collection. */
-export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: PipelineCaches) {
+export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: PipelineCaches, replicas?: ReplicaSet) {
   return guarded(options, async (ctx) => {
     report(ctx).collection = collection.name;
     await authorize(ctx, options, collection.name);
-    renderOutcome(ctx, options, collection.name, await runPipeline(collection, options, pipelineRequest(ctx, options, collection), caches));
+    renderOutcome(ctx, options, collection.name, await answer(ctx, options, collection, caches, replicas));
   });
 }

@@ -93,10 +93,22 @@ export const optionsSchema = {
     scope: { description: 'scope(ctx, collection, query): restricts one label: the root query and its count (the collection name) or one relation (`users.posts`); may be async.' },
     logger: { description: 'An object with an error(message, error) method; defaults to console.' },
     planCache: {
-      description: 'How many distinct query strings to keep parsed, validated and compiled (least recently used dropped first); 0 turns it off.',
-      type: 'integer',
-      minimum: 0,
-      default: 500,
+      description: 'Prepared queries (parsed, validated, their SQL written) kept between requests, least recently used dropped first: '
+        + '{"maxBytes": n} bounds their estimated memory in bytes, optionally with "maxEntries"; a number bounds how many are kept instead; '
+        + '0 (or maxBytes 0) turns the cache off.',
+      oneOf: [
+        { type: 'integer', minimum: 0 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxBytes'],
+          properties: {
+            maxBytes: { type: 'integer', minimum: 0 },
+            maxEntries: { type: 'integer', minimum: 1 },
+          },
+        },
+      ],
+      default: { maxBytes: 8388608 },
     },
     totalsCache: {
       description: 'Keep the total of each paginated query for ttlSeconds, so repeated pages skip the count; totals may then lag writes by that much. false (default) counts on every request.',
@@ -113,6 +125,26 @@ export const optionsSchema = {
         },
       ],
       default: false,
+    },
+    replicas: {
+      description: 'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, readAfter, revealServer}. '
+        + 'Each request goes to one usable replica, else to knex (the primary); see docs/scaling.md.',
+      oneOf: [
+        { type: 'array', minItems: 1 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['servers'],
+          properties: {
+            servers: { type: 'array', minItems: 1 },
+            maxLagMs: { description: 'A replica further behind the primary gets no requests.', type: 'integer', minimum: 0, default: 2000 },
+            checkIntervalMs: { description: 'How often each server is checked.', type: 'integer', minimum: 50, default: 1000 },
+            checkTimeoutMs: { description: 'A check that takes longer takes the replica out of rotation.', type: 'integer', minimum: 1, default: 2000 },
+            readAfter: { description: 'readAfter(ctx): the WAL position the answer must include (read-your-writes); may be async.' },
+            revealServer: { description: 'Name the answering server in Server-Timing (db;desc="replica-1").', type: 'boolean', default: false },
+          },
+        },
+      ],
     },
   },
 } as const;

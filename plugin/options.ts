@@ -9,6 +9,37 @@ import type { ModelQuery } from './apply';
 import type { ModelClass } from './schema';
 import { optionsSchema } from './options-schema';
 
+/** A read replica: its Knex instance, or one with the name logs and Server-Timing use (default `replica-<n>`). */
+export type ReplicaServer = Knex | { readonly name: string; readonly knex: Knex };
+
+/** Read replicas (docs/scaling.md): where each request's statements may go instead of `knex`. */
+export interface ReplicaOptions {
+  readonly servers: readonly ReplicaServer[];
+  /** A replica further behind the primary than this gets no requests (default 2000). */
+  readonly maxLagMs?: number;
+  /** How often each server's replication state is read (default 1000). */
+  readonly checkIntervalMs?: number;
+  /** A replica whose check takes longer is taken out of rotation (default 2000). */
+  readonly checkTimeoutMs?: number;
+  /**
+   * The WAL position (`pg_current_wal_lsn()` after the client's last write, e.g. from a cookie) this
+   * request's answer must include: only a replica that has replayed it may answer, else the primary.
+   * Undefined or empty: any usable replica. A value that is not a WAL position: the primary.
+   */
+  readonly readAfter?: (ctx: Context) => string | undefined | Promise<string | undefined>;
+  /** Name the server that answered in `Server-Timing` (`db;desc="replica-1"`); default false. */
+  readonly revealServer?: boolean;
+}
+
+export interface ResolvedReplicas {
+  readonly servers: readonly { readonly name: string; readonly knex: Knex }[];
+  readonly maxLagMs: number;
+  readonly checkIntervalMs: number;
+  readonly checkTimeoutMs: number;
+  readonly readAfter: ReplicaOptions['readAfter'];
+  readonly revealServer: boolean;
+}
+
 /** `true` allows; `false` is 403; `{status: 401}` asks the client to authenticate. */
 export type AuthorizeResult = boolean | { readonly status: 401 | 403; readonly detail?: string };
 
@@ -48,10 +79,16 @@ export interface QueryModifiersOptions {
   /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
   readonly logger?: { error(message: string, error?: unknown): void };
-  /** Distinct query strings whose parsed, validated and compiled form is kept (least recently used dropped); 0 = off. */
-  readonly planCache?: number;
+  /**
+   * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
+   * their estimated memory (default `{ maxBytes: 8 MiB }`), optionally with `maxEntries`; a number
+   * bounds how many are kept (entries, as before); 0 turns the cache off.
+   */
+  readonly planCache?: number | { readonly maxBytes: number; readonly maxEntries?: number };
   /** Keep envelope totals for `ttlSeconds` (totals may lag writes by that much); off by default. */
   readonly totalsCache?: false | { readonly ttlSeconds: number; readonly maxEntries?: number };
+  /** Read replicas: a list of Knex instances, or the list with settings (docs/scaling.md). Off when absent. */
+  readonly replicas?: readonly ReplicaServer[] | ReplicaOptions;
 }
 
 export interface ResolvedOptions {
@@ -74,8 +111,23 @@ export interface ResolvedOptions {
   readonly scope: QueryModifiersOptions['scope'];
   readonly scopeModel: QueryModifiersOptions['scopeModel'];
   readonly logger: { error(message: string, error?: unknown): void };
-  readonly planCache: number;
+  /** undefined: off. Unbounded sides are `Infinity`. */
+  readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
+  readonly replicas: ResolvedReplicas | undefined;
+}
+
+/** The default plan cache: 8 MiB of prepared queries, however many that is. */
+export const DEFAULT_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** `500` -> 500 entries, any size; `{ maxBytes: 1048576 }` -> 1 MiB, any count; `0` -> off. */
+function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): ResolvedOptions['planCache'] {
+  const limits = typeof planCache === 'number' ? { maxEntries: planCache } : planCache ?? { maxBytes: DEFAULT_PLAN_CACHE_BYTES };
+  const resolved = {
+    maxEntries: limits.maxEntries ?? Number.POSITIVE_INFINITY,
+    maxBytes: 'maxBytes' in limits ? limits.maxBytes : Number.POSITIVE_INFINITY,
+  };
+  return resolved.maxEntries === 0 || resolved.maxBytes === 0 ? undefined : Object.freeze(resolved);
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -86,12 +138,48 @@ function isModelClass(value: unknown): value is ModelClass {
     && typeof (value as { tableName?: unknown }).tableName === 'string';
 }
 
+function isKnex(value: unknown): value is Knex {
+  return typeof value === 'function' && typeof (value as { raw?: unknown }).raw === 'function';
+}
+
+function replicaList(replicas: QueryModifiersOptions['replicas']): readonly ReplicaServer[] {
+  if (replicas === undefined) return [];
+  return Array.isArray(replicas) ? replicas : (replicas as ReplicaOptions).servers ?? [];
+}
+
+/** `[knexA, {name: 'eu', knex: knexB}]` -> `replica-1`, `eu`. */
+function replicaServers(replicas: QueryModifiersOptions['replicas']): { name: string; knex: Knex }[] {
+  return replicaList(replicas).map((server, i) => (isKnex(server) ? { name: `replica-${i + 1}`, knex: server } : { name: server.name, knex: server.knex }));
+}
+
+function replicaProblems(options: QueryModifiersOptions): string[] {
+  const problems: string[] = [];
+  const names = new Set<string>(['primary']);
+  replicaList(options.replicas).forEach((server, i) => {
+    if (isKnex(server)) {
+      names.add(`replica-${i + 1}`);
+      return;
+    }
+    const entry = server as { name?: unknown; knex?: unknown } | null;
+    if (typeof entry !== 'object' || entry === null || !isKnex(entry.knex)) {
+      problems.push(`replicas[${i}] must be a Knex instance or {name, knex}`);
+    } else if (typeof entry.name !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(entry.name)) {
+      problems.push(`replicas[${i}].name must be 1 to 64 letters, digits, ".", "_" or "-"`);
+    } else if (names.has(entry.name)) {
+      problems.push(`replicas[${i}].name "${entry.name}" is used twice (or is "primary")`);
+    } else {
+      names.add(entry.name);
+    }
+  });
+  const readAfter: unknown = Array.isArray(options.replicas) ? undefined : (options.replicas as ReplicaOptions | undefined)?.readAfter;
+  if (readAfter !== undefined && typeof readAfter !== 'function') problems.push('replicas.readAfter must be a function');
+  return problems;
+}
+
 function codeProblems(options: QueryModifiersOptions): string[] {
   const problems: string[] = [];
-  const knex: unknown = options.knex;
-  if (typeof knex !== 'function' || typeof (knex as { raw?: unknown }).raw !== 'function') {
-    problems.push('knex must be a Knex instance');
-  }
+  if (!isKnex(options.knex)) problems.push('knex must be a Knex instance');
+  problems.push(...replicaProblems(options));
   for (const [name, model] of Object.entries(options.collections ?? {})) {
     if (!isModelClass(model)) problems.push(`collections.${name} must be an Objection model class with a tableName`);
   }
@@ -132,9 +220,25 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     scope: options.scope,
     scopeModel: options.scopeModel,
     logger: options.logger ?? console,
-    planCache: options.planCache ?? 500,
+    planCache: resolvePlanCache(options.planCache),
     totalsCache: options.totalsCache
       ? { ttlSeconds: options.totalsCache.ttlSeconds, maxEntries: options.totalsCache.maxEntries ?? 1000 }
       : undefined,
+    replicas: resolveReplicas(options.replicas),
   });
+}
+
+function resolveReplicas(replicas: QueryModifiersOptions['replicas']): ResolvedReplicas | undefined {
+  const servers = replicaServers(replicas);
+  if (servers.length === 0) return undefined;
+  const settings: ReplicaOptions = Array.isArray(replicas) ? { servers: [] } : (replicas as ReplicaOptions);
+  const checkIntervalMs = settings.checkIntervalMs ?? 1000;
+  return {
+    servers,
+    maxLagMs: settings.maxLagMs ?? 2000,
+    checkIntervalMs,
+    checkTimeoutMs: settings.checkTimeoutMs ?? 2000,
+    readAfter: settings.readAfter,
+    revealServer: settings.revealServer === true,
+  };
 }

@@ -8,13 +8,22 @@ import { authorize, collectionRoute, createCaches, guarded, mayListCollections, 
 import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
 import { resolveOptions, type QueryModifiersOptions } from './options';
+import { ReplicaSet, type ReplicaStatus } from './replicas';
 import { buildCatalog } from './schema';
+
+/** The router, and what a host may ask of the plugin's background work. */
+export type QueryModifiersRouter = Router & {
+  /** The replicas as last checked (empty without replicas), e.g. for the host's readiness probe. */
+  replicas(): readonly ReplicaStatus[];
+  /** Stops the background replica checks (their timer never keeps the process alive anyway). */
+  close(): void;
+};
 
 /**
  * `await queryModifiers({knex, collections: {users: User}})` -> a Router answering
  * `GET /api/users?filter[id]=>=5&sort[name]=desc&per-page=10`.
  */
-export async function queryModifiers(options: QueryModifiersOptions): Promise<Router> {
+export async function queryModifiers(options: QueryModifiersOptions): Promise<QueryModifiersRouter> {
   const resolved = resolveOptions(options);
   const catalog = await buildCatalog(resolved.knex, resolved.collections);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
@@ -34,10 +43,16 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Ro
     renderJson(ctx, openApi);
   }));
   const caches = createCaches(resolved);
+  const replicas = resolved.replicas === undefined ? undefined
+    : new ReplicaSet(resolved.knex, resolved.replicas, (message, error) => resolved.logger.error(message, error));
   // One route per collection, GET and HEAD only, so the allowedMethods() of any router in the app
   // sees exactly which methods the plugin serves on which path.
   for (const collection of catalog.values()) {
-    router.get(`${resolved.prefix}/${collection.name}`, collectionRoute(collection, resolved, caches));
+    router.get(`${resolved.prefix}/${collection.name}`, collectionRoute(collection, resolved, caches, replicas));
   }
-  return router;
+  replicas?.start();
+  return Object.assign(router, {
+    replicas: () => replicas?.statuses() ?? [],
+    close: () => replicas?.stop(),
+  });
 }

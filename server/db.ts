@@ -13,6 +13,8 @@ export interface DatabaseEnv {
   readonly STATEMENT_TIMEOUT_MS?: string | undefined;
   /** Milliseconds a request waits for a free pooled connection before a 503; default 2000. */
   readonly POOL_TIMEOUT_MS?: string | undefined;
+  /** Comma-separated PostgreSQL URLs of read replicas of DATABASE_URL (docs/scaling.md). */
+  readonly DATABASE_REPLICA_URLS?: string | undefined;
 }
 
 function millis(text: string | undefined, fallback: number): number {
@@ -52,21 +54,35 @@ export function databaseKind(env: DatabaseEnv): DatabaseKind {
  * Example: `createKnex({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/demo' })` uses pg;
  * `createKnex({})` uses PGlite in `<project root>/data/pglite`; `createKnex({}, { pgliteDir: 'memory://' })` in memory.
  */
+function postgresKnex(url: string, env: DatabaseEnv): KnexInstance {
+  // A runaway statement is cancelled by the server, and a full pool fails fast: both become 503s.
+  return Knex({
+    client: 'pg',
+    connection: { connectionString: url, statement_timeout: millis(env.STATEMENT_TIMEOUT_MS, 5000), connectionTimeoutMillis: 5000 },
+    pool: { min: 0, max: 10 },
+    acquireConnectionTimeout: millis(env.POOL_TIMEOUT_MS, 2000),
+  });
+}
+
 export function createKnex(env: DatabaseEnv, options: CreateKnexOptions = {}): KnexInstance {
   const url = env.DATABASE_URL;
-  if (url !== undefined && url !== '') {
-    // A runaway statement is cancelled by the server, and a full pool fails fast: both become 503s.
-    return Knex({
-      client: 'pg',
-      connection: { connectionString: url, statement_timeout: millis(env.STATEMENT_TIMEOUT_MS, 5000), connectionTimeoutMillis: 5000 },
-      pool: { min: 0, max: 10 },
-      acquireConnectionTimeout: millis(env.POOL_TIMEOUT_MS, 2000),
-    });
-  }
+  if (url !== undefined && url !== '') return postgresKnex(url, env);
   const dir = options.pgliteDir ?? path.join(findProjectRoot(), 'data', 'pglite');
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
   // knex-pglite runs a single connection and rejects a pool setting.
   return Knex({ client: ClientPgLite, connection: { filename: dir } });
+}
+
+/**
+ * One Knex per URL in DATABASE_REPLICA_URLS (none when unset). Replicas copy a PostgreSQL primary,
+ * so they need DATABASE_URL. Example: `{DATABASE_URL: 'postgres://p/demo', DATABASE_REPLICA_URLS:
+ * 'postgres://r1/demo,postgres://r2/demo'}` -> two instances.
+ */
+export function createReplicaKnexes(env: DatabaseEnv): KnexInstance[] {
+  const urls = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
+  if (urls.length === 0) return [];
+  if (databaseKind(env) !== 'postgres') throw new Error('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas copy a PostgreSQL primary');
+  return urls.map((url) => postgresKnex(url, env));
 }
 
 /** Closes every connection of a Knex instance (and shuts PGlite down). Safe to call once per instance. */

@@ -1,10 +1,13 @@
-// Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL, API_TOKEN,
-// CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS, ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
-import http from 'node:http';
+// Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL,
+// DATABASE_REPLICA_URLS, API_TOKEN, CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS,
+// ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+import type http from 'node:http';
 import type { Knex } from 'knex';
-import { cachesFromEnv, corsFromEnv, createApp } from './app';
-import { closeKnex, createKnex, databaseKind } from './db';
+import { cachesFromEnv, createApp } from './app';
+import { corsFromEnv } from './cors';
+import { closeKnex, createKnex, createReplicaKnexes, databaseKind } from './db';
 import { prepareDemoDatabase } from './demo/setup';
+import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logging';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -31,7 +34,7 @@ function listen(server: http.Server, port: number): Promise<number> {
  * Stops accepting connections, lets in-flight requests finish, then closes the database.
  * A second signal or the timeout forces exit code 1.
  */
-function installShutdown(server: http.Server, knex: Knex, logger: Logger): void {
+function installShutdown(server: http.Server, knexes: readonly Knex[], logger: Logger): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -48,7 +51,7 @@ function installShutdown(server: http.Server, knex: Knex, logger: Logger): void 
     const sweeper = setInterval(() => server.closeIdleConnections(), 100);
     server.close(() => {
       clearInterval(sweeper);
-      closeKnex(knex).then(
+      Promise.all(knexes.map(closeKnex)).then(
         () => process.exit(0),
         (error: unknown) => {
           logger.error({ err: error }, 'closing the database failed');
@@ -66,6 +69,7 @@ async function main(logger: Logger): Promise<void> {
   const env = process.env;
   const port = readPort(env.PORT);
   const knex = createKnex(env);
+  const replicas = createReplicaKnexes(env);
   try {
     const seed = await prepareDemoDatabase(knex);
     if (seed.seeded) {
@@ -73,13 +77,15 @@ async function main(logger: Logger): Promise<void> {
     }
     const app = await createApp({
       knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger, caches: cachesFromEnv(env), explain: env.ADMIN_EXPLAIN === 'true',
+      // The demo names the answering server in Server-Timing, so a reader can watch requests move.
+      plugin: replicas.length === 0 ? undefined : { replicas: { servers: replicas, revealServer: true } },
     });
-    const server = http.createServer(app.callback());
-    installShutdown(server, knex, logger);
+    const server = createHttpServer(app, logger);
+    installShutdown(server, [knex, ...replicas], logger);
     const actualPort = await listen(server, port);
-    logger.info({ port: actualPort, database: databaseKind(env) }, `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`);
+    logger.info({ port: actualPort, database: databaseKind(env), replicas: replicas.length }, `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`);
   } catch (error) {
-    await closeKnex(knex).catch(() => undefined);
+    await Promise.all([knex, ...replicas].map((k) => closeKnex(k).catch(() => undefined)));
     throw error;
   }
 }

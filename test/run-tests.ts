@@ -129,7 +129,7 @@ async function main(): Promise<number> {
   const perDatabase = (kind: 'pglite' | 'postgres'): Run[] => [
     { name: `http (${kind})`, spec: 'dist/test/http/**/*.test.js', env: { TEST_DB: kind } },
     { name: `ecosystem (${kind})`, spec: 'dist/test/ecosystem/*.test.js', env: { TEST_DB: kind } },
-    { name: `reliability (${kind})`, spec: 'dist/test/reliability/!(faults).test.js', env: { TEST_DB: kind } },
+    { name: `reliability (${kind})`, spec: 'dist/test/reliability/!(faults|replicas).test.js', env: { TEST_DB: kind } },
     { name: `docs (${kind})`, spec: 'dist/test/docs/*.test.js', env: { TEST_DB: kind } },
   ];
   const runs: Run[] = [
@@ -138,6 +138,7 @@ async function main(): Promise<number> {
   ];
   const once: Run[] = [
     { name: 'faults (throw-away cluster)', spec: 'dist/test/reliability/faults.test.js', env: {} },
+    { name: 'replicas (throw-away primary and streaming replicas)', spec: 'dist/test/reliability/replicas.test.js', env: {} },
     { name: 'install (npm pack into a host app)', spec: 'dist/test/ecosystem/install/*.test.js', env: {} },
     { name: 'browser (admin UI)', spec: 'dist/test/browser/**/*.test.js', env: {} },
   ];

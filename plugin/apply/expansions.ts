@@ -5,8 +5,8 @@
 
 import type { Knex } from 'knex';
 import { raise } from '../errors';
-import type { ValidatedExpansion } from '../validate';
-import { expansionParts, relatedBuilder } from './related';
+import type { CompiledExpansion } from './compiled';
+import { relatedBuilder, relationParts } from './related';
 import { viaBuilder, viaText, type Row, type Runnable, type ScopeHook } from './runnable';
 import { keyIn, selectStatement } from './statements';
 import { windowQuery } from './windows';
@@ -43,31 +43,26 @@ export interface ExpansionQuery {
  * The related rows of every parent in one statement: `posts.user_id = any(?)`, or for a join table
  * `inner join user_roles on ... where user_roles.user_id = any(?)` with the owner key selected alongside.
  */
-export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
-  const { relation } = expansion;
+export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
+  const { relation, scope } = expansion;
   const values = ownerValues(parents, relation.ownerKeys.map((key) => key.name));
   if (values.length === 0) return undefined;
-  const { parts, select, join, ownerColumns, keyColumns, plain, text } = expansionParts(expansion);
+  const { ownerColumns, keyColumns, plain, join } = relationParts(relation);
   if (expansion.window !== undefined) return { query: await windowQuery(values, knex, expansion, hook), keyColumns };
   // One row past the cap tells that the expansion is too large, whatever the parents (decisions.md 42).
   const limit = expansion.maxRows + 1;
-  if (hook === undefined && text !== undefined) {
-    const bindings = [...text.bindings];
-    bindings.splice(bindings.length - 1, 0, values);
-    return { query: viaText(knex, { sql: text.sql, bindings }), keyColumns };
-  }
   const ownedBy = keyIn(ownerColumns, values);
   if (hook === undefined && plain) {
-    const statement = selectStatement({ ...parts, select, join, where: [...parts.where, ownedBy], limit });
+    const statement = selectStatement({ ...scope, join, where: [...scope.where, ownedBy], limit });
     return { query: viaText(knex, statement), keyColumns };
   }
-  const { query } = await relatedBuilder(knex, expansion, select, parts.order, hook);
+  const { query } = await relatedBuilder(knex, expansion, hook);
   query.whereRaw(ownedBy.sql, [...ownedBy.bindings] as Knex.RawBinding[]);
   query.limit(limit);
   return { query: viaBuilder(knex, query), keyColumns };
 }
 
-function tooManyRelated(expansion: ValidatedExpansion): never {
+function tooManyRelated(expansion: CompiledExpansion): never {
   const { parameter, limitParameter, maxRows } = expansion;
   const fewer = limitParameter === parameter ? '' : `fewer per parent (\`${limitParameter}\`), `;
   return raise('LIMIT_EXCEEDED', limitParameter,
@@ -81,7 +76,7 @@ function tooManyRelated(expansion: ValidatedExpansion): never {
  * expansions for all of its rows, one statement per relation whatever the number of parents
  * (decisions.md 40); returns the statements run.
  */
-export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<number> {
+export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<number> {
   const { relation } = expansion;
   const planned = await expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();

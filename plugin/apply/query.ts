@@ -1,5 +1,5 @@
-// Turns a ValidatedQuery into statements and runs them: the page (or rows) query, the expansions
-// (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
+// Turns a compiled query (compiled.ts) into statements and runs them: the page (or rows) query, the
+// expansions (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
 // needs plain rows, and Objection's model instances and eager loading cost more than the whole
 // rest of a request (docs/benchmarks.md).
 //
@@ -9,13 +9,12 @@
 // than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import { usesOwnQueryBuilder } from '../schema';
-import type { ValidatedQuery } from '../validate';
+import type { CompiledQuery } from './compiled';
 import { loadExpansion } from './expansions';
 import {
   applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
-import { countStatement, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
+import { countStatement, selectStatement, type Statement } from './statements';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 
@@ -28,55 +27,55 @@ export interface PlannedQueries {
   readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number }>;
 }
 
-const rootStatementsOf = new WeakMap<ValidatedQuery, RootStatements | undefined>();
-
 /** The root's rows and count statements, written without a builder. */
 export interface RootStatements {
   readonly rows: Statement;
   readonly count: Statement;
 }
 
-function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number; offset: number } {
-  const { root, paging, expansions } = validated;
-  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys));
-  if (paging.kind === 'page') return { parts, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
+function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } {
+  const { paging } = compiled;
+  if (paging.kind === 'page') return { limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
   // One row past the cap tells whether the response was cut (decisions.md 28).
-  return { parts, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
+  return { limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
 }
 
 /**
  * The root statements' text when a plain model makes a builder unnecessary; undefined otherwise.
- * Worked out once per validated query (which the pipeline keeps between requests).
+ * Assembled for each request from the compiled parts, which keep the shared conditions once.
  */
-export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
-  if (rootStatementsOf.has(validated)) return rootStatementsOf.get(validated);
-  let made: RootStatements | undefined;
-  if (usesOwnQueryBuilder(validated.collection.modelClass)) {
-    const { parts, limit, offset } = rootParts(validated);
-    made = { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
-  }
-  rootStatementsOf.set(validated, made);
-  return made;
+export function rootStatements(compiled: CompiledQuery): RootStatements | undefined {
+  if (!compiled.plain) return undefined;
+  const { root } = compiled;
+  let count: Statement | undefined;
+  return {
+    rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
+    // Only an envelope whose total the page does not tell needs it: written on first use.
+    get count() {
+      count ??= countStatement(root.from, root.where);
+      return count;
+    },
+  };
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
-export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
-  const { collection, paging, expansions } = validated;
+export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
+  const { collection, paging, expansions, root } = compiled;
   let rows: Runnable;
   let count: Runnable;
-  const direct = hook === undefined ? rootStatements(validated) : undefined;
+  const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
-    count = viaText(knex, direct.count);
+    count = viaText(knex, () => direct.count);
   } else {
-    const { parts, limit, offset } = rootParts(validated);
+    const { limit, offset } = rootWindow(compiled);
     const base = collection.modelClass.query(knex) as ModelQuery;
-    applyConditions(base, parts.where);
+    applyConditions(base, root.where);
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
     const query = base.clone();
-    applySelectAndOrder(query, knex, parts.select, parts.order);
+    applySelectAndOrder(query, knex, root.select, root.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);
     rows = viaBuilder(knex, query);

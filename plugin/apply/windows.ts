@@ -6,8 +6,9 @@
 // related records, not as many as the windows hold (docs/benchmarks.md).
 
 import type { Knex } from 'knex';
-import type { ExpansionWindow, ValidatedExpansion } from '../validate';
-import { expansionParts, relatedBuilder, type ExpansionParts } from './related';
+import type { ExpansionWindow } from '../validate';
+import type { CompiledExpansion } from './compiled';
+import { relatedBuilder, relationParts, type RelationParts } from './related';
 import { viaText, type Row, type Runnable, type ScopeHook } from './runnable';
 import { quoteIdentifier, typeSql } from './sql';
 import { selectStatement, type Statement } from './statements';
@@ -26,22 +27,35 @@ function keyArrays(values: readonly unknown[], keys: number): unknown[][] {
  * `unnest(?::"int4"[]) as "__kqm_parent"("__kqm_key0") cross join lateral (<inner>) as "__kqm_window"`:
  * the inner statement runs once per parent key, so each parent reads only its own window.
  */
-function lateralFrom(parts: ExpansionParts): { head: string; ownedBy: string } {
+interface Lateral {
+  readonly head: string;
+  readonly ownedBy: string;
+}
+
+// The same for every window on a relation: worked out once per relation of the catalog.
+const lateralOf = new WeakMap<RelationParts, Lateral>();
+
+function lateralFrom(parts: RelationParts): Lateral {
+  const known = lateralOf.get(parts);
+  if (known !== undefined) return known;
   const arrays = parts.ownerKeyColumns.map((column) => `?::${typeSql(column)}[]`).join(', ');
   const names = parts.ownerKeyColumns.map((_, i) => parentKey(i)).join(', ');
   const ownedBy = parts.ownerColumns.map((column, i) => `${column} = ${parentAlias}.${parentKey(i)}`).join(' and ');
-  return { head: `select ${windowAlias}.* from unnest(${arrays}) as ${parentAlias}(${names}) cross join lateral`, ownedBy };
+  const made = Object.freeze({ head: `select ${windowAlias}.* from unnest(${arrays}) as ${parentAlias}(${names}) cross join lateral`, ownedBy });
+  lateralOf.set(parts, made);
+  return made;
 }
 
-/** The statement text without a builder (plain models, no hook). */
-function windowText(parts: ExpansionParts, window: ExpansionWindow, maxRows: number, values: readonly unknown[]): Statement {
-  const { select, join } = parts;
-  const { from, where, order } = parts.parts;
+/** The statement text without a builder (plain models, no hook), from the compiled scope's parts. */
+function windowText(expansion: CompiledExpansion, parts: RelationParts, window: ExpansionWindow, values: readonly unknown[]): Statement {
+  const { select, from, where, order } = expansion.scope;
   const { head, ownedBy } = lateralFrom(parts);
-  const inner = selectStatement({ select, from, join, where: [...where, { sql: ownedBy, bindings: [] }], order, limit: window.limit, offset: window.offset });
+  const inner = selectStatement({
+    select, from, join: parts.join, where: [...where, { sql: ownedBy, bindings: [] }], order, limit: window.limit, offset: window.offset,
+  });
   return {
     sql: `${head} (${inner.sql}) as ${windowAlias} limit ?`,
-    bindings: [...keyArrays(values, parts.ownerColumns.length), ...inner.bindings, maxRows + 1],
+    bindings: [...keyArrays(values, parts.ownerColumns.length), ...inner.bindings, expansion.maxRows + 1],
   };
 }
 
@@ -57,10 +71,9 @@ function viaRaw(raw: Knex.Raw): Runnable {
 }
 
 /** The same statement around the related model's builder, so the host's hooks see the query they know. */
-async function windowBuilder(knex: Knex, expansion: ValidatedExpansion, window: ExpansionWindow, values: readonly unknown[], hook?: ScopeHook): Promise<Runnable> {
-  const parts = expansionParts(expansion);
+async function windowBuilder(knex: Knex, expansion: CompiledExpansion, parts: RelationParts, window: ExpansionWindow, values: readonly unknown[], hook?: ScopeHook): Promise<Runnable> {
   const { head, ownedBy } = lateralFrom(parts);
-  const { query: inner } = await relatedBuilder(knex, expansion, parts.select, parts.parts.order, hook);
+  const { query: inner } = await relatedBuilder(knex, expansion, hook);
   inner.whereRaw(ownedBy);
   if (window.limit !== undefined) inner.limit(window.limit);
   if (window.offset > 0) inner.offset(window.offset);
@@ -69,9 +82,9 @@ async function windowBuilder(knex: Knex, expansion: ValidatedExpansion, window: 
 }
 
 /** The windowed rows of every parent in one statement (decisions.md 41). */
-export async function windowQuery(values: readonly unknown[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<Runnable> {
+export async function windowQuery(values: readonly unknown[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<Runnable> {
   const window = expansion.window as ExpansionWindow;
-  const parts = expansionParts(expansion);
-  if (hook === undefined && parts.plain) return viaText(knex, windowText(parts, window, expansion.maxRows, values));
-  return windowBuilder(knex, expansion, window, values, hook);
+  const parts = relationParts(expansion.relation);
+  if (hook === undefined && parts.plain) return viaText(knex, windowText(expansion, parts, window, values));
+  return windowBuilder(knex, expansion, parts, window, values, hook);
 }

@@ -30,9 +30,25 @@ interface Owner {
   readonly depth: number;
 }
 
+// A relation's scope under each path's label, made once: the compiled queries the plan cache keeps
+// point to it as they point into the catalog, instead of each holding a copy. Bounded by the paths
+// the declarations and maxExpandDepth allow, and kept no longer than the catalog.
+const labelledOf = new WeakMap<ScopeCatalog, Map<string, ScopeCatalog>>();
+
 /** The relation's scope under this path's label (one catalog serves every path to a model). */
 function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
-  return scope.label === label ? scope : Object.freeze({ ...scope, label });
+  if (scope.label === label) return scope;
+  let byLabel = labelledOf.get(scope);
+  if (byLabel === undefined) {
+    byLabel = new Map();
+    labelledOf.set(scope, byLabel);
+  }
+  let made = byLabel.get(label);
+  if (made === undefined) {
+    made = Object.freeze({ ...scope, label });
+    byLabel.set(label, made);
+  }
+  return made;
 }
 
 /** `p_limit=3&p_offset=1` on a to-many relation; on a to-one relation each key is refused (decisions.md 41). */

@@ -22,9 +22,11 @@ export interface Cluster {
   sql(database: string, text: string): Promise<void>;
   /** Stops the server (if running) and removes the folder. Safe to call twice. */
   destroy(): Promise<void>;
+  /** Promotes a standby made by startReplica to a primary (`pg_ctl promote`, waits until it is done). */
+  promote(): Promise<void>;
 }
 
-/** Where initdb and pg_ctl live (PG_BIN, else PATH, else the newest /usr/lib/postgresql/<n>/bin), or why not. */
+/** Where initdb, pg_ctl and pg_basebackup live (PG_BIN, else PATH, else the newest /usr/lib/postgresql/<n>/bin), or why not. */
 export function findPostgresBinaries(): { bin: string } | { missing: string } {
   const candidates: string[] = [];
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
@@ -34,8 +36,8 @@ export function findPostgresBinaries(): { bin: string } | { missing: string } {
     const versions = readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(root, v, 'bin')));
   }
-  const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
-  if (!bin) return { missing: 'no initdb/pg_ctl found (set PG_BIN, put them on PATH, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)' };
+  const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')) && existsSync(join(dir, 'pg_basebackup')));
+  if (!bin) return { missing: 'no initdb/pg_ctl/pg_basebackup found (set PG_BIN, put them on PATH, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)' };
   if (userInfo().uid === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) {
     return { missing: 'running as root and runuser is not available to run initdb as the postgres user' };
   }
@@ -69,15 +71,9 @@ function postgresUid(): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** initdb + start on a random port. */
-export async function startCluster(bin: string): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'kqm-pg-'));
-  if (userInfo().uid === 0) {
-    const { uid, gid } = postgresUid();
-    chownSync(dir, uid, gid);
-  }
+/** A cluster in `dir` (already made by initdb or pg_basebackup), not started. */
+function clusterIn(bin: string, dir: string, port: number): Cluster {
   const data = join(dir, 'data');
-  const port = await freePort();
   const pgCtl = join(bin, 'pg_ctl');
   let running = false;
   let destroyed = false;
@@ -93,6 +89,9 @@ export async function startCluster(bin: string): Promise<Cluster> {
     async stop(mode = 'fast') {
       await run(pgCtl, ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
       running = false;
+    },
+    async promote() {
+      await run(pgCtl, ['-D', data, '-w', '-t', '30', 'promote']);
     },
     async createDatabase(name) {
       await cluster.sql('postgres', `create database "${name}"`);
@@ -113,12 +112,46 @@ export async function startCluster(bin: string): Promise<Cluster> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return cluster;
+}
+
+/** A temp folder the server's user owns. */
+function serverFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kqm-pg-'));
+  if (userInfo().uid === 0) {
+    const { uid, gid } = postgresUid();
+    chownSync(dir, uid, gid);
+  }
+  return dir;
+}
+
+/** initdb + start on a random port. */
+export async function startCluster(bin: string): Promise<Cluster> {
+  const dir = serverFolder();
+  const cluster = clusterIn(bin, dir, await freePort());
   try {
-    await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--no-locale']);
+    await run(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--no-locale']);
     await cluster.start();
   } catch (error) {
     await cluster.destroy();
     throw error;
   }
   return cluster;
+}
+
+/**
+ * A streaming replica of `primary` (`pg_basebackup -R`: a standby that connects back to it), started
+ * on a random port of its own.
+ */
+export async function startReplica(bin: string, primary: Cluster): Promise<Cluster> {
+  const dir = serverFolder();
+  const replica = clusterIn(bin, dir, await freePort());
+  try {
+    await run(join(bin, 'pg_basebackup'), ['-D', join(dir, 'data'), '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+    await replica.start();
+  } catch (error) {
+    await replica.destroy();
+    throw error;
+  }
+  return replica;
 }

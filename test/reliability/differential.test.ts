@@ -8,11 +8,12 @@
 import fc from 'fast-check';
 import { expect } from 'chai';
 import { expansionQuery } from '../../plugin/apply/expansions';
+import { compileQuery, type CompiledExpansion } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
-import { validateQuery, type ValidatedExpansion } from '../../plugin/validate';
+import { validateQuery } from '../../plugin/validate';
 import { startApp, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { querySpecArb } from './arbitraries';
@@ -41,14 +42,14 @@ function envNumber(name: string, fallback: number): number {
 async function expectSameStatementsThroughBuilders(catalog: Catalog, options: ResolvedOptions, collection: string, raw: string, data: Dataset): Promise<void> {
   const scope = catalog.get(collection);
   if (scope === undefined) throw new Error(`no collection ${collection}`);
-  const validated = validateQuery(describeQuery(parseQueryString(raw)), scope, options);
+  const compiled = compileQuery(validateQuery(describeQuery(parseQueryString(raw)), scope, options));
   const noHook = (): Promise<void> => Promise.resolve();
-  const direct = await planQueries(validated, options.knex);
-  const built = await planQueries(validated, options.knex, noHook);
+  const direct = await planQueries(compiled, options.knex);
+  const built = await planQueries(compiled, options.knex, noHook);
   expect(direct.rows.toSQL(), `rows query of ${raw}`).to.deep.equal(built.rows.toSQL());
   expect(direct.count.toSQL(), `count query of ${raw}`).to.deep.equal(built.count.toSQL());
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
-  const same = async (expansions: readonly ValidatedExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
+  const same = async (expansions: readonly CompiledExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
     for (const expansion of expansions) {
       const texts = (await Promise.all([expansionQuery(owners, options.knex, expansion), expansionQuery(owners, options.knex, expansion, noHook)]))
         .map((planned) => planned?.query.toSQL());
@@ -57,7 +58,7 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
       await same(expansion.expansions, (data.rows.get(expansion.scope.catalog.table) ?? []).slice(0, 5) as Record<string, unknown>[]);
     }
   };
-  await same(validated.expansions, parents);
+  await same(compiled.expansions, parents);
 }
 
 describe('differential: the API against the reference evaluator', function () {

@@ -6,11 +6,12 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { Knex } from 'knex';
-import { queryModifiers, QueryModifiersOptions } from '../../plugin';
+import { queryModifiers, QueryModifiersOptions, type QueryModifiersRouter, type RequestReport } from '../../plugin';
 import { collections } from '../support/fixture';
 
 export interface Served {
   readonly origin: string;
+  readonly router: QueryModifiersRouter;
   close(): Promise<void>;
 }
 
@@ -19,6 +20,8 @@ export interface ServeOptions {
   readonly maxHeaderSize?: number;
   /** Receives the errors Koa turns into 500s, so a test can say what went wrong. */
   readonly onError?: (error: unknown) => void;
+  /** Receives `ctx.state.queryModifiers` after each request, as a host's access log would. */
+  readonly onReport?: (report: RequestReport | undefined) => void;
 }
 
 export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> = {}, serveOptions: ServeOptions = {}): Promise<Served> {
@@ -27,13 +30,22 @@ export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> 
   app.silent = true;
   if (serveOptions.onError) app.on('error', serveOptions.onError);
   const maxHeaderSize = serveOptions.maxHeaderSize ?? 1024 * 1024;
+  const { onReport } = serveOptions;
+  if (onReport !== undefined) {
+    app.use(async (ctx, next) => {
+      await next();
+      onReport((ctx.state as { queryModifiers?: RequestReport }).queryModifiers);
+    });
+  }
   app.use(router.routes()).use(router.allowedMethods());
   const server: Server = createServer({ maxHeaderSize }, app.callback());
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    router,
     close: () => new Promise<void>((resolveClose) => {
+      router.close();
       server.closeAllConnections();
       server.close(() => resolveClose());
     }),

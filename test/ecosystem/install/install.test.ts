@@ -5,12 +5,12 @@
 
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
 import {
-  copyHostSources, installedCopies, installHost, pack, readJson, root, runQuietly, startHost, stopHost, typeCheck,
+  copyHostSources, installedCopies, installHost, pack, readJson, root, run, runQuietly, startHost, stopHost, typeCheck,
 } from './hosts';
 
 const hostSources = join(root, 'test', 'ecosystem', 'install', 'host-app');
@@ -51,6 +51,19 @@ describe('installing the packed package into a host Koa app', function () {
     expect(files.filter((f) => f.startsWith('dist/server/') || f.startsWith('dist/bench/')), 'demo server and bench').to.deep.equal([]);
   });
 
+  it('passes publint on the tarball (package.json fields, exports, files), warnings included', function () {
+    const result = runQuietly(join(root, 'node_modules', '.bin', 'publint'), ['--strict', tarball], root);
+    expect(result.status, `${result.stdout}\n${result.stderr}`).to.equal(0);
+    expect(result.stdout, 'suggestions count too').to.match(/All good!/);
+  });
+
+  it('resolves with types for CommonJS, ESM (node16) and bundler consumers (arethetypeswrong)', function () {
+    const result = runQuietly(join(root, 'node_modules', '.bin', 'attw'), [tarball, '--format', 'json'], root);
+    const report = JSON.parse(result.stdout) as { analysis?: { problems?: unknown[] } };
+    expect(report.analysis?.problems, result.stdout.slice(0, 2000)).to.deep.equal([]);
+    expect(result.status).to.equal(0);
+  });
+
   it('installs into a fresh host with npm install <tarball> and the documented dependencies', function () {
     installHost(hostDir, [tarball, ...hostDependencies]);
     expect(existsSync(join(hostDir, 'node_modules', 'koa-query-modifiers', 'plugin.json'))).to.equal(true);
@@ -64,8 +77,8 @@ describe('installing the packed package into a host Koa app', function () {
     expect(ls.status, `npm ls --all reports a problem:\n${ls.stdout}\n${ls.stderr}`).to.equal(0);
   });
 
-  it('brings none of the demo server\'s libraries (pino, koa-compress)', function () {
-    for (const name of ['pino', 'koa-compress']) expect(installedCopies(hostDir, name), name).to.deep.equal([]);
+  it('brings none of the demo server\'s libraries (pino)', function () {
+    for (const name of ['pino']) expect(installedCopies(hostDir, name), name).to.deep.equal([]);
   });
 
   it('ships every file plugin.json names (entries, admin UI)', function () {
@@ -76,6 +89,15 @@ describe('installing the packed package into a host Koa app', function () {
       expect(existsSync(join(pkgDir, file)), `plugin.json entries.${name} = ${file}`).to.equal(true);
     }
     expect(existsSync(join(pkgDir, entries.admin ?? 'entries.admin', 'index.html')), 'the built admin UI (entries.admin)').to.equal(true);
+  });
+
+  it('gives an ES module host the named exports (import { queryModifiers } from ...)', function () {
+    writeFileSync(join(hostDir, 'esm-import.mjs'), [
+      "import { queryModifiers, QueryError, problemCodes, optionsSchema, buildOpenApiDocument } from 'koa-query-modifiers';",
+      'console.log(JSON.stringify([typeof queryModifiers, typeof QueryError, typeof problemCodes, typeof optionsSchema, typeof buildOpenApiDocument]));',
+    ].join('\n'));
+    const out = run('node', ['esm-import.mjs'], hostDir);
+    expect(JSON.parse(out)).to.deep.equal(['function', 'function', 'object', 'object', 'function']);
   });
 
   it('type-checks the host written from the docs against the published types (strict, no skipLibCheck)', function () {

@@ -1,0 +1,2 @@
+export { ReplicaSet, type ReplicaStatus, type Server } from './replica-set';
+export { formatLsn, parseLsn } from './lsn';
