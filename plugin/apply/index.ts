@@ -1,1 +1,3 @@
-export { planQueries, rootStatements, type ModelQuery, type PlannedQueries, type RootStatements, type ScopeHook } from './query';
+export {
+  planQueries, rootStatements, type EstimateQueries, type ModelQuery, type PlannedQueries, type RootStatements, type Row, type Runnable, type ScopeHook,
+} from './query';

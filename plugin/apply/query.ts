@@ -13,9 +13,11 @@ import { usesOwnQueryBuilder } from '../schema';
 import type { ValidatedQuery } from '../validate';
 import { loadExpansion } from './expansions';
 import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
-import { countStatement, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
+import {
+  cappedCountStatement, countStatement, estimateStatement, scopeSql, selectStatement, type ScopeSql, type Statement,
+} from './statements';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 
@@ -24,8 +26,15 @@ export interface PlannedQueries {
   readonly rows: Runnable;
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
+  /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
+  readonly estimated?: EstimateQueries;
   /** Runs the rows query and loads every expansion into the rows; reports the statements run. */
   readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number }>;
+}
+
+export interface EstimateQueries {
+  readonly capped: Runnable;
+  readonly estimate: Runnable;
 }
 
 const rootStatementsOf = new WeakMap<ValidatedQuery, RootStatements | undefined>();
@@ -34,12 +43,24 @@ const rootStatementsOf = new WeakMap<ValidatedQuery, RootStatements | undefined>
 export interface RootStatements {
   readonly rows: Statement;
   readonly count: Statement;
+  readonly capped?: Statement;
+  readonly estimate?: Statement;
+}
+
+/** `estimateAbove` + 1 when the request asks for an estimated total; undefined otherwise. */
+function estimateCap(validated: ValidatedQuery): number | undefined {
+  const { paging } = validated;
+  return paging.kind === 'page' && paging.total.kind === 'estimated' ? paging.total.estimateAbove + 1 : undefined;
 }
 
 function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number; offset: number } {
   const { root, paging, expansions } = validated;
   const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys));
-  if (paging.kind === 'page') return { parts, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
+  if (paging.kind === 'page') {
+    // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
+    const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
+    return { parts, limit, offset: (paging.page - 1) * paging.pageSize };
+  }
   // One row past the cap tells whether the response was cut (decisions.md 28).
   return { parts, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
 }
@@ -53,7 +74,12 @@ export function rootStatements(validated: ValidatedQuery): RootStatements | unde
   let made: RootStatements | undefined;
   if (usesOwnQueryBuilder(validated.collection.modelClass)) {
     const { parts, limit, offset } = rootParts(validated);
-    made = { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
+    const cap = estimateCap(validated);
+    made = {
+      rows: selectStatement({ ...parts, limit, offset }),
+      count: countStatement(parts.from, parts.where),
+      ...(cap === undefined ? {} : { capped: cappedCountStatement(parts.from, parts.where, cap), estimate: estimateStatement(parts.from, parts.where) }),
+    };
   }
   rootStatementsOf.set(validated, made);
   return made;
@@ -61,13 +87,17 @@ export function rootStatements(validated: ValidatedQuery): RootStatements | unde
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
 export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
-  const { collection, paging, expansions } = validated;
+  const { collection, expansions } = validated;
   let rows: Runnable;
   let count: Runnable;
+  let estimated: EstimateQueries | undefined;
   const direct = hook === undefined ? rootStatements(validated) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
     count = viaText(knex, direct.count);
+    if (direct.capped !== undefined && direct.estimate !== undefined) {
+      estimated = { capped: viaText(knex, direct.capped), estimate: viaText(knex, direct.estimate) };
+    }
   } else {
     const { parts, limit, offset } = rootParts(validated);
     const base = collection.modelClass.query(knex) as ModelQuery;
@@ -75,6 +105,13 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
+    const cap = estimateCap(validated);
+    if (cap !== undefined) {
+      estimated = {
+        capped: viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().limit(cap).toKnexQuery().as('capped'))),
+        estimate: viaExplain(knex, base.clone()),
+      };
+    }
     const query = base.clone();
     applySelectAndOrder(query, knex, parts.select, parts.order);
     query.limit(limit);
@@ -83,8 +120,8 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
   }
   const run = async () => {
     const found = await rows.rows();
-    // Rows past the cap are dropped before expanding: they are never shown.
-    const parents = paging.kind === 'rows' && paging.truncatable && found.length > paging.limit ? found.slice(0, paging.limit) : found;
+    // Rows past the cap (or the row read past a page without a total) are dropped before expanding: they are never shown.
+    const parents = found.slice(0, shownRows(validated));
     let statements = 1;
     if (parents.length > 0 && expansions.length > 0) {
       const loaded = await Promise.all(expansions.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
@@ -92,5 +129,12 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
     }
     return { rows: found, statements };
   };
-  return { rows, count, run };
+  return { rows, count, ...(estimated === undefined ? {} : { estimated }), run };
+}
+
+/** How many of the rows read are shown: the rest only tell that there are more. */
+export function shownRows(validated: ValidatedQuery): number {
+  const { paging } = validated;
+  if (paging.kind === 'page') return paging.pageSize;
+  return paging.limit;
 }
