@@ -3,7 +3,8 @@
 
 import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, ScopeCatalog } from '../schema';
-import { operators, sortWordList } from '../syntax';
+import { operators, sortWordList, totalModes } from '../syntax';
+import { defaultTotalMode } from '../validate';
 
 function describeScope(scope: ScopeCatalog) {
   return {
@@ -32,7 +33,10 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     operators: [...operators],
     logical: ['and', 'or', 'and!', 'or!'],
     sortDirections: { asc: sortWordList.slice(0, 3), desc: sortWordList.slice(3) },
-    pagination: { defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize },
+    pagination: {
+      defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize,
+      total: defaultTotalMode(options, collection.name), totalModes: [...totalModes], estimateAbove: options.estimateAbove,
+    },
     maxRows: options.maxRows,
     relations: [...collection.relations.values()].map((relation) => ({
       name: relation.name,

@@ -284,7 +284,16 @@ describe('totals', function () {
   });
 
   describe('a default mode per collection (pagination.total)', function () {
-    const h = useApp({ pagination: { total: { users: 'none' } } });
+    const h = useApp({ pagination: { total: { users: 'none' }, estimateAbove: 500 }, admin: {} });
+
+    it('_meta shows each collection\'s default mode, the modes and estimateAbove', async function () {
+      const users = objectOf(await h.get('/api/_meta/users'));
+      const posts = objectOf(await h.get('/api/_meta/posts'));
+      expect(users.pagination).to.deep.equal({
+        defaultPageSize: 15, maxPageSize: 100, total: 'none', totalModes: ['exact', 'estimated', 'none'], estimateAbove: 500,
+      });
+      expect(posts.pagination).to.deep.include({ total: 'exact' });
+    });
 
     it('users get the simple envelope, posts the exact one, and a request may choose', async function () {
       await envelope(h, 'per-page=5', SIMPLE_KEYS);
