@@ -1,5 +1,5 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
-// NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, pages, limit/offset),
+// NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, pages, limit/offset, totals),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
 // Fixed seed by default; FC_SEED=<n> replays or explores another seed, FC_RUNS=<n> sets the count.
@@ -46,6 +46,8 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
   const built = await planQueries(validated, options.knex, noHook);
   expect(direct.rows.toSQL(), `rows query of ${raw}`).to.deep.equal(built.rows.toSQL());
   expect(direct.count.toSQL(), `count query of ${raw}`).to.deep.equal(built.count.toSQL());
+  expect(direct.estimated?.capped.toSQL(), `capped count of ${raw}`).to.deep.equal(built.estimated?.capped.toSQL());
+  expect(direct.estimated?.estimate.toSQL(), `estimate of ${raw}`).to.deep.equal(built.estimated?.estimate.toSQL());
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
   for (const expansion of validated.expansions) {
     const texts = (await Promise.all([expansionQuery(parents, options.knex, expansion), expansionQuery(parents, options.knex, expansion, noHook)]))
