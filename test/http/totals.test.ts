@@ -199,7 +199,7 @@ describe('totals', function () {
   });
 
   describe('above the threshold (estimateAbove 5)', function () {
-    const h = useApp({ pagination: { estimateAbove: 5 } });
+    const h = useApp({ pagination: { estimateAbove: 5 }, admin: { explain: true } });
     before(async function () {
       // Fresh statistics, so the planner's estimate is what the test asks it for too.
       await h.db.knex.raw('analyze users');
@@ -237,6 +237,16 @@ describe('totals', function () {
     it('past the end: no records, the estimate', async function () {
       const body = await envelope(h, 'per-page=5&page=50&total=estimated', ESTIMATED_KEYS);
       expect([body.data, body.from, body.to, body.total_is_estimate]).to.deep.equal([[], null, null, true]);
+    });
+
+    it('the explain view lists the capped count and the estimate, and plans all but the estimate (itself a plan)', async function () {
+      const res = await h.get('/api/_explain/users?per-page=5&total=estimated&explain=plan');
+      expectOk(res);
+      const explained = objectOf(res) as { statements: { sql: string }[]; plan: unknown[] };
+      expect(explained.statements.map((s) => isCappedCount(s.sql) || isExplain(s.sql))).to.deep.equal([false, true, true]);
+      expect(explained.plan[0]).to.be.an('array');
+      expect(explained.plan[1]).to.be.an('array');
+      expect(explained.plan[2]).to.equal(null);
     });
 
     it('exact still counts every record', async function () {
