@@ -121,7 +121,8 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
   const run = async () => {
     const found = await rows.rows();
     // Rows past the cap (or the row read past a page without a total) are dropped before expanding: they are never shown.
-    const parents = found.slice(0, shownRows(validated));
+    const shown = shownRows(validated);
+    const parents = found.length > shown ? found.slice(0, shown) : found;
     let statements = 1;
     if (parents.length > 0 && expansions.length > 0) {
       const loaded = await Promise.all(expansions.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
@@ -133,7 +134,7 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
 }
 
 /** How many of the rows read are shown: the rest only tell that there are more. */
-export function shownRows(validated: ValidatedQuery): number {
+function shownRows(validated: ValidatedQuery): number {
   const { paging } = validated;
   if (paging.kind === 'page') return paging.pageSize;
   return paging.limit;
