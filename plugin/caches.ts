@@ -1,15 +1,36 @@
-// The two things the plugin may keep between requests: what a query string means (its pairs, its
-// validated form and its statement text), and, only when the host turns it on, the totals of
-// count statements for a few seconds.
+// The two things the plugin may keep between requests: what a query string means (its compiled
+// statements' parts, bounded in bytes), and, only when the host turns it on, the totals of count
+// statements for a few seconds.
 
-/** A bounded map that drops the least recently used entry first. */
+/** How much an LruMap keeps: at most `maxEntries` entries and at most `maxBytes` of their weights. */
+export interface LruLimits {
+  readonly maxEntries?: number;
+  readonly maxBytes?: number;
+}
+
+/**
+ * A bounded map that drops the least recently used entries first: by count, and by the bytes `weigh`
+ * gives each entry (worked out once, when it is set). An entry heavier than `maxBytes` is not kept.
+ */
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private weight = 0;
 
-  constructor(readonly capacity: number) {}
+  /** `new LruMap(500)`: 500 entries; `new LruMap({ maxBytes: 8 << 20 }, weigh)`: 8 MiB of weighed entries. */
+  constructor(limits: number | LruLimits, private readonly weigh: (key: K, value: V) => number = () => 0) {
+    this.maxEntries = typeof limits === 'number' ? limits : limits.maxEntries ?? Number.POSITIVE_INFINITY;
+    this.maxBytes = typeof limits === 'number' ? Number.POSITIVE_INFINITY : limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The summed weight of the entries kept. */
+  get bytes(): number {
+    return this.weight;
   }
 
   get(key: K): V | undefined {
@@ -23,17 +44,23 @@ export class LruMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    if (this.capacity <= 0) return;
-    this.entries.delete(key);
+    this.delete(key);
+    const weight = this.weigh(key, value);
+    if (this.maxEntries <= 0 || weight > this.maxBytes) return;
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) {
+    this.weight += weight;
+    while (this.entries.size > this.maxEntries || this.weight > this.maxBytes) {
       const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
+      if (oldest.done === true) break;
+      this.delete(oldest.value);
     }
   }
 
   delete(key: K): void {
+    if (!this.entries.has(key)) return;
+    const value = this.entries.get(key) as V;
     this.entries.delete(key);
+    this.weight -= this.weigh(key, value);
   }
 }
 

@@ -183,7 +183,7 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
 export function createCaches(options: ResolvedOptions): PipelineCaches {
   const totals = options.totalsCache;
   return {
-    plans: options.planCache > 0 ? new LruMap<string, PreparedQuery>(options.planCache) : undefined,
+    plans: options.planCache === undefined ? undefined : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
   };
 }

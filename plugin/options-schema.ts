@@ -99,10 +99,22 @@ export const optionsSchema = {
     scope: { description: 'scope(ctx, collection, query): restricts one label: the root query and its count (the collection name) or one relation (`users.posts`); may be async.' },
     logger: { description: 'An object with an error(message, error) method; defaults to console.' },
     planCache: {
-      description: 'How many distinct query strings to keep parsed, validated and compiled (least recently used dropped first); 0 turns it off.',
-      type: 'integer',
-      minimum: 0,
-      default: 500,
+      description: 'Prepared queries (parsed, validated, their SQL written) kept between requests, least recently used dropped first: '
+        + '{"maxBytes": n} bounds their estimated memory in bytes, optionally with "maxEntries"; a number bounds how many are kept instead; '
+        + '0 (or maxBytes 0) turns the cache off.',
+      oneOf: [
+        { type: 'integer', minimum: 0 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxBytes'],
+          properties: {
+            maxBytes: { type: 'integer', minimum: 0 },
+            maxEntries: { type: 'integer', minimum: 1 },
+          },
+        },
+      ],
+      default: { maxBytes: 8388608 },
     },
     totalsCache: {
       description: 'Keep the total of each paginated query for ttlSeconds, so repeated pages skip the count; totals may then lag writes by that much. false (default) counts on every request.',

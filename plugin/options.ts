@@ -84,8 +84,12 @@ export interface QueryModifiersOptions {
   /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
   readonly logger?: { error(message: string, error?: unknown): void };
-  /** Distinct query strings whose parsed, validated and compiled form is kept (least recently used dropped); 0 = off. */
-  readonly planCache?: number;
+  /**
+   * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
+   * their estimated memory (default `{ maxBytes: 8 MiB }`), optionally with `maxEntries`; a number
+   * bounds how many are kept (entries, as before); 0 turns the cache off.
+   */
+  readonly planCache?: number | { readonly maxBytes: number; readonly maxEntries?: number };
   /** Keep envelope totals for `ttlSeconds` (totals may lag writes by that much); off by default. */
   readonly totalsCache?: false | { readonly ttlSeconds: number; readonly maxEntries?: number };
   /** Read replicas: a list of Knex instances, or the list with settings (docs/scaling.md). Off when absent. */
@@ -113,9 +117,23 @@ export interface ResolvedOptions {
   readonly scope: QueryModifiersOptions['scope'];
   readonly scopeModel: QueryModifiersOptions['scopeModel'];
   readonly logger: { error(message: string, error?: unknown): void };
-  readonly planCache: number;
+  /** undefined: off. Unbounded sides are `Infinity`. */
+  readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
   readonly replicas: ResolvedReplicas | undefined;
+}
+
+/** The default plan cache: 8 MiB of prepared queries, however many that is. */
+export const DEFAULT_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** `500` -> 500 entries, any size; `{ maxBytes: 1048576 }` -> 1 MiB, any count; `0` -> off. */
+function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): ResolvedOptions['planCache'] {
+  const limits = typeof planCache === 'number' ? { maxEntries: planCache } : planCache ?? { maxBytes: DEFAULT_PLAN_CACHE_BYTES };
+  const resolved = {
+    maxEntries: limits.maxEntries ?? Number.POSITIVE_INFINITY,
+    maxBytes: 'maxBytes' in limits ? limits.maxBytes : Number.POSITIVE_INFINITY,
+  };
+  return resolved.maxEntries === 0 || resolved.maxBytes === 0 ? undefined : Object.freeze(resolved);
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -215,7 +233,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     scope: options.scope,
     scopeModel: options.scopeModel,
     logger: options.logger ?? console,
-    planCache: options.planCache ?? 500,
+    planCache: resolvePlanCache(options.planCache),
     totalsCache: options.totalsCache
       ? { ttlSeconds: options.totalsCache.ttlSeconds, maxEntries: options.totalsCache.maxEntries ?? 1000 }
       : undefined,

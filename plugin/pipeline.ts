@@ -1,16 +1,17 @@
 // The one place the stages meet: raw query string -> pairs -> QueryDescription -> ValidatedQuery ->
-// queries (run through knex) -> records -> bare array or pagination envelope.
+// compiled statement parts (kept between requests) -> queries (run through knex) -> records -> bare
+// array or pagination envelope.
 
 import type { Knex } from 'knex';
-import { planQueries, type ScopeHook } from './apply';
+import { compiledBytes, compileQuery, planQueries, stringBytes, type CompiledQuery, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { findTotal } from './page-total';
 import { buildEnvelope, buildSimpleEnvelope, shapeRecords, type Envelope, type JsonRecord, type SimpleEnvelope } from './respond';
 import type { CollectionCatalog } from './schema';
-import { describeQuery, parseQueryString, type QueryPair } from './syntax';
-import { validateQuery, type ValidatedQuery } from './validate';
+import { describeQuery, parseQueryString, querySegments } from './syntax';
+import { validateQuery, type ValidationLimits } from './validate';
 
 export interface PipelineRequest {
   readonly queryString: string;
@@ -22,11 +23,16 @@ export interface PipelineRequest {
   readonly knex?: Knex;
 }
 
-/** What a query string means for a collection; depends on nothing else, so it is kept between requests. */
+/**
+ * What a query string means for a collection; depends on nothing else, so it is kept between
+ * requests. Only what answering it again needs: no pairs, no parse, no validated clauses.
+ */
 export interface PreparedQuery {
-  readonly pairs: readonly QueryPair[];
-  /** Also holds what apply/ works out from it once, e.g. the statement text. */
-  readonly validated: ValidatedQuery;
+  readonly compiled: CompiledQuery;
+  /** Where `page` is among the query string's segments (page links replace it); -1 when absent. */
+  readonly pageAt: number;
+  /** What keeping it costs, key included: the plan cache's weight of this entry. */
+  readonly bytes: number;
 }
 
 /** Kept between requests: prepared queries by `<collection>?<query string>`, and (when on) totals. */
@@ -35,14 +41,18 @@ export interface PipelineCaches {
   readonly totals?: TotalsCache;
 }
 
-/** Parses and validates a query string, or takes the result from the cache. */
-function prepare(collection: CollectionCatalog, options: ResolvedOptions, queryString: string, plans?: LruMap<string, PreparedQuery>): PreparedQuery {
+/** The plan cache's Map slot and the PreparedQuery object around the compiled query. */
+const ENTRY_BYTES = 96;
+
+/** Parses, validates and compiles a query string, or takes the result from the cache. */
+export function prepareQuery(collection: CollectionCatalog, limits: ValidationLimits, queryString: string, plans?: LruMap<string, PreparedQuery>): PreparedQuery {
   const key = `${collection.name}?${queryString}`;
   const kept = plans?.get(key);
   if (kept !== undefined) return kept;
   const pairs = parseQueryString(queryString);
-  const validated = validateQuery(describeQuery(pairs), collection, options);
-  const prepared = { pairs, validated };
+  const compiled = compileQuery(validateQuery(describeQuery(pairs), collection, limits));
+  const pageAt = pairs.findIndex((p) => p.key === 'page');
+  const prepared: PreparedQuery = Object.freeze({ compiled, pageAt, bytes: ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled) });
   plans?.set(key, prepared);
   return prepared;
 }
@@ -61,9 +71,8 @@ export type PipelineOutcome = (
 ) & { readonly metrics: PipelineMetrics };
 
 /** Page links keep every other parameter as sent and replace only `page` (decisions.md 27). */
-function pageUrls(path: string, pairs: readonly QueryPair[]): (page: number) => string {
-  const segments = pairs.map((p) => p.raw);
-  const at = pairs.findIndex((p) => p.key === 'page');
+function pageUrls(path: string, queryString: string, at: number): (page: number) => string {
+  const segments = querySegments(queryString);
   return (page) => {
     const query = [...segments];
     if (at === -1) query.push(`page=${page}`);
@@ -85,11 +94,11 @@ export async function runPipeline(
       `The query string is ${request.queryString.length} characters long; at most ${options.maxQueryLength} are allowed`,
       options.maxQueryLength);
   }
-  const { pairs, validated } = prepare(collection, options, request.queryString, caches.plans);
-  const planned = await planQueries(validated, request.knex ?? options.knex, request.scopeHook);
+  const { compiled, pageAt } = prepareQuery(collection, options, request.queryString, caches.plans);
+  const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
   const parsed = performance.now();
   const { rows, statements: ran } = await planned.run();
-  const { paging, root, expansions } = validated;
+  const { paging, root, expansions } = compiled;
   let statements = ran;
   const metrics = (queried: number, serialized: number): PipelineMetrics =>
     ({ parse: parsed - started, query: queried - parsed, serialize: serialized - queried, statements });
@@ -99,7 +108,7 @@ export async function runPipeline(
     const records = shapeRecords(truncated ? rows.slice(0, paging.limit) : rows, root, expansions);
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
   }
-  const pageUrl = pageUrls(request.path, pairs);
+  const pageUrl = pageUrls(request.path, request.queryString, pageAt);
   if (paging.total.kind === 'none') {
     // One row was read past the page: it only tells that a next page exists (decisions.md 44).
     const shown = rows.slice(0, paging.pageSize);

@@ -3,10 +3,10 @@
 // token. /ready tells a failure apart the way the plugin's routes do, so the two agree on 503.
 import type Koa from 'koa';
 import type { Knex } from 'knex';
-import { QueryError } from '../plugin';
 import { isUnavailable } from '../plugin/errors';
 import { DEMO_TABLES } from './demo/schema';
 import type { Logger } from './logging';
+import { methodNotAllowed, sendProblem } from './problems';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -30,34 +30,32 @@ function readinessProbe(knex: Knex, tables: readonly string[]): Knex.Raw {
   return knex.raw(`select 1${tables.map(() => ', (select 1 from ?? limit 0)').join('')}`, [...tables]);
 }
 
-function sendJson(ctx: Koa.Context, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
-  ctx.status = status;
+function sendOk(ctx: Koa.Context): void {
+  ctx.status = 200;
   ctx.set('Cache-Control', 'no-store');
-  // As on the plugin's answers: a problem body is never sniffed into something else.
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.body = JSON.stringify(body);
-  ctx.type = type;
+  ctx.body = JSON.stringify({ status: 'ok' });
+  ctx.type = 'application/json; charset=utf-8';
 }
 
 /**
  * `GET /health` -> 200 `{"status":"ok"}`; `GET /ready` -> 200 `{"status":"ok"}` when the database
  * answers a probe of `tables` (default: the demo tables) within 2 s, 503 `SERVICE_UNAVAILABLE`
- * problem+json when it cannot serve (the database error is logged); any other fault is thrown, a 500.
+ * problem+json when it cannot serve (the database error is logged); any other fault is thrown, a
+ * 500 (problems.ts). Any other method on either path is a 405.
  */
 export function healthRoutes(knex: Knex, logger: Logger, tables: readonly string[] = DEMO_TABLES): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path === '/health') return sendJson(ctx, 200, { status: 'ok' });
-    if (ctx.path !== '/ready') return next();
+    if (ctx.path !== '/health' && ctx.path !== '/ready') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendProblem(ctx, methodNotAllowed(ctx.method));
+    if (ctx.path === '/health') return sendOk(ctx);
     try {
       await withTimeout(readinessProbe(knex, tables), READY_TIMEOUT_MS);
-      sendJson(ctx, 200, { status: 'ok' });
+      sendOk(ctx);
     } catch (error) {
       if (!(error instanceof ReadyTimeout) && !isUnavailable(error)) throw error;
       logger.error({ requestId: ctx.state.requestId, err: error }, 'readiness check: the database does not answer');
-      const problem = new QueryError([{ code: 'SERVICE_UNAVAILABLE', detail: 'The database is not answering.' }], { 'Retry-After': '1' });
-      for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
-      sendJson(ctx, 503, problem.toBody(), 'application/problem+json');
+      sendProblem(ctx, { status: 503, code: 'SERVICE_UNAVAILABLE', detail: 'The database is not answering.', headers: { 'Retry-After': '1' } });
     }
   };
 }

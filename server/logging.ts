@@ -33,9 +33,9 @@ const loggedErrors = new WeakSet<object>();
 // A client-supplied id is echoed back and written to the logs: keep it short and printable.
 const requestIdShape = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
 
-function requestIdOf(ctx: Koa.Context): string {
-  const given = ctx.get('X-Request-Id');
-  return requestIdShape.test(given) ? given : crypto.randomUUID();
+/** The client's `X-Request-Id` when it is short and printable, else a new one. */
+export function requestIdFrom(given: string | undefined): string {
+  return given !== undefined && requestIdShape.test(given) ? given : crypto.randomUUID();
 }
 
 /**
@@ -50,6 +50,14 @@ export function pluginLogger(logger: Logger): { error(message: string, error?: u
       logger.debug({ err: error }, message);
     },
   };
+}
+
+/** Faults the server's own middleware answered (problems.ts), for the request's log line. */
+const faults = new WeakMap<Koa.Context, unknown>();
+
+/** Keeps `error` as the fault behind this request's 500 or 503, written on its log line. */
+export function noteFault(ctx: Koa.Context, error: unknown): void {
+  faults.set(ctx, error);
 }
 
 function pluginReport(ctx: Koa.Context): Readonly<RequestReport> {
@@ -74,7 +82,7 @@ function problemCode(ctx: Koa.Context): string | undefined {
  */
 export function requestLogger(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
-    const requestId = requestIdOf(ctx);
+    const requestId = requestIdFrom(ctx.get('X-Request-Id'));
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
@@ -101,7 +109,7 @@ export function requestLogger(logger: Logger): Koa.Middleware {
       if (report.server !== undefined) line.server = report.server;
       if (report.retriedFrom !== undefined) line.retriedFrom = report.retriedFrom;
       if (status >= 400) line.code = report.code ?? problemCode(ctx);
-      if (status >= 500) line.err = thrown ?? report.error;
+      if (status >= 500) line.err = thrown ?? report.error ?? faults.get(ctx);
       if (typeof thrown === 'object' && thrown !== null) loggedErrors.add(thrown);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       logger[level](line, 'request');

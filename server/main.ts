@@ -1,11 +1,13 @@
 // Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL,
 // DATABASE_REPLICA_URLS, API_TOKEN, CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS,
 // ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
-import http from 'node:http';
+import type http from 'node:http';
 import type { Knex } from 'knex';
-import { cachesFromEnv, corsFromEnv, createApp } from './app';
+import { cachesFromEnv, createApp } from './app';
+import { corsFromEnv } from './cors';
 import { closeKnex, createKnex, createReplicaKnexes, databaseKind } from './db';
 import { prepareDemoDatabase } from './demo/setup';
+import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logging';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -78,7 +80,7 @@ async function main(logger: Logger): Promise<void> {
       // The demo names the answering server in Server-Timing, so a reader can watch requests move.
       plugin: replicas.length === 0 ? undefined : { replicas: { servers: replicas, revealServer: true } },
     });
-    const server = http.createServer(app.callback());
+    const server = createHttpServer(app, logger);
     installShutdown(server, [knex, ...replicas], logger);
     const actualPort = await listen(server, port);
     logger.info({ port: actualPort, database: databaseKind(env), replicas: replicas.length }, `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`);

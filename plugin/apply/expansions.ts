@@ -5,12 +5,12 @@
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
 import { raise } from '../errors';
-import type { ValidatedExpansion } from '../validate';
 import {
   applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
+import type { CompiledExpansion } from './compiled';
 import { columnSql } from './sql';
-import { joinThrough, keyIn, ownerAlias, ownerSelect, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
+import { joinThrough, keyIn, ownerAlias, selectStatement } from './statements';
 
 /** The values of `columns` in `row` as one lookup key; undefined when any is NULL (NULL joins nothing). */
 function keyOf(row: Row, columns: readonly string[]): string | undefined {
@@ -54,42 +54,31 @@ export interface ExpansionQuery {
   readonly keyColumns: readonly string[];
 }
 
-/** What an expansion's statement is whatever the parents are. */
-interface ExpansionParts {
-  readonly parts: ScopeSql;
-  readonly select: readonly string[];
+/** What a relation's statements need whatever the query: the same for every request, so worked out once. */
+interface RelationParts {
   /** Qualified columns compared with the parents' keys: `"posts"."user_id"` or `"user_roles"."user_id"`. */
   readonly ownerColumns: readonly string[];
   readonly keyColumns: readonly string[];
   /** No builder needed: a plain related model, no relation or join-table `modify`. */
   readonly plain: boolean;
-  /** Plain with one key column: the whole text, ending in `= any(?)` for the keys. */
-  readonly text: Statement | undefined;
+  /** The join through the join table, or `''`. */
+  readonly join: string;
 }
 
-// Validated queries are kept by the pipeline, so what is worked out from them is kept with them.
-const expansionPartsOf = new WeakMap<ValidatedExpansion, ExpansionParts>();
+// Keyed by the catalog's relations, which live as long as the router: bounded by the declarations.
+const relationPartsOf = new WeakMap<RelationCatalog, RelationParts>();
 
-function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
-  const known = expansionPartsOf.get(expansion);
+function relationParts(relation: RelationCatalog): RelationParts {
+  const known = relationPartsOf.get(relation);
   if (known !== undefined) return known;
-  const { relation, scope } = expansion;
   const { through } = relation;
-  const parts = scopeSql(scope, through === undefined ? relation.relatedKeys : []);
-  const select = [...parts.select, ...ownerSelect(relation)];
-  const ownerColumns = (through === undefined ? relation.relatedKeys : through.ownerKeys).map(columnSql);
-  const plain = usesOwnQueryBuilder(scope.catalog.modelClass) && relation.modify === undefined && through?.modify === undefined;
-  const made: ExpansionParts = {
-    parts,
-    select,
-    ownerColumns,
+  const made: RelationParts = {
+    ownerColumns: (through === undefined ? relation.relatedKeys : through.ownerKeys).map(columnSql),
     keyColumns: through === undefined ? relation.relatedKeys.map((key) => key.name) : through.ownerKeys.map((_, i) => ownerAlias(i)),
-    plain,
-    text: plain && ownerColumns.length === 1
-      ? selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, keyIn(ownerColumns, [])], limit: expansion.maxRows + 1 })
-      : undefined,
+    plain: usesOwnQueryBuilder(relation.scope.modelClass) && relation.modify === undefined && through?.modify === undefined,
+    join: joinThrough(relation),
   };
-  expansionPartsOf.set(expansion, made);
+  relationPartsOf.set(relation, made);
   return made;
 }
 
@@ -97,26 +86,21 @@ function expansionParts(expansion: ValidatedExpansion): ExpansionParts {
  * The related rows of every parent in one statement: `posts.user_id = any(?)`, or for a join table
  * `inner join user_roles on ... where user_roles.user_id = any(?)` with the owner key selected alongside.
  */
-export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
+export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
   const { relation, scope } = expansion;
   const values = ownerValues(parents, relation.ownerKeys.map((key) => key.name));
   if (values.length === 0) return undefined;
-  const { parts, select, ownerColumns, keyColumns, plain, text } = expansionParts(expansion);
+  const { ownerColumns, keyColumns, plain, join } = relationParts(relation);
   // One row past the cap tells that the expansion is too large, whatever the parents (decisions.md 42).
   const limit = expansion.maxRows + 1;
-  if (hook === undefined && text !== undefined) {
-    const bindings = [...text.bindings];
-    bindings.splice(bindings.length - 1, 0, values);
-    return { query: viaText(knex, { sql: text.sql, bindings }), keyColumns };
-  }
   const ownedBy = keyIn(ownerColumns, values);
   if (hook === undefined && plain) {
-    const statement = selectStatement({ ...parts, select, join: joinThrough(relation), where: [...parts.where, ownedBy], limit });
+    const statement = selectStatement({ ...scope, join, where: [...scope.where, ownedBy], limit });
     return { query: viaText(knex, statement), keyColumns };
   }
   const query = scope.catalog.modelClass.query(knex) as ModelQuery;
-  applySelectAndOrder(query, knex, select, parts.order);
-  applyConditions(query, parts.where);
+  applySelectAndOrder(query, knex, scope.select, scope.order);
+  applyConditions(query, scope.where);
   if (relation.modify !== undefined) query.modify(relation.modify);
   await hook?.(scope.catalog.label, query);
   joinOnBuilder(query, knex, relation);
@@ -125,7 +109,7 @@ export async function expansionQuery(parents: readonly Row[], knex: Knex, expans
   return { query: viaBuilder(knex, query), keyColumns };
 }
 
-function tooManyRelated(expansion: ValidatedExpansion): never {
+function tooManyRelated(expansion: CompiledExpansion): never {
   return raise('LIMIT_EXCEEDED', expansion.parameter,
     `\`${expansion.parameter}\` would load more than ${expansion.maxRows} related records for this page; `
     + 'ask for fewer parents (per-page, limit) or narrow the related records with the alias\'s filter, in, between or search',
@@ -133,7 +117,7 @@ function tooManyRelated(expansion: ValidatedExpansion): never {
 }
 
 /** Loads one expansion for all parents and attaches it under the relation's name; returns statements run. */
-export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: ValidatedExpansion, hook?: ScopeHook): Promise<number> {
+export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<number> {
   const { relation } = expansion;
   const planned = await expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();

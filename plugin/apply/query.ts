@@ -1,5 +1,5 @@
-// Turns a ValidatedQuery into statements and runs them: the page (or rows) query, the expansions
-// (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
+// Turns a compiled query (compiled.ts) into statements and runs them: the page (or rows) query, the
+// expansions (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
 // needs plain rows, and Objection's model instances and eager loading cost more than the whole
 // rest of a request (docs/benchmarks.md).
 //
@@ -9,14 +9,13 @@
 // than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import { usesOwnQueryBuilder } from '../schema';
-import type { ValidatedQuery } from '../validate';
+import type { CompiledQuery } from './compiled';
 import { loadExpansion } from './expansions';
 import {
   applyConditions, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
 import {
-  cappedCountStatement, countStatement, estimateStatement, scopeSql, selectStatement, type ScopeSql, type Statement,
+  cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement,
 } from './statements';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
@@ -37,8 +36,6 @@ export interface EstimateQueries {
   readonly estimate: Runnable;
 }
 
-const rootStatementsOf = new WeakMap<ValidatedQuery, RootStatements | undefined>();
-
 /** The root's rows and count statements, written without a builder. */
 export interface RootStatements {
   readonly rows: Statement;
@@ -48,64 +45,70 @@ export interface RootStatements {
 }
 
 /** `estimateAbove` + 1 when the request asks for an estimated total; undefined otherwise. */
-function estimateCap(validated: ValidatedQuery): number | undefined {
-  const { paging } = validated;
+function estimateCap(compiled: CompiledQuery): number | undefined {
+  const { paging } = compiled;
   return paging.kind === 'page' && paging.total.kind === 'estimated' ? paging.total.estimateAbove + 1 : undefined;
 }
 
-function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number; offset: number } {
-  const { root, paging, expansions } = validated;
-  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys));
+function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } {
+  const { paging } = compiled;
   if (paging.kind === 'page') {
     // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
     const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
-    return { parts, limit, offset: (paging.page - 1) * paging.pageSize };
+    return { limit, offset: (paging.page - 1) * paging.pageSize };
   }
   // One row past the cap tells whether the response was cut (decisions.md 28).
-  return { parts, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
+  return { limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
 }
 
 /**
  * The root statements' text when a plain model makes a builder unnecessary; undefined otherwise.
- * Worked out once per validated query (which the pipeline keeps between requests).
+ * Assembled for each request from the compiled parts, which keep the shared conditions once.
  */
-export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
-  if (rootStatementsOf.has(validated)) return rootStatementsOf.get(validated);
-  let made: RootStatements | undefined;
-  if (usesOwnQueryBuilder(validated.collection.modelClass)) {
-    const { parts, limit, offset } = rootParts(validated);
-    const cap = estimateCap(validated);
-    made = {
-      rows: selectStatement({ ...parts, limit, offset }),
-      count: countStatement(parts.from, parts.where),
-      ...(cap === undefined ? {} : { capped: cappedCountStatement(parts.from, parts.where, cap), estimate: estimateStatement(parts.from, parts.where) }),
-    };
-  }
-  rootStatementsOf.set(validated, made);
-  return made;
+export function rootStatements(compiled: CompiledQuery): RootStatements | undefined {
+  if (!compiled.plain) return undefined;
+  const { root } = compiled;
+  const cap = estimateCap(compiled);
+  let count: Statement | undefined;
+  let capped: Statement | undefined;
+  let estimate: Statement | undefined;
+  const statements: RootStatements = {
+    rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
+    // Only an envelope whose total the page does not tell needs it: written on first use.
+    get count() {
+      count ??= countStatement(root.from, root.where);
+      return count;
+    },
+  };
+  if (cap === undefined) return statements;
+  // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
+  return Object.defineProperties(statements, {
+    capped: { enumerable: true, get: () => (capped ??= cappedCountStatement(root.from, root.where, cap)) },
+    estimate: { enumerable: true, get: () => (estimate ??= estimateStatement(root.from, root.where)) },
+  });
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
-export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
-  const { collection, expansions } = validated;
+export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
+  const { collection, expansions, root } = compiled;
   let rows: Runnable;
   let count: Runnable;
   let estimated: EstimateQueries | undefined;
-  const direct = hook === undefined ? rootStatements(validated) : undefined;
+  const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
-    count = viaText(knex, direct.count);
-    if (direct.capped !== undefined && direct.estimate !== undefined) {
-      estimated = { capped: viaText(knex, direct.capped), estimate: viaText(knex, direct.estimate) };
+    count = viaText(knex, () => direct.count);
+    if (estimateCap(compiled) !== undefined) {
+      estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
     }
   } else {
-    const { parts, limit, offset } = rootParts(validated);
+    const { limit, offset } = rootWindow(compiled);
     const base = collection.modelClass.query(knex) as ModelQuery;
-    applyConditions(base, parts.where);
+    applyConditions(base, root.where);
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
-    const cap = estimateCap(validated);
+    const cap = estimateCap(compiled);
     if (cap !== undefined) {
       estimated = {
         capped: viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().limit(cap).toKnexQuery().as('capped'))),
@@ -113,7 +116,7 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
       };
     }
     const query = base.clone();
-    applySelectAndOrder(query, knex, parts.select, parts.order);
+    applySelectAndOrder(query, knex, root.select, root.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);
     rows = viaBuilder(knex, query);
@@ -121,7 +124,7 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
   const run = async () => {
     const found = await rows.rows();
     // Rows past the cap (or the row read past a page without a total) are dropped before expanding: they are never shown.
-    const shown = shownRows(validated);
+    const shown = shownRows(compiled);
     const parents = found.length > shown ? found.slice(0, shown) : found;
     let statements = 1;
     if (parents.length > 0 && expansions.length > 0) {
@@ -134,8 +137,8 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
 }
 
 /** How many of the rows read are shown: the rest only tell that there are more. */
-function shownRows(validated: ValidatedQuery): number {
-  const { paging } = validated;
+function shownRows(compiled: CompiledQuery): number {
+  const { paging } = compiled;
   if (paging.kind === 'page') return paging.pageSize;
   return paging.limit;
 }

@@ -54,11 +54,16 @@ export function viaExplain(knex: Knex, query: ModelQuery): Runnable {
 /**
  * Statement text written by statements.ts is already in knex's `toSQL()` form (`?` placeholders,
  * no `??` for knex to expand), so `toSQL` returns it as written instead of formatting it again.
+ * Given a function, the text is written when first needed.
  */
-export function viaText(knex: Knex, statement: Statement): Runnable {
+export function viaText(knex: Knex, statement: Statement | (() => Statement)): Runnable {
+  const text = typeof statement === 'function' ? statement : () => statement;
   return {
-    toSQL: () => statement,
-    rows: async () => ((await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as { rows: Row[] }).rows,
+    toSQL: text,
+    rows: async () => {
+      const { sql, bindings } = text();
+      return ((await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[] }).rows;
+    },
   };
 }
 
@@ -66,7 +71,7 @@ export function applyConditions(query: ModelQuery, where: ScopeSql['where']): vo
   for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
 }
 
-export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: readonly string[], order: string): void {
-  query.select(knex.raw(select.join(', ')));
+export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: string, order: string): void {
+  query.select(knex.raw(select));
   if (order !== '') query.orderByRaw(order);
 }

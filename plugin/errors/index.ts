@@ -1,4 +1,4 @@
 export { problemCodes, problemType, problemTypeBase, type ProblemCode } from './codes';
 export { QueryError, problem, raise, type Problem, type ProblemBody, type ProblemEntry } from './query-error';
 export { isUnavailable } from './unavailable';
-export { maxDetailLength, maxListedProblems } from './problem-body';
+export { maxDetailLength, maxErrorsBytes, maxListedProblems, problemBody } from './problem-body';

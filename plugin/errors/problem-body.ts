@@ -1,6 +1,7 @@
 // The problem+json body of a list of problems. Every problem is counted, but the body is capped so
-// that its size follows the query string instead of multiplying it: the first problems in full,
-// each allowed list once, details of a bounded length, and the number of the problems left out.
+// that its size stays bounded instead of multiplying the query string: the first problems in full
+// (at most 20, and no more than 16 KB of them), each allowed list once, details of a bounded
+// length, and the number of the problems left out.
 
 import { problemCodes, problemType, type ProblemCode } from './codes';
 
@@ -38,6 +39,12 @@ export interface ProblemBody {
 /** At most this many problems are listed in `errors`; the rest are counted in `errors_omitted`. */
 export const maxListedProblems = 20;
 
+/**
+ * `errors` stops before an entry that would take its JSON past this many bytes (the first entry
+ * always stays): twenty problems that each echo a long key could otherwise be twenty times the key.
+ */
+export const maxErrorsBytes = 16 * 1024;
+
 /** Details longer than this (only an echo of long client text makes one) are cut, ending in `…`. */
 export const maxDetailLength = 500;
 
@@ -54,29 +61,38 @@ export function cutDetail(detail: string): string {
 const sameList = (a: readonly (string | number)[], b: readonly (string | number)[]): boolean =>
   a.length === b.length && a.every((item, i) => item === b[i]);
 
+function entryOf(p: Problem): ProblemEntry {
+  const entry: ProblemEntry = { code: p.code, detail: cutDetail(p.detail) };
+  if (p.parameter !== undefined) entry.parameter = p.parameter;
+  if (p.allowed !== undefined) entry.allowed = p.allowed;
+  return entry;
+}
+
 /**
- * The first problems as `errors` entries. Example: two unknown fields in `filter` give two entries,
- * the first with `allowed: ['id', 'name']`, the second with `allowed_from: 0`.
+ * The first problems as `errors` entries, in order, up to maxListedProblems and maxErrorsBytes.
+ * Example: two unknown fields in `filter` give two entries, the first with `allowed: ['id', 'name']`,
+ * the second with `allowed_from: 0`.
  */
 export function problemEntries(problems: readonly Problem[]): ProblemEntry[] {
   const lists: { readonly list: readonly (string | number)[]; readonly at: number }[] = [];
-  return problems.slice(0, maxListedProblems).map((p, at) => {
-    const entry: ProblemEntry = { code: p.code, detail: cutDetail(p.detail) };
-    if (p.parameter !== undefined) entry.parameter = p.parameter;
+  const entries: ProblemEntry[] = [];
+  // `[]`, then each entry and its comma.
+  let bytes = 2;
+  for (const p of problems.slice(0, maxListedProblems)) {
+    const entry = entryOf(p);
     const { allowed } = p;
-    if (!Array.isArray(allowed)) {
-      if (allowed !== undefined) entry.allowed = allowed;
-      return entry;
-    }
-    const earlier = lists.find((l) => sameList(l.list, allowed));
-    if (earlier === undefined) {
-      lists.push({ list: allowed, at });
-      entry.allowed = allowed;
-    } else {
+    const earlier = Array.isArray(allowed) ? lists.find((l) => sameList(l.list, allowed)) : undefined;
+    if (earlier !== undefined) {
+      delete entry.allowed;
       entry.allowed_from = earlier.at;
     }
-    return entry;
-  });
+    const size = Buffer.byteLength(JSON.stringify(entry)) + 1;
+    if (entries.length > 0 && bytes + size > maxErrorsBytes) break;
+    if (Array.isArray(allowed) && earlier === undefined) lists.push({ list: allowed, at: entries.length });
+    entries.push(entry);
+    bytes += size;
+  }
+  return entries;
 }
 
 /**
@@ -96,6 +112,6 @@ export function problemBody(problems: readonly [Problem, ...Problem[]], status: 
   if (first.allowed !== undefined) body.allowed = first.allowed;
   if (status !== 400) return body;
   body.errors = problemEntries(problems);
-  if (problems.length > maxListedProblems) body.errors_omitted = problems.length - maxListedProblems;
+  if (problems.length > body.errors.length) body.errors_omitted = problems.length - body.errors.length;
   return body;
 }

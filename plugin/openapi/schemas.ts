@@ -1,7 +1,7 @@
 // The component schemas: one record schema per collection and per expandable relation (built from
 // the column types), the page envelopes, and the problem+json body with every stable code.
 
-import { maxDetailLength, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
+import { maxDetailLength, maxErrorsBytes, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
 import type { CollectionCatalog, ScopeCatalog } from '../schema';
 import { columnSchema } from './record-schemas';
 import { simplePageSchema } from './totals';
@@ -119,7 +119,8 @@ export function sharedSchemas(): Record<string, JsonSchema> {
     Problem: {
       type: 'object',
       description: 'An RFC 9457 problem. Top-level `code`, `parameter`, `detail` and `allowed` are those of the first problem; '
-        + `\`errors\` (400 only) lists the problems found, in query-string order: at most ${maxListedProblems}, and \`errors_omitted\` counts the rest.`,
+        + `\`errors\` (400 only) lists the problems found, in query-string order: at most ${maxListedProblems}, and no more than ${maxErrorsBytes / 1024} KB of them `
+        + '(the first always), and `errors_omitted` counts the rest.',
       required: ['type', 'title', 'status', 'detail', 'code'],
       properties: {
         type: { type: 'string', format: 'uri', description: `\`${problemTypeBase}<code in lower kebab case>\`` },

@@ -2,17 +2,28 @@
 // their documented JSON form (decisions.md 13, 35), and expansions under the relation's name (22, 24).
 // A model that builds its own JSON ($formatJson, virtual attributes) builds each record (34).
 
-import type { ValidatedExpansion, ValidatedScope } from '../validate';
+import type { Column, RelationCatalog, ScopeCatalog } from '../schema';
 import { formatValue, sentAsRead, type JsonValue } from './values';
 
 export type { JsonValue } from './values';
+
+/** What shaping needs of a scope (validated, or as the plan cache keeps it): its catalog and output fields. */
+export interface ShapedScope {
+  readonly catalog: ScopeCatalog;
+  readonly output: readonly Column[];
+}
+
+export interface ShapedExpansion {
+  readonly relation: RelationCatalog;
+  readonly scope: ShapedScope;
+}
 
 export type JsonRecord = { [key: string]: JsonValue };
 
 type Row = Readonly<Record<string, unknown>>;
 
 /** The model's own JSON of a row: every column read, through `fromJson` and `toJSON()` (decisions.md 34). */
-function modelJson(row: Row, scope: ValidatedScope): Readonly<Record<string, unknown>> {
+function modelJson(row: Row, scope: ShapedScope): Readonly<Record<string, unknown>> {
   const properties: Record<string, unknown> = {};
   for (const column of scope.catalog.columns.values()) {
     if (column.type !== 'virtual' && Object.prototype.hasOwnProperty.call(row, column.name)) {
@@ -23,7 +34,7 @@ function modelJson(row: Row, scope: ValidatedScope): Readonly<Record<string, unk
   return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
 }
 
-function shapeFields(row: Row, scope: ValidatedScope, record: JsonRecord): void {
+function shapeFields(row: Row, scope: ShapedScope, record: JsonRecord): void {
   if (!scope.catalog.viaModel) {
     for (const column of scope.output) record[column.name] = formatValue(column, row[column.name]);
     return;
@@ -35,7 +46,7 @@ function shapeFields(row: Row, scope: ValidatedScope, record: JsonRecord): void 
   }
 }
 
-function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord {
+function shapeOne(row: Row, scope: ShapedScope, expansions: readonly ShapedExpansion[]): JsonRecord {
   const record: JsonRecord = {};
   shapeFields(row, scope, record);
   for (const { relation, scope: related } of expansions) {
@@ -56,12 +67,12 @@ function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly Validate
  * both drivers return most types in their JSON form already (numbers, booleans, parsed json and
  * arrays, and text for what the select list casts); such rows are sent as they are, not copied.
  */
-function rowsAreRecords(scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): boolean {
+function rowsAreRecords(scope: ShapedScope, expansions: readonly ShapedExpansion[]): boolean {
   return expansions.length === 0 && !scope.catalog.viaModel && scope.output.every(sentAsRead);
 }
 
 /** Rows of `users` with `fields=name&expand[posts]=p` -> `[{name, posts: [...]}, ...]`. */
-export function shapeRecords(rows: readonly Row[], scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord[] {
+export function shapeRecords(rows: readonly Row[], scope: ShapedScope, expansions: readonly ShapedExpansion[]): JsonRecord[] {
   if (rowsAreRecords(scope, expansions)) return rows as JsonRecord[];
   return rows.map((row) => shapeOne(row, scope, expansions));
 }

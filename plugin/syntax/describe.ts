@@ -2,7 +2,7 @@
 // (the root and each expansion alias), with every syntax problem collected rather than thrown.
 
 import { problem, type Problem } from '../errors';
-import { aliasPrefix, claimsUndecodableKey, notAnAliasModifier, readKey } from './parse-key';
+import { aliasPrefix, claimsReencodedKey, claimsUndecodableKey, notAnAliasModifier, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
 import type {
@@ -182,16 +182,23 @@ function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBu
   return entry.scope;
 }
 
+/** A key not of ours that starts like an alias modifier (`p_page`): a mistake if the alias is declared. */
+function noteAliasLike(c: Collector, key: string): void {
+  const alias = aliasPrefix(key);
+  if (alias !== undefined) c.aliasLike.push({ alias, key, index: c.index });
+}
+
 function addPair(c: Collector, pair: QueryPair): void {
   if (pair.undecodable === 'key') {
-    if (claimsUndecodableKey(pair.key)) malformed(c, pair.key, 'is not valid percent-encoded UTF-8');
-    return;
+    if (claimsUndecodableKey(pair.key)) return malformed(c, pair.key, 'is not valid percent-encoded UTF-8');
+    return noteAliasLike(c, pair.key);
   }
   const reading = readKey(pair.key);
   if (reading.kind === 'foreign') {
-    const alias = aliasPrefix(pair.key);
-    if (alias !== undefined) c.aliasLike.push({ alias, key: pair.key, index: c.index });
-    return;
+    if (claimsReencodedKey(pair.key)) {
+      return malformed(c, pair.key, 'is percent-encoded more than once; encode each character once, e.g. `filter%5Bname%5D` for `filter[name]`');
+    }
+    return noteAliasLike(c, pair.key);
   }
   if (pair.undecodable === 'value') return malformed(c, pair.key, 'has a value that is not valid percent-encoded UTF-8');
   if (reading.kind === 'malformed') return report(c, 'MALFORMED_PARAMETER', pair.key, reading.detail);

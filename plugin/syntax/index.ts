@@ -1,4 +1,4 @@
-export { parseQueryString, type QueryPair } from './query-string';
+export { parseQueryString, querySegments, type QueryPair } from './query-string';
 export { describeQuery } from './describe';
 export type * from './types';
 export * from './vocabulary';

@@ -65,12 +65,45 @@ export function notAnAliasModifier(key: string, alias: string): string {
   return `\`${key}\` starts with the expansion alias "${alias}" but names no alias modifier. Only ${scopedList} can follow an expansion alias.`;
 }
 
+/** Rounds of decoding a key's ASCII escapes that may still reveal one of ours: a key encoded up to four times. */
+const decodingRounds = 4;
+
+/**
+ * `text` with its ASCII escapes decoded once, twice, ... up to `rounds` times, stopping when a round
+ * changes nothing. Bounded, so a key of nested escapes costs a few passes, not one per level.
+ */
+function decodedAgain(text: string, rounds: number): string[] {
+  const texts: string[] = [];
+  let last = text;
+  for (let round = 0; round < rounds; round++) {
+    const next = decodeAsciiEscapes(last);
+    if (next === last) break;
+    texts.push(next);
+    last = next;
+  }
+  return texts;
+}
+
+const hasEncodedBracket = (text: string): boolean => /%5[BbDd]/.test(text);
+
 /**
  * Whether a key that is not valid percent-encoded UTF-8 was meant for this API, so that it is
- * refused rather than ignored: `filter%5Bname%E0%5D` is (it reads `filter[name%E0]` once its ASCII
- * escapes are decoded, and it has an encoded bracket); `utm%E0` is not.
+ * refused rather than ignored: `filter%5Bname%E0%5D` is (it has an encoded bracket, and reads
+ * `filter[name%E0]` once its ASCII escapes are decoded), and so is `filter%255Bname%E0%255D` (the
+ * same, encoded twice); `utm%E0` is not.
  */
 export function claimsUndecodableKey(rawKey: string): boolean {
   // Ignoring such a key would answer as if its condition were absent: all the records.
-  return /%5[BbDd]/.test(rawKey) || readKey(decodeAsciiEscapes(rawKey)).kind !== 'foreign';
+  const first = decodeAsciiEscapes(rawKey);
+  const texts = [first, ...decodedAgain(first, decodingRounds - 1)];
+  return hasEncodedBracket(rawKey) || texts.some((text) => hasEncodedBracket(text) || readKey(text).kind !== 'foreign');
+}
+
+/**
+ * Whether a key that decoded to a key not of ours would be ours once its escapes are decoded again:
+ * `filter%255Bname%255D` decodes to `filter%5Bname%5D`, which reads `filter[name]` one round later.
+ * Ignoring it would answer as if its condition were absent.
+ */
+export function claimsReencodedKey(key: string): boolean {
+  return decodedAgain(key, decodingRounds - 1).some((text) => readKey(text).kind !== 'foreign');
 }

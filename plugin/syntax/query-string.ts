@@ -30,11 +30,15 @@ export function decodeAsciiEscapes(text: string): string {
     .replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
+/** `a=1&&b=2` -> `['a=1', 'b=2']`: the segments as sent, empty ones left out. */
+export function querySegments(queryString: string): string[] {
+  return queryString.split('&').filter((segment) => segment !== '');
+}
+
 /** `filter[id]=%3E%3D5&sort[name]` -> `[{key: 'filter[id]', value: '>=5'}, {key: 'sort[name]', value: ''}]` */
 export function parseQueryString(queryString: string): QueryPair[] {
   const pairs: QueryPair[] = [];
-  for (const raw of queryString.split('&')) {
-    if (raw === '') continue;
+  for (const raw of querySegments(queryString)) {
     const equals = raw.indexOf('=');
     const rawKey = equals === -1 ? raw : raw.slice(0, equals);
     const rawValue = equals === -1 ? '' : raw.slice(equals + 1);

@@ -1,6 +1,7 @@
 // The admin UI in a real browser (Debian's Chromium through playwright-core) against the demo app:
 // building queries with the mouse and keyboard, the URL it copies, the records, the page navigation,
-// problems shown at their control, pasting a URL, the SQL view, the token and a narrow window.
+// problems shown at their control, pasting a URL, the SQL view, the token (typed in the page, or the
+// browser's sign-in password when the page itself is protected) and a narrow window.
 
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AdminPage } from './admin-page';
 import { browserUnavailable, launchChromium } from './browser';
+import type { AppOptions } from '../../server/app';
 import { listenApp, projectRoot, startDemoServer, type DemoServer } from './demo-server';
 
 type Row = Record<string, unknown>;
@@ -315,8 +317,10 @@ describe('admin UI (browser)', function () {
     expect(new Set(statuses)).to.deep.equal(new Set(['pending']));
   });
 
-  it('sends the bearer token when the API needs one', async function () {
-    const guarded = await listenApp(server.knex, 'sesame');
+  it('sends the bearer token typed in the page when only the API needs one', async function () {
+    // A host whose page is public and whose authorize hook asks for a bearer token on every API read.
+    const bearer: NonNullable<AppOptions['plugin']>['authorize'] = (ctx) => (ctx.get('Authorization') === 'Bearer sesame' ? true : { status: 401 });
+    const guarded = await listenApp(server.knex, { plugin: { authorize: bearer } });
     try {
       const guardedAdmin = new AdminPage(page, guarded.origin);
       await guardedAdmin.open();
@@ -334,8 +338,40 @@ describe('admin UI (browser)', function () {
     }
   });
 
+  it('with API_TOKEN the page itself needs the token: a 401 problem, then the browser sends it as its sign-in password', async function () {
+    const guarded = await listenApp(server.knex, { apiToken: 'sesame' });
+    let signedIn: BrowserContext | undefined;
+    try {
+      // Without credentials the page is refused: the server's 401 (its body is asserted in
+      // test/ecosystem/server-auth.test.ts) challenges Basic, and a browser with no one to ask gives up.
+      const refused = await page.request.get(`${guarded.origin}/admin/`);
+      expect(refused.status()).to.equal(401);
+      expect(refused.headers()['www-authenticate']).to.match(/^Bearer\b[\s\S]*Basic realm=/);
+      const navigation = await page.goto(`${guarded.origin}/admin/`).then((response) => String(response?.status()), (error: Error) => error.message);
+      expect(navigation).to.match(/^401$|ERR_INVALID_AUTH_CREDENTIALS/);
+      expect(await page.locator('#collection').count(), 'no admin UI').to.equal(0);
+      // What a person does in the browser's sign-in box: any user name, the token as the password.
+      signedIn = await browser.newContext({ viewport: { width: 1280, height: 800 }, httpCredentials: { username: 'me', password: 'sesame' } });
+      const signedInPage = await signedIn.newPage();
+      signedInPage.on('pageerror', (error) => pageErrors.push(error.message));
+      const signedInAdmin = new AdminPage(signedInPage, guarded.origin);
+      await signedInAdmin.open();
+      expect(await signedInPage.locator('#page-message').textContent(), 'no refusal on the page').to.equal('');
+      expect(await signedInPage.locator('#collection option').allTextContents()).to.deep.equal(['users', 'posts', 'phones', 'roles']);
+      expect(await signedInPage.getByLabel(/^Bearer token/).inputValue(), 'nothing typed in the page').to.equal('');
+      await signedInAdmin.run();
+      expect(await signedInPage.locator('#result-status').textContent()).to.match(/^HTTP 200/);
+      expect((await signedInAdmin.column('id')).length).to.be.greaterThan(0);
+      await signedInAdmin.clickAndWait(signedInPage.getByRole('button', { name: 'Explain: SQL and plan' }));
+      expect(await signedInPage.locator('#panel-sql .statement').count()).to.be.greaterThan(0);
+    } finally {
+      await signedIn?.close();
+      await guarded.close();
+    }
+  });
+
   it('offers no Explain button when the server does not serve explain', async function () {
-    const plain = await listenApp(server.knex, undefined, false);
+    const plain = await listenApp(server.knex, { explain: false });
     try {
       const plainAdmin = new AdminPage(page, plain.origin);
       await plainAdmin.open();

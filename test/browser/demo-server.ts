@@ -2,13 +2,14 @@
 // schema and seed in an in-memory PGlite, listening on a random port of 127.0.0.1.
 
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { knex as createKnex, type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
-import { createApp } from '../../server/app';
+import { createApp, type AppOptions } from '../../server/app';
 import { prepareDemoDatabase } from '../../server/demo/setup';
+import { createHttpServer } from '../../server/http-server';
 import { createLogger } from '../../server/logging';
 
 /** The repository root, from dist/test/browser/. */
@@ -21,11 +22,15 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** Starts another app on an existing database (for example with a token, or with explain off). */
-export async function listenApp(knex: Knex, apiToken?: string, explain = true): Promise<{ origin: string; close(): Promise<void> }> {
-  const app = await createApp({ knex, apiToken, explain, logger: createLogger({ LOG_LEVEL: 'silent' }) });
+/**
+ * Starts another app on an existing database, through the demo server's listener: explain on, other
+ * settings as given (for example `{ apiToken: 'sesame' }`, or `{ explain: false }`).
+ */
+export async function listenApp(knex: Knex, options: Partial<AppOptions> = {}): Promise<{ origin: string; close(): Promise<void> }> {
+  const logger = createLogger({ LOG_LEVEL: 'silent' });
+  const app = await createApp({ knex, explain: true, logger, ...options });
   app.silent = true;
-  const server: Server = createServer(app.callback());
+  const server: Server = createHttpServer(app, logger);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {

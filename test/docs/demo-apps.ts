@@ -3,7 +3,8 @@
 
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Knex } from 'knex';
-import { cachesFromEnv, corsFromEnv, createApp, type AppOptions } from '../../server/app';
+import { cachesFromEnv, createApp, type AppOptions } from '../../server/app';
+import { corsFromEnv } from '../../server/cors';
 import { createLogger } from '../../server/logging';
 import { listen, type TestApp } from '../support/app';
 import type { Setup } from './markdown';

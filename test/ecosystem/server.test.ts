@@ -1,12 +1,14 @@
 // The demo server's ecosystem features: /health and /ready without the API token, one structured
-// pino line per request with its request id, compression of large bodies, and CORS from CORS_ORIGIN.
+// pino line per request with its request id, and CORS from CORS_ORIGIN. Compression, the API token
+// and the error surface have suites of their own (server-*.test.ts).
 
 import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import supertest from 'supertest';
-import { cachesFromEnv, corsFromEnv, createApp, type AppOptions } from '../../server/app';
+import { cachesFromEnv, createApp, type AppOptions } from '../../server/app';
+import { corsFromEnv } from '../../server/cors';
 import { prepareDemoDatabase } from '../../server/demo/setup';
 import { createLogger } from '../../server/logging';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -26,7 +28,7 @@ async function demoDatabase(): Promise<TestDatabase> {
 
 const TOKEN = 'test-token';
 
-describe('demo server: probes, logs, compression, CORS', function () {
+describe('demo server: probes, logs, CORS', function () {
   let db: TestDatabase;
   let lines: LogLine[];
   let app: Koa;
@@ -104,38 +106,22 @@ describe('demo server: probes, logs, compression, CORS', function () {
     });
   });
 
-  describe('compression', function () {
-    before(() => start({ apiToken: undefined }));
-
-    it('compresses a large JSON body when the client accepts gzip or br', async function () {
-      for (const encoding of ['gzip', 'br']) {
-        const res = await request().get('/api/users?limit=50').set('Accept-Encoding', encoding).expect(200);
-        expect(res.headers['content-encoding']).to.equal(encoding);
-        expect(res.headers.vary).to.match(/Accept-Encoding/i);
-        expect(res.body).to.be.an('array').with.length(50);
-      }
-    });
-
-    it('sends small bodies and clients that do not accept compression as they are', async function () {
-      const small = await request().get('/health').set('Accept-Encoding', 'gzip').expect(200);
-      expect(small.headers['content-encoding']).to.equal(undefined);
-      const plain = await request().get('/api/users?limit=50').set('Accept-Encoding', 'identity').expect(200);
-      expect(plain.headers['content-encoding']).to.equal(undefined);
-      expect(plain.body).to.have.length(50);
-    });
-  });
-
   describe('cache settings', function () {
     it('reads PLAN_CACHE and TOTALS_CACHE_SECONDS, and refuses values that are not numbers of the right kind', function () {
       expect(cachesFromEnv({})).to.deep.equal({});
       expect(cachesFromEnv({ PLAN_CACHE: '0', TOTALS_CACHE_SECONDS: '2.5' })).to.deep.equal({ planCache: 0, totalsCache: { ttlSeconds: 2.5 } });
       expect(() => cachesFromEnv({ PLAN_CACHE: '-1' })).to.throw(/PLAN_CACHE must be a whole number/);
+      // A number is entries, as before; with KiB or MiB it is bytes.
+      expect(cachesFromEnv({ PLAN_CACHE: '500' })).to.deep.equal({ planCache: 500 });
+      expect(cachesFromEnv({ PLAN_CACHE: '16MiB' })).to.deep.equal({ planCache: { maxBytes: 16 * 1024 * 1024 } });
+      expect(cachesFromEnv({ PLAN_CACHE: '64KiB' })).to.deep.equal({ planCache: { maxBytes: 64 * 1024 } });
+      for (const wrong of ['8MB', '1.5MiB', 'MiB', '8 MiB']) expect(() => cachesFromEnv({ PLAN_CACHE: wrong })).to.throw(/PLAN_CACHE must be/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: '0' })).to.throw(/TOTALS_CACHE_SECONDS must be a number of seconds above 0/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: 'soon' })).to.throw(/TOTALS_CACHE_SECONDS/);
     });
 
     it('a server with kept totals answers with the same envelope', async function () {
-      await start({ apiToken: undefined, caches: cachesFromEnv({ TOTALS_CACHE_SECONDS: '5', PLAN_CACHE: '10' }) });
+      await start({ apiToken: undefined, caches: cachesFromEnv({ TOTALS_CACHE_SECONDS: '5', PLAN_CACHE: '64KiB' }) });
       const first = await request().get('/api/users?per-page=2&page=2').set('Host', 'demo.example').expect(200);
       const second = await request().get('/api/users?per-page=2&page=2').set('Host', 'demo.example').expect(200);
       expect(second.body).to.deep.equal(first.body);

@@ -41,6 +41,14 @@ describe('kept between requests', function () {
       expect(second.next_page_url).to.equal('http://two.example/api/users?fields=id&per-page=5&page=2');
     });
 
+    it('page links replace `page` where it stands, from the query string as sent, also when it is kept', async function () {
+      for (let i = 0; i < 2; i += 1) {
+        const body = objectOf(await h.get('/api/users?page=2&&per-page=3&fields=id'));
+        expect(body.next_page_url).to.match(/\/api\/users\?page=3&per-page=3&fields=id$/);
+        expect(body.prev_page_url).to.match(/\/api\/users\?page=1&per-page=3&fields=id$/);
+      }
+    });
+
     it('a repeated mistake gets the same 400 every time', async function () {
       for (let i = 0; i < 3; i += 1) {
         const res = await h.get('/api/users?filter[nope]=1');
@@ -65,6 +73,7 @@ describe('kept between requests', function () {
 
     for (const [what, options] of [
       ['a negative planCache', { planCache: -1 }],
+      ['a planCache object without maxBytes', { planCache: { maxEntries: 10 } }],
       ['a totalsCache without ttlSeconds', { totalsCache: {} }],
       ['a zero time to live', { totalsCache: { ttlSeconds: 0 } }],
       ['an unknown totalsCache key', { totalsCache: { ttlSeconds: 5, ttl: 5 } }],
@@ -85,6 +94,20 @@ describe('kept between requests', function () {
       for (let i = 0; i < 3; i += 1) {
         expect(await h.userIds('fields=id&limit=2')).to.deep.equal([1, 2]);
         expect(await h.userIds('fields=id&limit=2&sort[id]=desc')).to.deep.equal([23, 22]);
+      }
+    });
+  });
+
+  describe('a cache bounded by bytes', function () {
+    const h = useApp({ planCache: { maxBytes: 16 * 1024 } });
+
+    it('long distinct query strings that push each other out still get their own answers', async function () {
+      // Each one weighs several kilobytes, so only a few fit; every answer is its own.
+      const longIn = (first: number) => `fields=id&sort[id]=desc&in[id]=${Array.from({ length: 400 }, (_, k) => first + k * 23).join(',')}`;
+      for (let round = 0; round < 2; round += 1) {
+        for (let first = 1; first <= 6; first += 1) {
+          expect(await h.userIds(longIn(first))).to.deep.equal([first]);
+        }
       }
     });
   });

@@ -207,6 +207,19 @@ describe('errors', function () {
       expect(body.detail).to.have.length(500).and.match(/…$/);
     });
 
+    it('lists no more than 16 KB of problems: a long search key naming many unknown fields is not repeated twenty times', async function () {
+      const names = fill((i) => `f${i}`);
+      const key = `search[${names.join(',')}]`.slice(0, 8100).replace(/,[^,]*$/, ']');
+      const res = await h.get(`/api/users?${key}=x`);
+      expect(res.status).to.equal(400);
+      // Twenty entries would repeat the 8 KB key in each: 184 KB.
+      expect(res.text.length, 'body bytes').to.be.below(20 * 1024);
+      const body = objectOf(res);
+      const errors = (body.errors as unknown[]).map(asRow);
+      expect(errors.map((e) => e.parameter)).to.deep.equal([key]);
+      expect(body.errors_omitted).to.equal(key.split(',').length - 1);
+    });
+
     it('is the same shape when fewer problems fit: no errors_omitted', async function () {
       const body = objectOf(await h.get(`/api/users?${fill((i) => `sort[x${i}]`).slice(0, 20).join('&')}`));
       expect(body.errors).to.have.length(20);

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { expect } from 'chai';
 import { expansionQuery } from '../../plugin/apply/expansions';
+import { compileQuery } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
@@ -40,16 +41,16 @@ function envNumber(name: string, fallback: number): number {
 async function expectSameStatementsThroughBuilders(catalog: Catalog, options: ResolvedOptions, collection: string, raw: string, data: Dataset): Promise<void> {
   const scope = catalog.get(collection);
   if (scope === undefined) throw new Error(`no collection ${collection}`);
-  const validated = validateQuery(describeQuery(parseQueryString(raw)), scope, options);
+  const compiled = compileQuery(validateQuery(describeQuery(parseQueryString(raw)), scope, options));
   const noHook = (): Promise<void> => Promise.resolve();
-  const direct = await planQueries(validated, options.knex);
-  const built = await planQueries(validated, options.knex, noHook);
+  const direct = await planQueries(compiled, options.knex);
+  const built = await planQueries(compiled, options.knex, noHook);
   expect(direct.rows.toSQL(), `rows query of ${raw}`).to.deep.equal(built.rows.toSQL());
   expect(direct.count.toSQL(), `count query of ${raw}`).to.deep.equal(built.count.toSQL());
   expect(direct.estimated?.capped.toSQL(), `capped count of ${raw}`).to.deep.equal(built.estimated?.capped.toSQL());
   expect(direct.estimated?.estimate.toSQL(), `estimate of ${raw}`).to.deep.equal(built.estimated?.estimate.toSQL());
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
-  for (const expansion of validated.expansions) {
+  for (const expansion of compiled.expansions) {
     const texts = (await Promise.all([expansionQuery(parents, options.knex, expansion), expansionQuery(parents, options.knex, expansion, noHook)]))
       .map((planned) => planned?.query.toSQL());
     expect(texts[0], `${expansion.relation.name} query of ${raw}`).to.deep.equal(texts[1]);

@@ -65,7 +65,7 @@ describe('the problem+json schema', function () {
     ['an errors entry with an extra key', { ...valid, errors: [{ ...valid.errors[0], sql: 'select 1' }] }],
     ['an empty errors list', { ...valid, errors: [] }],
     ['more than 20 errors entries', { ...valid, errors: Array.from({ length: 21 }, () => valid.errors[0]) }],
-    ['errors_omitted beside fewer than 20 entries', { ...valid, errors_omitted: 3 }],
+    ['errors_omitted without errors', { ...valid, status: 404, errors: undefined, errors_omitted: 3 }],
     ['an entry with both allowed and allowed_from', { ...valid, errors: [{ ...valid.errors[0], allowed_from: 0 }] }],
     ['a detail longer than 500 characters', { ...valid, detail: 'x'.repeat(501) }],
   ];

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import knexFactory from 'knex';
 import { Model, QueryBuilder } from 'objection';
 import { expansionQuery } from '../../plugin/apply/expansions';
+import { compileQuery } from '../../plugin/apply/compiled';
 import { planQueries, rootStatements } from '../../plugin/apply/query';
 import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
@@ -14,7 +15,7 @@ const knex = knexFactory({ client: 'pg' });
 
 function sqlOf(qs: string): { sql: string; bindings: readonly unknown[] } {
   const validated = validateQuery(describeQuery(parseQueryString(qs)), people, limits);
-  const statements = rootStatements(validated);
+  const statements = rootStatements(compileQuery(validated));
   if (statements === undefined) throw new Error('the stub models are plain: their statements are written directly');
   return statements.rows;
 }
@@ -76,7 +77,7 @@ describe('apply: SQL', () => {
 
 describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
   const thingsSql = (qs: string) => {
-    const statements = rootStatements(validateQuery(describeQuery(parseQueryString(qs)), things, limits));
+    const statements = rootStatements(compileQuery(validateQuery(describeQuery(parseQueryString(qs)), things, limits)));
     if (statements === undefined) throw new Error('the stub models are plain');
     return statements.rows;
   };
@@ -112,8 +113,9 @@ describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
   });
 });
 
-const validated = (qs: string, collection: CollectionCatalog = people) =>
-  validateQuery(describeQuery(parseQueryString(qs)), collection, limits);
+/** What the pipeline keeps of a query string: its compiled statement parts. */
+const compiled = (qs: string, collection: CollectionCatalog = people) =>
+  compileQuery(validateQuery(describeQuery(parseQueryString(qs)), collection, limits));
 
 const noHook = (): Promise<void> => Promise.resolve();
 
@@ -133,8 +135,8 @@ describe('apply: statement text written directly equals what a builder compiles'
   ];
   for (const qs of queries) {
     it(`rows and count: "${qs}"`, async () => {
-      const direct = await planQueries(validated(qs), knex);
-      const built = await planQueries(validated(qs), knex, noHook);
+      const direct = await planQueries(compiled(qs), knex);
+      const built = await planQueries(compiled(qs), knex, noHook);
       expect(direct.rows.toSQL()).to.deep.equal(built.rows.toSQL());
       expect(direct.count.toSQL()).to.deep.equal(built.count.toSQL());
       expect(direct.estimated?.capped.toSQL()).to.deep.equal(built.estimated?.capped.toSQL());
@@ -143,7 +145,7 @@ describe('apply: statement text written directly equals what a builder compiles'
   }
 
   it('total=estimated: a count capped at estimateAbove + 1 rows, and the plan of the same rows', async () => {
-    const planned = await planQueries(validated('filter[id]=>=5&per-page=10&total=estimated'), knex);
+    const planned = await planQueries(compiled('filter[id]=>=5&per-page=10&total=estimated'), knex);
     expect(planned.estimated?.capped.toSQL()).to.deep.equal({
       sql: 'select count(*) as "count" from (select "people".* from "people" where (("people"."id" >= ?)) limit ?) as "capped"',
       bindings: [5, 101],
@@ -152,17 +154,17 @@ describe('apply: statement text written directly equals what a builder compiles'
       sql: 'explain (format json) select "people".* from "people" where (("people"."id" >= ?))',
       bindings: [5],
     });
-    expect((await planQueries(validated('per-page=10'), knex)).estimated).to.equal(undefined);
+    expect((await planQueries(compiled('per-page=10'), knex)).estimated).to.equal(undefined);
   });
 
   it('total=none reads one row past the page, and nothing to count with', async () => {
-    expect((await planQueries(validated('fields=id&per-page=10&page=3&total=none'), knex)).rows.toSQL().bindings).to.deep.equal([11, 20]);
+    expect((await planQueries(compiled('fields=id&per-page=10&page=3&total=none'), knex)).rows.toSQL().bindings).to.deep.equal([11, 20]);
   });
 
   const parents = [{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: 2, name: 'b' }, { id: null, name: 'c' }];
   for (const qs of queries.filter((q) => q.includes('expand'))) {
     it(`expansion: "${qs}"`, async () => {
-      const v = validated(qs);
+      const v = compiled(qs);
       for (const expansion of v.expansions) {
         const direct = await expansionQuery(parents, knex, expansion);
         const built = await expansionQuery(parents, knex, expansion, noHook);
@@ -173,7 +175,7 @@ describe('apply: statement text written directly equals what a builder compiles'
   }
 
   it('loads many-to-many rows through the join table, with the owner key under a hidden name', async () => {
-    const [tags] = validated('expand[tags]=t').expansions;
+    const [tags] = compiled('expand[tags]=t').expansions;
     const planned = await expansionQuery(parents, knex, tags!);
     expect(planned?.query.toSQL()).to.deep.equal({
       sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
@@ -187,14 +189,14 @@ describe('apply: statement text written directly equals what a builder compiles'
   });
 
   it('matches composite keys as tuples and leaves out parents with a NULL key part', async () => {
-    const [nicknames] = validated('expand[nicknames]=k&k_fields=nick').expansions;
+    const [nicknames] = compiled('expand[nicknames]=k&k_fields=nick').expansions;
     const { sql, bindings } = (await expansionQuery(parents, knex, nicknames!))!.query.toSQL();
     expect(sql).to.include('where ("nicknames"."person_id", "nicknames"."person_name") in ((?, ?), (?, ?))');
     expect(bindings).to.deep.equal([1, 'a', 2, 'b', 51]);
   });
 
   it('runs no expansion query when no parent has a key', async () => {
-    const [notes] = validated('expand[notes]=n').expansions;
+    const [notes] = compiled('expand[notes]=n').expansions;
     expect(await expansionQuery([{ id: null }], knex, notes!)).to.equal(undefined);
   });
 
@@ -212,7 +214,7 @@ describe('apply: statement text written directly equals what a builder compiles'
     }
     Object.defineProperty(SoftPerson, 'QueryBuilder', { value: SoftDeleteQueryBuilder });
     const soft: CollectionCatalog = { ...people, modelClass: SoftPerson };
-    const planned = await planQueries(validated('fields=id&filter[id]=1', soft), knex);
+    const planned = await planQueries(compiled('fields=id&filter[id]=1', soft), knex);
     expect(planned.rows.toSQL().sql).to.equal(
       'select "people"."id" from "people" where "people"."deleted_at" is null and (("people"."id" = ?)) order by "people"."id" asc limit ?');
     expect(planned.count.toSQL().sql).to.include('"people"."deleted_at" is null');
@@ -224,7 +226,7 @@ describe('apply: statement text written directly equals what a builder compiles'
     const collection: CollectionCatalog = {
       ...people, columns, projectable: [...people.projectable, odd.name], filterable: [...people.filterable, odd.name],
     };
-    const { sql, bindings } = (await planQueries(validated('fields=we%22ird%3F&filter[we%22ird%3F]=x', collection), knex)).rows.toSQL();
+    const { sql, bindings } = (await planQueries(compiled('fields=we%22ird%3F&filter[we%22ird%3F]=x', collection), knex)).rows.toSQL();
     const native = knex.raw(sql, bindings as never[]).toSQL().toNative();
     expect(native.sql).to.equal(
       'select "people"."we""ird?" from "people" where (("people"."we""ird?" = $1)) order by "people"."id" asc limit $2');

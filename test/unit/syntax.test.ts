@@ -33,9 +33,33 @@ describe('syntax: parseQueryString', () => {
   });
 
   it('ignores an undecodable key that is neither', () => {
-    for (const query of ['utm%E0=1', '%FF', 'fil%FFter[name]=x', 'x[%E0]=1']) {
+    for (const query of ['utm%E0=1', '%FF', 'fil%FFter[name]=x', 'x[%E0]=1', 'utm%2525%E0=1']) {
       expect(describe_(query).problems, query).to.deep.equal([]);
     }
+  });
+
+  it('refuses a key encoded more than once that is a modifier once decoded again, up to four times', () => {
+    for (const [query, parameter] of [
+      ['filter%255Bname%255D=Kate', 'filter%5Bname%5D'],
+      ['fields%2521=id', 'fields%21'],
+      ['filter%25255Bname%25255D=Kate', 'filter%255Bname%255D'],
+      ['sort%2525255Bname%2525255D', 'sort%25255Bname%25255D'],
+      // Undecodable, with a bracket encoded twice, or a modifier once its escapes are decoded twice.
+      ['between%255Bid%E0%255D=1,2', 'between%255Bid%E0%255D'],
+      ['filter%2525%35Bname%E0=x', 'filter%2525%35Bname%E0'],
+    ] as const) {
+      const problems = describe_(query).problems;
+      expect(problems.map((p) => [p.code, p.parameter]), query).to.deep.equal([['MALFORMED_PARAMETER', parameter]]);
+    }
+    // Five times is past the bound, and a host's own key encoded twice stays the host's.
+    for (const query of ['filter%252525255Bname%252525255D=Kate', 'utm%255Bsource%255D=x']) {
+      expect(describe_(query).problems, query).to.deep.equal([]);
+    }
+  });
+
+  it('refuses an undecodable key that starts with a declared alias and names no alias modifier (decisions.md 3)', () => {
+    const problems = describe_('expand[posts]=p&p_%E0fields=id').problems;
+    expect(problems.map((p) => [p.code, p.parameter])).to.deep.equal([['MALFORMED_PARAMETER', 'p_%E0fields']]);
   });
 });
 

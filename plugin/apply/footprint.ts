@@ -1,0 +1,64 @@
+// How much memory a compiled query holds, estimated from its parts, so the plan cache can be bounded
+// in bytes (docs/reliability.md). Counts what the compiled query owns (its text, bindings and the
+// objects holding them), not the catalog it points into, which every query shares. The sizes are
+// those of a 64-bit V8 heap; the plan-cache test checks the estimate against the heap measured.
+
+import type { CompiledExpansion, CompiledQuery, CompiledScope } from './compiled';
+import type { Fragment } from './sql';
+
+const POINTER = 8;
+/** An object's header (map, properties, elements), before its fields. */
+const HEADER = 24;
+
+const objectBytes = (fields: number): number => HEADER + POINTER * fields;
+
+/** An array object with its separate backing store. */
+const arrayBytes = (length: number): number => objectBytes(1) + 16 + POINTER * length;
+
+const roundUp = (bytes: number): number => Math.ceil(bytes / POINTER) * POINTER;
+
+/**
+ * One byte per character when every character fits in Latin-1, else two (V8's two string forms),
+ * and a header; a string built by concatenation may hold a few more bytes in its pieces.
+ */
+export function stringBytes(text: string): number {
+  return 16 + roundUp(/[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length);
+}
+
+/** Integers of 32 bits live in the array slot itself; other numbers in a heap number. */
+const isSmall = (value: number): boolean => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+
+/** A kept binding besides its slot: its string, a heap number, or nothing (small integers, booleans). */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'string') return stringBytes(value);
+  return typeof value === 'number' && !isSmall(value) ? 16 : 0;
+}
+
+function fragmentBytes(fragment: Fragment): number {
+  let bytes = objectBytes(2) + stringBytes(fragment.sql) + arrayBytes(fragment.bindings.length);
+  for (const value of fragment.bindings) bytes += valueBytes(value);
+  return bytes;
+}
+
+function scopeBytes(scope: CompiledScope): number {
+  let bytes = objectBytes(6) + stringBytes(scope.from) + stringBytes(scope.select) + stringBytes(scope.order)
+    + arrayBytes(scope.where.length) + arrayBytes(scope.output.length);
+  for (const fragment of scope.where) bytes += fragmentBytes(fragment);
+  return bytes;
+}
+
+const expansionBytes = (expansion: CompiledExpansion): number =>
+  objectBytes(4) + stringBytes(expansion.parameter) + scopeBytes(expansion.scope);
+
+/** The paging object (counted as before, with room to spare); a page's total mode (decisions.md 44) is an object of its own. */
+function pagingBytes(paging: CompiledQuery['paging']): number {
+  if (paging.kind === 'rows') return objectBytes(5);
+  return objectBytes(5) + objectBytes(paging.total.kind === 'estimated' ? 2 : 1);
+}
+
+/** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
+export function compiledBytes(compiled: CompiledQuery): number {
+  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + scopeBytes(compiled.root) + arrayBytes(compiled.expansions.length);
+  for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
+  return bytes;
+}

@@ -1,0 +1,31 @@
+// Owns the demo server's index at `/`: the collection names, a few example URLs to try, and where the
+// OpenAPI document and the health probe are. Any other method on `/` is a 405.
+import type Koa from 'koa';
+import { methodNotAllowed, sendProblem } from './problems';
+
+const EXAMPLE_QUERIES: readonly string[] = [
+  'users?filter[id]=>=5&sort[name]=desc&per-page=10',
+  'users?search[name]=an&fields=id,name,email',
+  'users?between[created_at]=2025-04-01,2025-04-17&filter[status]=active',
+  'users?filter[role]=admin&filter[or status]=banned&sort[created_at]=desc',
+  'users?in[role]=admin,editor&fields!=updated_at',
+  'users?expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&p_filter[status]=published',
+  'posts?expand[author]&sort[views]=desc&limit=5',
+];
+
+/** `GET /` -> `{name, collections: {users: '<origin>/api/users', ...}, examples, openapi, health}`. */
+export function homeRoute(prefix: string, collections: readonly string[]): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendProblem(ctx, methodNotAllowed(ctx.method));
+    // Koa 3 `ctx.origin` is the Origin request header, not this server: build the origin from protocol and host.
+    const base = `${ctx.protocol}://${ctx.host}${prefix}`;
+    ctx.body = {
+      name: 'koa-query-modifiers demo',
+      collections: Object.fromEntries(collections.map((name) => [name, `${base}/${name}`])),
+      examples: EXAMPLE_QUERIES.map((query) => `${base}/${query}`),
+      openapi: `${base}/openapi.json`,
+      health: `${ctx.protocol}://${ctx.host}/health`,
+    };
+  };
+}
