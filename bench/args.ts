@@ -1,7 +1,7 @@
 // Reads the `npm run bench -- ...` command line into BenchOptions. Unknown flags stop the run with a usage text.
 
 import { DEFAULT_POSTS_PER_USER } from './data';
-import { SHAPES } from './shapes';
+import { DEFAULT_SHAPE_IDS, SHAPES } from './shapes';
 
 export interface BenchOptions {
   /** Users in the data set (posts `postsPerUser` x, phones for half, roles through user_roles). */
@@ -13,7 +13,7 @@ export interface BenchOptions {
   /** A/B rounds per shape: each round runs plugin then floor (or floor then plugin, alternating). */
   readonly rounds: number;
   readonly connections: number;
-  /** Shape numbers to run (1-7). */
+  /** Shape numbers to run (1-7, and 8-13 for the total modes). */
   readonly shapes: readonly number[];
   /** Admin URL used only to create `kqm_bench_<scale>`. */
   readonly databaseUrl: string;
@@ -59,7 +59,7 @@ const usage = `usage: npm run bench -- [options]
   --duration S           seconds per autocannon run (default 5)
   --rounds R             A/B rounds per shape (default 3)
   --connections C        autocannon connections (default 16)
-  --shapes 1,2,3         shapes to run (default all seven)
+  --shapes 1,2,3         shapes to run (default 1-7; 8-13 are 1, 3 and 6 with total=estimated, total=none)
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
@@ -146,8 +146,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       default: throw new Error(`unknown option "${arg}"\n${usage}`);
     }
   }
-  const chosen = shapes ?? (cpuProf ? [1, 3] : SHAPES.map((s) => s.id));
-  for (const s of chosen) if (s > SHAPES.length) throw new Error(`--shapes: there are ${SHAPES.length} shapes, got ${s}`);
+  const chosen = shapes ?? (cpuProf ? [1, 3] : [...DEFAULT_SHAPE_IDS]);
+  for (const s of chosen) if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
   return {
     scale, postsPerUser, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
     planCache, totalsCache, modelJson, replica,

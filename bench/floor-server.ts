@@ -1,7 +1,8 @@
 // The floor of the benchmark: what a careful developer writes by hand for the shapes of
-// bench/shapes.ts with plain Koa and pg. One parameterized page query, a count query where the envelope
-// needs the total, and one `= ANY($1)` query per expanded relation (one LATERAL window query per
-// level for shape 7); rows go to JSON as pg returns them.
+// bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
+// floor-totals.ts). One parameterized page query, a count query where the envelope needs the total, and
+// one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
+// to JSON as pg returns them.
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
 // same envelope and page URLs), which bench/run.ts checks before loading.
 // Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
@@ -9,6 +10,7 @@
 import http from 'node:http';
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { estimatedTotal, simpleEnvelope, totalMode } from './floor-totals';
 import { SHAPES } from './shapes';
 
 const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
@@ -66,7 +68,7 @@ function pageNumbers(current: number, last: number): (number | null)[] {
   return [1, 2, null, ...span(current - 3, current + 3), null, last - 1, last];
 }
 
-function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, total: number): object {
+function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, total: number, estimate?: boolean): object {
   const path = `${ctx.protocol}://${ctx.host}/api/users`;
   const url = pageUrlBuilder(path, ctx.querystring);
   const last = Math.max(Math.ceil(total / perPage), 1);
@@ -90,8 +92,26 @@ function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, 
     prev_page_url: page > 1 ? url(page - 1) : null,
     to: from === null ? null : from + data.length - 1,
     total,
+    ...(estimate === undefined ? {} : { total_is_estimate: estimate }),
   };
 }
+
+/** The envelope the request's `total=` asks for; `rows` holds one row past the page with total=none. */
+async function pageOf(ctx: Koa.Context, q: Query, rows: Row[], page: number, perPage: number, where: string, values: unknown[]): Promise<object> {
+  const mode = totalMode(q.total);
+  if (mode === 'none') {
+    const path = `${ctx.protocol}://${ctx.host}/api/users`;
+    return simpleEnvelope(path, pageUrlBuilder(path, ctx.querystring), rows, page, perPage);
+  }
+  if (mode === 'estimated') {
+    const found = await estimatedTotal(query, rows.length, page, perPage, where, values);
+    return envelope(ctx, rows, page, perPage, found.total, found.estimate);
+  }
+  return envelope(ctx, rows, page, perPage, await total(rows, page, perPage, `SELECT count(*) AS n FROM users ${where}`, values));
+}
+
+/** One row past the page when no total is counted: it tells whether a next page exists. */
+const readSize = (q: Query, perPage: number): number => (totalMode(q.total) === 'none' ? perPage + 1 : perPage);
 
 /** A short page tells the total by itself; otherwise count. */
 async function total(rows: readonly Row[], page: number, perPage: number, countSql: string, values: unknown[]): Promise<number> {
@@ -136,9 +156,8 @@ const handlers: Record<number, Handler> = {
     const page = Number(text(q, 'page'));
     const rows = await query<Row>(
       `SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY users.created_at DESC, users.id ASC LIMIT $2 OFFSET $3`,
-      [status, perPage, (page - 1) * perPage]);
-    const n = await total(rows, page, perPage, 'SELECT count(*) AS n FROM users WHERE status = $1', [status]);
-    return envelope(ctx, rows, page, perPage, n);
+      [status, readSize(q, perPage), (page - 1) * perPage]);
+    return pageOf(ctx, q, rows, page, perPage, 'WHERE status = $1', [status]);
   },
   // search[name,email]=*an*&per-page=20
   2: async (ctx, q) => {
@@ -152,14 +171,14 @@ const handlers: Record<number, Handler> = {
   // expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20
   3: async (ctx, q) => {
     const perPage = Number(text(q, 'per-page'));
-    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT $1`, [perPage]);
-    const ids = rows.map((r) => r.id);
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT $1`, [readSize(q, perPage)]);
+    const shown = rows.slice(0, perPage);
+    const ids = shown.map((r) => r.id);
     const posts = ids.length === 0 ? [] : await query<Row>(
       'SELECT user_id, id, title FROM posts WHERE user_id = ANY($1) ORDER BY created_at DESC, id ASC', [ids]);
     const byUser = groupBy(posts, 'user_id', (p) => ({ id: p.id, title: p.title }));
-    for (const row of rows) row.posts = byUser.get(row.id) ?? [];
-    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users', []);
-    return envelope(ctx, rows, 1, perPage, n);
+    for (const row of shown) row.posts = byUser.get(row.id) ?? [];
+    return pageOf(ctx, q, rows, 1, perPage, '', []);
   },
   // in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50
   4: async (ctx, q) => {
@@ -183,8 +202,9 @@ const handlers: Record<number, Handler> = {
   6: async (ctx, q) => {
     const role = text(q, 'filter[role]');
     const perPage = Number(text(q, 'per-page'));
-    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE role = $1 ORDER BY id LIMIT $2`, [role, perPage]);
-    const ids = rows.map((r) => r.id);
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE role = $1 ORDER BY id LIMIT $2`, [role, readSize(q, perPage)]);
+    const shown = rows.slice(0, perPage);
+    const ids = shown.map((r) => r.id);
     if (ids.length > 0) {
       const roles = await query<Row>(
         `SELECT ur.user_id, r.id, r.name, r.description FROM roles r JOIN user_roles ur ON ur.role_id = r.id
@@ -192,13 +212,12 @@ const handlers: Record<number, Handler> = {
       const phones = await query<Row>('SELECT id, user_id, number, kind FROM phones WHERE user_id = ANY($1)', [ids]);
       const rolesByUser = groupBy(roles, 'user_id', (r) => ({ id: r.id, name: r.name, description: r.description }));
       const phoneByUser = new Map(phones.map((p) => [p.user_id, p]));
-      for (const row of rows) {
+      for (const row of shown) {
         row.roles = rolesByUser.get(row.id) ?? [];
         row.phone = phoneByUser.get(row.id) ?? null;
       }
     }
-    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users WHERE role = $1', [role]);
-    return envelope(ctx, rows, 1, perPage, n);
+    return pageOf(ctx, q, rows, 1, perPage, 'WHERE role = $1', [role]);
   },
   // per-page=20&expand[posts]=p&p_limit=3&p_sort[created_at]=desc&p_expand[comments]=c&c_limit=2
   7: async (ctx, q) => {
@@ -216,7 +235,7 @@ const handlers: Record<number, Handler> = {
 };
 
 // Each endpoint answers its own query string (the floor does not parse modifiers).
-const routes = new Map<string, Handler>(SHAPES.map((s) => [s.query, handlers[s.id] as Handler]));
+const routes = new Map<string, Handler>(SHAPES.map((s) => [s.query, handlers[s.base ?? s.id] as Handler]));
 
 const app = new Koa();
 app.use(async (ctx) => {

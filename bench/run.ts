@@ -18,7 +18,7 @@ import {
 } from './report';
 import { replicaMode, replicaTable } from './replica';
 import { measureStages } from './stages';
-import { SHAPES, shapePath, type Shape } from './shapes';
+import { DEFAULT_SHAPE_IDS, SHAPES, shapePath, type Shape } from './shapes';
 
 const root = findProjectRoot(__dirname);
 const resultsDir = path.join(root, 'bench', 'results');
@@ -195,7 +195,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
           runs.push(run);
         }
       }
-      results.push(summariseShape(shape, EXPANSIONS[shape.id] ?? 0, sizes.get(shape.id) ?? 0, sql, runs));
+      results.push(summariseShape(shape, EXPANSIONS[shape.base ?? shape.id] ?? 0, sizes.get(shape.id) ?? 0, sql, runs));
     }
     const serverPeakRss = { plugin: readMemory(plugin.pid).hwm, floor: readMemory(floor.pid).hwm };
     return {
@@ -216,7 +216,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
 
 async function comparisonMode(options: BenchOptions): Promise<void> {
   const result = await comparison(options, options.scale);
-  const everyShape = options.shapes.length === SHAPES.length;
+  const everyShape = DEFAULT_SHAPE_IDS.every((id) => options.shapes.includes(id)) && options.shapes.length === DEFAULT_SHAPE_IDS.length;
   const variant = variantSuffix(options);
   const name = options.bare ? `bare${variant}`
     : options.scale === 100_000 && everyShape ? `latest${variant}`

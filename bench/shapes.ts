@@ -1,14 +1,17 @@
-// The request shapes (1-6 from issue 5, 7 from issue 13), as raw query strings on GET /api/users (sent exactly like this by
-// both servers' clients; a space in a key is `+`, `>` is percent-encoded).
+// The request shapes (1-6 from issue 5, 7 from issue 13, 8-13: shapes 1, 3 and 6 with `total=estimated`
+// and `total=none`, issue 14, run only when named with --shapes), as raw query strings on GET /api/users
+// (sent exactly like this by both servers' clients; a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
   readonly id: number;
   readonly label: string;
   /** Raw query string, without `?`. */
   readonly query: string;
+  /** For shapes 8-13: the shape this one adds `total=` to. */
+  readonly base?: number;
 }
 
-export const SHAPES: readonly Shape[] = [
+const BASE_SHAPES: readonly Shape[] = [
   { id: 1, label: 'filter + sort, page 3', query: 'filter[status]=active&sort[created_at]=desc&per-page=20&page=3' },
   { id: 2, label: 'search name,email (total)', query: 'search[name,email]=*an*&per-page=20' },
   { id: 3, label: 'expand posts (fields, sort)', query: 'expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20' },
@@ -21,6 +24,19 @@ export const SHAPES: readonly Shape[] = [
     query: 'per-page=20&expand[posts]=p&p_limit=3&p_sort[created_at]=desc&p_expand[comments]=c&c_limit=2',
   },
 ];
+
+/** Shapes 1, 3 and 6 with another total mode (decisions.md 44): 8/9 from 1, 10/11 from 3, 12/13 from 6. */
+export const TOTAL_SHAPES: readonly Shape[] = [1, 3, 6].flatMap((base, i) => {
+  const shape = BASE_SHAPES.find((s) => s.id === base) as Shape;
+  return (['estimated', 'none'] as const).map((total, j): Shape => ({
+    id: 8 + i * 2 + j, label: `${shape.label}, total=${total}`, query: `${shape.query}&total=${total}`, base,
+  }));
+});
+
+export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES];
+
+/** The shapes a run takes when --shapes does not say: 1-7. */
+export const DEFAULT_SHAPE_IDS: readonly number[] = BASE_SHAPES.map((s) => s.id);
 
 export const COLLECTION_PATH = '/api/users';
 

@@ -27,6 +27,19 @@ export const optionsSchema = {
       properties: {
         defaultPageSize: { type: 'integer', minimum: 1, default: 15 },
         maxPageSize: { type: 'integer', minimum: 1, default: 100 },
+        total: {
+          description: 'How envelopes get their total when the request has no total=: exact (a count), estimated (a count up to estimateAbove, '
+            + "the planner's estimate past it) or none (no total); one mode for all, or per collection name (the others exact).",
+          oneOf: [
+            { enum: ['exact', 'estimated', 'none'] },
+            { type: 'object', additionalProperties: { enum: ['exact', 'estimated', 'none'] } },
+          ],
+          default: 'exact',
+        },
+        estimateAbove: {
+          description: 'With total=estimated, up to this many matching records are counted exactly; past it the total is the planner\'s estimate.',
+          type: 'integer', minimum: 0, default: 10000,
+        },
       },
     },
     maxRows: {

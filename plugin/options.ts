@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ModelQuery } from './apply';
 import type { ModelClass } from './schema';
+import type { TotalMode } from './syntax';
 import { optionsSchema } from './options-schema';
 
 /** A read replica: its Knex instance, or one with the name logs and Server-Timing use (default `replica-<n>`). */
@@ -47,7 +48,14 @@ export interface QueryModifiersOptions {
   readonly knex: Knex;
   readonly collections: Readonly<Record<string, ModelClass>>;
   readonly prefix?: string;
-  readonly pagination?: { readonly defaultPageSize?: number; readonly maxPageSize?: number };
+  readonly pagination?: {
+    readonly defaultPageSize?: number;
+    readonly maxPageSize?: number;
+    /** How envelopes get their total when the client sends no `total=`: one mode, or per collection name (others exact). */
+    readonly total?: TotalMode | Readonly<Record<string, TotalMode>>;
+    /** `total=estimated` counts exactly up to this many matching records (default 10000). */
+    readonly estimateAbove?: number;
+  };
   readonly maxRows?: number;
   readonly limits?: {
     readonly maxQueryLength?: number;
@@ -97,6 +105,8 @@ export interface ResolvedOptions {
   readonly prefix: string;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
+  readonly total: TotalMode | Readonly<Record<string, TotalMode>>;
+  readonly estimateAbove: number;
   readonly maxRows: number;
   readonly maxQueryLength: number;
   readonly maxClauses: number;
@@ -188,6 +198,12 @@ function codeProblems(options: QueryModifiersOptions): string[] {
   }
   const { defaultPageSize = 15, maxPageSize = 100 } = options.pagination ?? {};
   if (defaultPageSize > maxPageSize) problems.push('pagination.defaultPageSize must not exceed pagination.maxPageSize');
+  const total = options.pagination?.total;
+  if (typeof total === 'object' && total !== null) {
+    for (const name of Object.keys(total)) {
+      if (!Object.prototype.hasOwnProperty.call(options.collections ?? {}, name)) problems.push(`pagination.total.${name} names no collection`);
+    }
+  }
   return problems;
 }
 
@@ -204,6 +220,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     prefix: options.prefix ?? '/api',
     defaultPageSize: options.pagination?.defaultPageSize ?? 15,
     maxPageSize: options.pagination?.maxPageSize ?? 100,
+    total: options.pagination?.total ?? 'exact',
+    estimateAbove: options.pagination?.estimateAbove ?? 10000,
     maxRows: options.maxRows ?? 1000,
     maxQueryLength: limits.maxQueryLength ?? 8192,
     maxClauses: limits.maxClauses ?? 50,

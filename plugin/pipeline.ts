@@ -7,7 +7,8 @@ import { compiledBytes, compileQuery, planQueries, stringBytes, type CompiledQue
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
-import { buildEnvelope, shapeRecords, type Envelope, type JsonRecord } from './respond';
+import { findTotal } from './page-total';
+import { buildEnvelope, buildSimpleEnvelope, shapeRecords, type Envelope, type JsonRecord, type SimpleEnvelope } from './respond';
 import type { CollectionCatalog } from './schema';
 import { describeQuery, parseQueryString, querySegments } from './syntax';
 import { validateQuery, type ValidationLimits } from './validate';
@@ -66,10 +67,8 @@ export interface PipelineMetrics {
 
 export type PipelineOutcome = (
   | { readonly kind: 'rows'; readonly records: JsonRecord[]; readonly truncated: boolean }
-  | { readonly kind: 'page'; readonly envelope: Envelope }
+  | { readonly kind: 'page'; readonly envelope: Envelope | SimpleEnvelope }
 ) & { readonly metrics: PipelineMetrics };
-
-const countOf = (rows: readonly Record<string, unknown>[]): number => Number(rows[0]?.count ?? 0);
 
 /** Page links keep every other parameter as sent and replace only `page` (decisions.md 27). */
 function pageUrls(path: string, queryString: string, at: number): (page: number) => string {
@@ -109,29 +108,26 @@ export async function runPipeline(
     const records = shapeRecords(truncated ? rows.slice(0, paging.limit) : rows, root, expansions);
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
   }
-  const offset = (paging.page - 1) * paging.pageSize;
-  // A partial page, or a short first page, tells the total without a count query.
-  const known = (rows.length > 0 || paging.page === 1) && rows.length < paging.pageSize;
-  let total = offset + rows.length;
-  if (!known) {
-    const count = () => planned.count.rows().then(countOf);
-    if (caches.totals === undefined) {
-      total = await count();
-      statements++;
-    } else {
-      const { sql, bindings } = planned.count.toSQL();
-      const kept = caches.totals.get(`${sql}\u0000${JSON.stringify(bindings)}`, count);
-      total = await kept.total;
-      if (kept.counted) statements++;
-    }
+  const pageUrl = pageUrls(request.path, request.queryString, pageAt);
+  if (paging.total.kind === 'none') {
+    // One row was read past the page: it only tells that a next page exists (decisions.md 44).
+    const shown = rows.slice(0, paging.pageSize);
+    const queried = performance.now();
+    const envelope = buildSimpleEnvelope(shapeRecords(shown, root, expansions), {
+      page: paging.page, pageSize: paging.pageSize, hasMore: rows.length > paging.pageSize, path: request.path, pageUrl,
+    });
+    return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
   }
+  const found = await findTotal(planned, { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length }, caches.totals);
+  statements += found.statements;
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {
     page: paging.page,
     pageSize: paging.pageSize,
-    total,
+    total: found.total,
+    ...(found.isEstimate === undefined ? {} : { isEstimate: found.isEstimate }),
     path: request.path,
-    pageUrl: pageUrls(request.path, request.queryString, pageAt),
+    pageUrl,
   });
   return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
 }

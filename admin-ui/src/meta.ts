@@ -37,7 +37,14 @@ export interface CollectionMeta extends ScopeMeta {
   readonly operators: readonly string[];
   readonly logical: readonly string[];
   readonly sortDirections: { readonly asc: readonly string[]; readonly desc: readonly string[] };
-  readonly pagination: { readonly defaultPageSize: number; readonly maxPageSize: number };
+  readonly pagination: {
+    readonly defaultPageSize: number;
+    readonly maxPageSize: number;
+    /** The collection's default `total=` mode, the modes, and where estimated totals start (decisions.md 44). */
+    readonly total: string;
+    readonly totalModes: readonly string[];
+    readonly estimateAbove: number;
+  };
   readonly maxRows: number;
   readonly maxExpansions: number;
   readonly maxExpandDepth: number;
@@ -119,6 +126,9 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
     pagination: {
       defaultPageSize: typeof pagination.defaultPageSize === 'number' ? pagination.defaultPageSize : 15,
       maxPageSize: typeof pagination.maxPageSize === 'number' ? pagination.maxPageSize : 100,
+      total: typeof pagination.total === 'string' ? pagination.total : 'exact',
+      totalModes: pagination.totalModes === undefined ? ['exact'] : strings(pagination.totalModes),
+      estimateAbove: typeof pagination.estimateAbove === 'number' ? pagination.estimateAbove : 10000,
     },
     maxRows: typeof body.maxRows === 'number' ? body.maxRows : 1000,
     maxExpansions: typeof body.maxExpansions === 'number' ? body.maxExpansions : 5,

@@ -59,6 +59,8 @@ export interface PagingState {
   page: string;
   limit: string;
   offset: string;
+  /** `total=` in page mode: '' (the collection's default), `exact`, `estimated` or `none`. */
+  total: string;
 }
 
 export interface FormState {
@@ -85,7 +87,7 @@ export function emptyForm(collection: string): FormState {
     collection,
     root: emptyScope('root'),
     expands: [],
-    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '' },
+    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '', total: '' },
   };
 }
 

@@ -3,7 +3,8 @@
 
 import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
-import { operators, sortWordList } from '../syntax';
+import { operators, sortWordList, totalModes } from '../syntax';
+import { defaultTotalMode } from '../validate';
 
 function describeScope(scope: ScopeCatalog) {
   return {
@@ -46,7 +47,10 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     operators: [...operators],
     logical: ['and', 'or', 'and!', 'or!'],
     sortDirections: { asc: sortWordList.slice(0, 3), desc: sortWordList.slice(3) },
-    pagination: { defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize },
+    pagination: {
+      defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize,
+      total: defaultTotalMode(options, collection.name), totalModes: [...totalModes], estimateAbove: options.estimateAbove,
+    },
     maxRows: options.maxRows,
     maxExpansions: options.maxExpansions,
     maxExpandDepth: options.maxExpandDepth,

@@ -63,9 +63,15 @@ function expansionBytes(expansion: CompiledExpansion): number {
   return bytes;
 }
 
+/** The paging object (counted as before, with room to spare); a page's total mode (decisions.md 44) is an object of its own. */
+function pagingBytes(paging: CompiledQuery['paging']): number {
+  if (paging.kind === 'rows') return objectBytes(5);
+  return objectBytes(5) + objectBytes(paging.total.kind === 'estimated' ? 2 : 1);
+}
+
 /** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
 export function compiledBytes(compiled: CompiledQuery): number {
-  let bytes = objectBytes(5) + objectBytes(5) + scopeBytes(compiled.root) + arrayBytes(compiled.expansions.length);
+  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + scopeBytes(compiled.root) + arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
   return bytes;
 }

@@ -1,3 +1,5 @@
 export { compileQuery, type CompiledExpansion, type CompiledQuery, type CompiledScope } from './compiled';
 export { compiledBytes, stringBytes } from './footprint';
-export { planQueries, rootStatements, type ModelQuery, type PlannedQueries, type RootStatements, type ScopeHook } from './query';
+export {
+  planQueries, rootStatements, type EstimateQueries, type ModelQuery, type PlannedQueries, type RootStatements, type Row, type Runnable, type ScopeHook,
+} from './query';

@@ -12,9 +12,11 @@ import type { Knex } from 'knex';
 import type { CompiledQuery } from './compiled';
 import { loadExpansion } from './expansions';
 import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
-import { countStatement, selectStatement, type Statement } from './statements';
+import {
+  cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement,
+} from './statements';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 
@@ -23,19 +25,38 @@ export interface PlannedQueries {
   readonly rows: Runnable;
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
+  /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
+  readonly estimated?: EstimateQueries;
   /** Runs the rows query and loads every expansion into the rows; reports the statements run. */
   readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number }>;
+}
+
+export interface EstimateQueries {
+  readonly capped: Runnable;
+  readonly estimate: Runnable;
 }
 
 /** The root's rows and count statements, written without a builder. */
 export interface RootStatements {
   readonly rows: Statement;
   readonly count: Statement;
+  readonly capped?: Statement;
+  readonly estimate?: Statement;
+}
+
+/** `estimateAbove` + 1 when the request asks for an estimated total; undefined otherwise. */
+function estimateCap(compiled: CompiledQuery): number | undefined {
+  const { paging } = compiled;
+  return paging.kind === 'page' && paging.total.kind === 'estimated' ? paging.total.estimateAbove + 1 : undefined;
 }
 
 function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } {
   const { paging } = compiled;
-  if (paging.kind === 'page') return { limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
+  if (paging.kind === 'page') {
+    // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
+    const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
+    return { limit, offset: (paging.page - 1) * paging.pageSize };
+  }
   // One row past the cap tells whether the response was cut (decisions.md 28).
   return { limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
 }
@@ -47,8 +68,11 @@ function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } 
 export function rootStatements(compiled: CompiledQuery): RootStatements | undefined {
   if (!compiled.plain) return undefined;
   const { root } = compiled;
+  const cap = estimateCap(compiled);
   let count: Statement | undefined;
-  return {
+  let capped: Statement | undefined;
+  let estimate: Statement | undefined;
+  const statements: RootStatements = {
     rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
@@ -56,17 +80,27 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
       return count;
     },
   };
+  if (cap === undefined) return statements;
+  // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
+  return Object.defineProperties(statements, {
+    capped: { enumerable: true, get: () => (capped ??= cappedCountStatement(root.from, root.where, cap)) },
+    estimate: { enumerable: true, get: () => (estimate ??= estimateStatement(root.from, root.where)) },
+  });
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
 export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
-  const { collection, paging, expansions, root } = compiled;
+  const { collection, expansions, root } = compiled;
   let rows: Runnable;
   let count: Runnable;
+  let estimated: EstimateQueries | undefined;
   const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
     count = viaText(knex, () => direct.count);
+    if (estimateCap(compiled) !== undefined) {
+      estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
+    }
   } else {
     const { limit, offset } = rootWindow(compiled);
     const base = collection.modelClass.query(knex) as ModelQuery;
@@ -74,6 +108,13 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
+    const cap = estimateCap(compiled);
+    if (cap !== undefined) {
+      estimated = {
+        capped: viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().limit(cap).toKnexQuery().as('capped'))),
+        estimate: viaExplain(knex, base.clone()),
+      };
+    }
     const query = base.clone();
     applySelectAndOrder(query, knex, root.select, root.order);
     query.limit(limit);
@@ -82,8 +123,9 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   }
   const run = async () => {
     const found = await rows.rows();
-    // Rows past the cap are dropped before expanding: they are never shown.
-    const parents = paging.kind === 'rows' && paging.truncatable && found.length > paging.limit ? found.slice(0, paging.limit) : found;
+    // Rows past the cap (or the row read past a page without a total) are dropped before expanding: they are never shown.
+    const shown = shownRows(compiled);
+    const parents = found.length > shown ? found.slice(0, shown) : found;
     let statements = 1;
     if (parents.length > 0 && expansions.length > 0) {
       const loaded = await Promise.all(expansions.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
@@ -91,5 +133,12 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     return { rows: found, statements };
   };
-  return { rows, count, run };
+  return { rows, count, ...(estimated === undefined ? {} : { estimated }), run };
+}
+
+/** How many of the rows read are shown: the rest only tell that there are more. */
+function shownRows(compiled: CompiledQuery): number {
+  const { paging } = compiled;
+  if (paging.kind === 'page') return paging.pageSize;
+  return paging.limit;
 }

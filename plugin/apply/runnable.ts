@@ -37,6 +37,21 @@ export function viaBuilder(knex: Knex, query: ModelQuery | Knex.QueryBuilder): R
 }
 
 /**
+ * PostgreSQL's plan (`EXPLAIN (FORMAT JSON)`) of a builder's statement, which is embedded as a binding
+ * the way viaBuilder sends one, so knex reads no `?` inside its quoted identifiers as a placeholder.
+ */
+export function viaExplain(knex: Knex, query: ModelQuery): Runnable {
+  const compiled = () => query.toKnexQuery();
+  return {
+    toSQL: () => {
+      const { sql, bindings } = compiled().toSQL();
+      return { sql: `explain (format json) ${sql}`, bindings };
+    },
+    rows: async () => ((await knex.raw('explain (format json) ?', [compiled()])) as { rows: Row[] }).rows,
+  };
+}
+
+/**
  * Statement text written by statements.ts is already in knex's `toSQL()` form (`?` placeholders,
  * no `??` for knex to expand), so `toSQL` returns it as written instead of formatting it again.
  * Given a function, the text is written when first needed.

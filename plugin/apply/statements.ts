@@ -138,3 +138,19 @@ export function countStatement(from: string, where: readonly Fragment[]): Statem
     bindings: bindingsOf(where),
   };
 }
+
+/** The rows matching `where`, counted up to `cap` (`limit ?`): exact below the cap, `cap` at or past it. */
+export function cappedCountStatement(from: string, where: readonly Fragment[], cap: number): Statement {
+  return {
+    sql: `select count(*) as "count" from (select ${from}.* from ${from}${whereClause(where)} limit ?) as "capped"`,
+    bindings: [...bindingsOf(where), cap],
+  };
+}
+
+/** PostgreSQL's plan of the rows matching `where`; its top node's `Plan Rows` is the planner's estimate. */
+export function estimateStatement(from: string, where: readonly Fragment[]): Statement {
+  return {
+    sql: `explain (format json) select ${from}.* from ${from}${whereClause(where)}`,
+    bindings: bindingsOf(where),
+  };
+}

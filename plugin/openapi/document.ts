@@ -5,6 +5,7 @@ import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, Catalog } from '../schema';
 import { collectionParameters, pagingParameters } from './parameters';
 import { collectionSchemas, schemaNames, sharedSchemas } from './schemas';
+import { totalParameter } from './totals';
 import type { JsonSchema } from './value-forms';
 
 export interface OpenApiInfo {
@@ -46,7 +47,7 @@ function sharedResponses(options: ResolvedOptions): Record<string, JsonSchema> {
 function okResponse(collection: CollectionCatalog, options: ResolvedOptions): JsonSchema {
   return {
     description: `A bare array of ${collection.name} records (at most ${options.maxRows}), or the page envelope when a `
-      + 'page parameter is present.',
+      + 'page parameter is present (the simple page envelope with `total=none`).',
     headers: {
       ETag: { description: 'A weak validator of the representation.', schema: { type: 'string' } },
       'X-Result-Truncated': {
@@ -60,6 +61,7 @@ function okResponse(collection: CollectionCatalog, options: ResolvedOptions): Js
           oneOf: [
             { type: 'array', items: ref('schemas', schemaNames.record(collection.name)) },
             ref('schemas', schemaNames.page(collection.name)),
+            ref('schemas', schemaNames.simplePage(collection.name)),
           ],
         },
       },
@@ -97,7 +99,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
   const schemas: Record<string, JsonSchema> = {};
   for (const collection of catalog.values()) {
     paths[`${options.prefix}/${collection.name}`] = {
-      parameters: collectionParameters(collection, options.maxExpandDepth),
+      parameters: [...collectionParameters(collection, options.maxExpandDepth), totalParameter(collection, options)],
       get: operation(collection, options, 'get'),
       head: operation(collection, options, 'head'),
     };

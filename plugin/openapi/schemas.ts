@@ -1,9 +1,10 @@
 // The component schemas: one record schema per collection and per expandable relation at each depth
-// (built from the column types), the page envelope, and the problem+json body with every stable code.
+// (built from the column types), the page envelopes, and the problem+json body with every stable code.
 
 import { maxDetailLength, maxErrorsBytes, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { columnSchema } from './record-schemas';
+import { simplePageSchema } from './totals';
 import type { JsonSchema } from './value-forms';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -14,6 +15,7 @@ export const schemaNames = {
   /** `path` is the owner's: `users` for `record.users.posts`, `users.posts` for `record.users.posts.comments`. */
   relation: (path: string, relation: string): string => `record.${path}.${relation}`,
   page: (collection: string): string => `page.${collection}`,
+  simplePage: (collection: string): string => `simple-page.${collection}`,
 };
 
 function scopeProperties(scope: ScopeCatalog): Record<string, JsonSchema> {
@@ -62,6 +64,7 @@ export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth:
     `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose) and the expanded relations.`,
     embedded);
   schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
+  schemas[schemaNames.simplePage(collection.name)] = simplePageSchema(ref(schemaNames.record(collection.name)));
   return schemas;
 }
 
@@ -90,7 +93,11 @@ function pageSchema(record: JsonSchema): JsonSchema {
     type: 'object',
     description: 'The pagination envelope (Laravel paginator format), returned when `page`, `per-page` or `page-size` is present.',
     required: Object.keys(properties),
-    properties,
+    // Present (last) only with `total=estimated` (decisions.md 44).
+    properties: {
+      ...properties,
+      total_is_estimate: { type: 'boolean', description: 'With `total=estimated` only: whether `total` is the planner\'s estimate.' },
+    },
     additionalProperties: false,
   };
 }

@@ -23,12 +23,16 @@ export interface Envelope {
   prev_page_url: string | null;
   to: number | null;
   total: number;
+  /** Only with `total=estimated` (decisions.md 44): whether `total` is the planner's estimate. */
+  total_is_estimate?: boolean;
 }
 
 export interface PageRequest {
   readonly page: number;
   readonly pageSize: number;
   readonly total: number;
+  /** Set with `total=estimated`: the envelope then ends with `total_is_estimate`. */
+  readonly isEstimate?: boolean;
   /** The collection URL without a query, e.g. `http://localhost:3000/api/users`. */
   readonly path: string;
   /** The URL of page `n`, keeping every other query parameter. */
@@ -79,5 +83,6 @@ export function buildEnvelope(data: JsonRecord[], request: PageRequest): Envelop
     prev_page_url: page > 1 ? pageUrl(page - 1) : null,
     to: from === null ? null : from + data.length - 1,
     total,
+    ...(request.isEstimate === undefined ? {} : { total_is_estimate: request.isEstimate }),
   };
 }

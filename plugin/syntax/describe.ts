@@ -19,10 +19,13 @@ import type {
 import {
   parseLogicalPrefix,
   parseSortDirection,
+  parseTotalMode,
   sortWordList,
+  totalModes,
   type ClauseFamily,
   type LogicalWord,
   type Modifier,
+  type TotalMode,
 } from './vocabulary';
 
 interface ScopeBuilder {
@@ -42,6 +45,7 @@ interface Collector {
   /** Keys not of ours that start like an alias modifier (`p_page`): a mistake if the alias is declared. */
   aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
+  total: TotalMode | undefined;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;
   clauses: number;
@@ -58,7 +62,7 @@ const newScope = (): ScopeBuilder => ({
 });
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'page', 'per-page', 'page-size', 'limit', 'offset',
+  'fields', 'fields!', 'sort', 'expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total',
 ]);
 
 const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -170,6 +174,13 @@ function addWindow(c: Collector, scope: ScopeBuilder, bound: 'limit' | 'offset',
   scope.window[bound] = { parameter: key, value: count.value };
 }
 
+/** `total=estimated`; a wrong value is refused even where `total` is not used (no page parameters). */
+function addTotal(c: Collector, value: string): void {
+  const mode = parseTotalMode(value);
+  if (mode === undefined) return malformed(c, 'total', `must be one of exact, estimated or none; got "${value}"`, [...totalModes]);
+  c.total = mode;
+}
+
 function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBuilder {
   if (alias === undefined) return c.root;
   let entry = c.aliased.get(alias);
@@ -233,6 +244,8 @@ function addPair(c: Collector, pair: QueryPair): void {
     case 'per-page':
     case 'page-size':
       return addPaging(c, modifier, pair.value);
+    case 'total':
+      return addTotal(c, pair.value);
   }
 }
 
@@ -292,7 +305,7 @@ function freezeScope(scope: ScopeBuilder): ScopeDescription {
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), problems: [],
+    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), total: undefined, problems: [],
     seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
@@ -324,6 +337,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     expands: Object.freeze([...c.expands]),
     aliased,
     paging,
+    total: c.total,
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
     cost: { clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey },

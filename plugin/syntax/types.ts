@@ -2,7 +2,7 @@
 // values are still text. The validate stage turns this into a ValidatedQuery.
 
 import type { Problem } from '../errors';
-import type { ClauseFamily, LogicalWord, Operator, SortDirection } from './vocabulary';
+import type { ClauseFamily, LogicalWord, Operator, SortDirection, TotalMode } from './vocabulary';
 
 /** A value as written: bare `null`, or text (already unquoted when it was written in double quotes). */
 export type RawValue =
@@ -106,6 +106,8 @@ export interface QueryDescription {
   /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
   readonly aliased: ReadonlyMap<string, ScopeDescription>;
   readonly paging: PagingDescription;
+  /** `total=...` as sent (decisions.md 44); only paginated requests use it. */
+  readonly total: TotalMode | undefined;
   /** Syntax problems found; the validate stage adds its own and reports them all together. */
   readonly problems: readonly Problem[];
   /** Every key as sent, in order, so problems can be reported in query-string order. */

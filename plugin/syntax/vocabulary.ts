@@ -16,7 +16,7 @@ export const aliasModifiers = [...scopedModifiers, 'expand', 'limit', 'offset'] 
 export type AliasModifier = (typeof aliasModifiers)[number];
 
 /** Modifiers of the root only. */
-export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
+export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total'] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
 export type Modifier = ScopedModifier | RootModifier;
@@ -36,6 +36,7 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   'page-size': false,
   limit: false,
   offset: false,
+  total: false,
 };
 
 export function isScopedModifier(word: string): word is ScopedModifier {
@@ -93,4 +94,13 @@ export const sortWordList = ['a', 'asc', 'ascending', '-', 'd', 'des', 'desc', '
 export function parseSortDirection(text: string): SortDirection | undefined {
   const lower = text.toLowerCase();
   return Object.prototype.hasOwnProperty.call(sortWords, lower) ? sortWords[lower] : undefined;
+}
+
+/** How a paginated envelope gets its total (decisions.md 44). */
+export const totalModes = ['exact', 'estimated', 'none'] as const;
+export type TotalMode = (typeof totalModes)[number];
+
+/** `total=estimated` -> 'estimated'; any other spelling (case included) -> undefined. */
+export function parseTotalMode(text: string): TotalMode | undefined {
+  return (totalModes as readonly string[]).includes(text) ? (text as TotalMode) : undefined;
 }

@@ -66,11 +66,20 @@ export interface ValidatedExpansion {
 }
 
 /**
+ * How a page's total is found (decisions.md 44): counted; counted up to `estimateAbove` records and
+ * estimated by the planner past that; or not at all (the simple envelope, one row read past the page).
+ */
+export type ValidatedTotal =
+  | { readonly kind: 'exact' }
+  | { readonly kind: 'estimated'; readonly estimateAbove: number }
+  | { readonly kind: 'none' };
+
+/**
  * `page`: an envelope. `rows`: a bare array of at most `limit` rows from `offset`; `truncatable` when
  * `limit` is the server's maxRows cap rather than the client's own limit (decisions.md 28).
  */
 export type ValidatedPaging =
-  | { readonly kind: 'page'; readonly page: number; readonly pageSize: number }
+  | { readonly kind: 'page'; readonly page: number; readonly pageSize: number; readonly total: ValidatedTotal }
   | { readonly kind: 'rows'; readonly limit: number; readonly offset: number; readonly truncatable: boolean };
 
 export interface ValidatedQuery {

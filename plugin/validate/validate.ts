@@ -3,12 +3,13 @@
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog } from '../schema';
-import type { PagingDescription, QueryDescription } from '../syntax';
+import type { QueryDescription } from '../syntax';
 import { validateExpansions } from './expansions';
 import { validateScope } from './scope';
+import { validateTotal, type TotalSettings } from './total';
 import type { ValidatedPaging, ValidatedQuery } from './types';
 
-export interface ValidationLimits {
+export interface ValidationLimits extends TotalSettings {
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
   readonly maxRows: number;
@@ -19,7 +20,8 @@ export interface ValidationLimits {
   readonly maxExpandDepth: number;
 }
 
-function validatePaging(paging: PagingDescription, limits: ValidationLimits, problems: Problem[]): ValidatedPaging {
+function validatePaging(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits, problems: Problem[]): ValidatedPaging {
+  const { paging } = description;
   switch (paging.kind) {
     case 'none':
       return { kind: 'rows', limit: limits.maxRows, offset: 0, truncatable: true };
@@ -37,7 +39,7 @@ function validatePaging(paging: PagingDescription, limits: ValidationLimits, pro
       if (!Number.isSafeInteger((paging.page - 1) * pageSize)) {
         problems.push(problem('MALFORMED_PARAMETER', 'page', '`page` is too large'));
       }
-      return { kind: 'page', page: paging.page, pageSize };
+      return { kind: 'page', page: paging.page, pageSize, total: validateTotal(description.total, collection.name, limits) };
     }
   }
 }
@@ -76,7 +78,7 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const problems: Problem[] = [...description.problems];
   const root = validateScope(description.root, collection, problems);
   const expansions = validateExpansions(description, collection.name, collection.relations, limits, problems);
-  const paging = validatePaging(description.paging, limits, problems);
+  const paging = validatePaging(description, collection, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
   return Object.freeze({ collection, root, expansions, paging });

@@ -211,7 +211,9 @@ describe('OpenAPI document', function () {
       const path = `/api/${name}`;
       const validate = schemas.compile(okSchema(doc, path));
       const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[')).map((p) => p.name).join('&');
-      for (const query of ['', expands, `${expands}&per-page=5&page=2`, 'page=99']) {
+      const pages = [`${expands}&per-page=5&page=2`, 'page=99'];
+      const totals = ['estimated', 'none'].flatMap((total) => pages.map((page) => `${page}&total=${total}`));
+      for (const query of ['', expands, ...pages, ...totals]) {
         const res = await expectStatus(`${path}?${query}`, 200);
         expect(validate(res.body), `${path}?${query}: ${schemas.errorsText(validate)}`).to.equal(true);
       }

@@ -8,7 +8,7 @@ import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
 import { FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
   ClauseSpec, Encoding, ExpandSpec, Family, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
-  SearchMode, SearchSpec, SortSpec, WindowSpec, EMPTY_SCOPE,
+  SearchMode, SearchSpec, SortSpec, TotalChoice, WindowSpec, EMPTY_SCOPE,
 } from './query';
 
 export type { GeneratorContext } from './literals';
@@ -225,6 +225,10 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
       root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }),
       expands: expandsArb(ctx, collection.relations),
       paging: pagingArb,
+      total: fc.oneof(
+        { arbitrary: fc.constant(null), weight: 3 },
+        { arbitrary: fc.constantFrom<TotalChoice>('exact', 'estimated', 'none'), weight: 3 },
+      ),
       noise: fc.subarray([...NOISE], { maxLength: 2 }),
       merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
       encoding: encodingArb,

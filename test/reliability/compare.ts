@@ -14,6 +14,9 @@ export const ENVELOPE_KEYS = [
   'path', 'per_page', 'prev_page_url', 'to', 'total',
 ];
 
+/** Laravel's simple paginator's key order (decision 44, `total=none`). */
+export const SIMPLE_ENVELOPE_KEYS = ['current_page', 'data', 'first_page_url', 'from', 'next_page_url', 'path', 'per_page', 'prev_page_url', 'to'];
+
 /** Exact JSON equality, keys in order; on failure a readable diff, and the request named. */
 function expectSameJson(actual: unknown, expected: unknown, what: string): void {
   if (JSON.stringify(actual) === JSON.stringify(expected)) return;
@@ -45,7 +48,13 @@ export function expectAnswer(res: RawResponse, expected: Expected, request: stri
   }
   const body = res.body as Record<string, unknown>;
   expect(body, what).to.be.an('object');
-  expect(Object.keys(body), `${what}: envelope keys`).to.deep.equal(ENVELOPE_KEYS);
+  if (expected.kind === 'simple-page') {
+    expect(Object.keys(body), `${what}: simple envelope keys`).to.deep.equal(SIMPLE_ENVELOPE_KEYS);
+    expectSameJson(body, expected.envelope, what);
+    return;
+  }
+  const estimated = expected.envelope.total_is_estimate === undefined ? [] : ['total_is_estimate'];
+  expect(Object.keys(body), `${what}: envelope keys`).to.deep.equal([...ENVELOPE_KEYS, ...estimated]);
   const { links, ...rest } = body;
   expectSameJson(rest, expected.envelope, what);
   expectLinks(links, expected.envelope, what);

@@ -1,6 +1,6 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
 // NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
-// nested expansions, pages, limit/offset),
+// nested expansions, pages, limit/offset, totals),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
 // Fixed seed by default; FC_SEED=<n> replays or explores another seed, FC_RUNS=<n> sets the count.
@@ -48,6 +48,8 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
   const built = await planQueries(compiled, options.knex, noHook);
   expect(direct.rows.toSQL(), `rows query of ${raw}`).to.deep.equal(built.rows.toSQL());
   expect(direct.count.toSQL(), `count query of ${raw}`).to.deep.equal(built.count.toSQL());
+  expect(direct.estimated?.capped.toSQL(), `capped count of ${raw}`).to.deep.equal(built.estimated?.capped.toSQL());
+  expect(direct.estimated?.estimate.toSQL(), `estimate of ${raw}`).to.deep.equal(built.estimated?.estimate.toSQL());
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
   const same = async (expansions: readonly CompiledExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
     for (const expansion of expansions) {

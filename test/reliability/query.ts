@@ -76,6 +76,9 @@ export type Paging =
   | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
   | { readonly kind: 'slice'; readonly limit: number | null; readonly offset: number | null };
 
+/** `total=` (decisions.md 44); it changes only paginated answers. */
+export type TotalChoice = 'exact' | 'estimated' | 'none';
+
 export interface Encoding {
   /** Keep `[`, `]` and `,` unencoded. */
   readonly raw: boolean;
@@ -88,6 +91,8 @@ export interface QuerySpec {
   readonly root: ScopeQuery;
   readonly expands: readonly ExpandSpec[];
   readonly paging: Paging;
+  /** `total=...`, or absent (null); sent with any paging, ignored without pages. */
+  readonly total?: TotalChoice | null;
   /** Keys that are not modifiers (decision 2): ignored by the plugin, kept in page URLs. */
   readonly noise: readonly (readonly [string, string])[];
   /** Choices that interleave the ordered pair sequences. */
@@ -193,6 +198,7 @@ export function serializeQuery(spec: QuerySpec): string {
   const sequences: Pair[][] = [...scopeSequences(spec.root, '')];
   sequences.push(...expandSequences(spec.expands, ''));
   sequences.push(...pagingPairs(spec.paging));
+  if (spec.total !== undefined && spec.total !== null) sequences.push([['total', spec.total]]);
   for (const pair of spec.noise) sequences.push([pair]);
   return interleave(sequences, spec.merge)
     .map(([key, value]) => {

@@ -1,7 +1,7 @@
 // The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
 // sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, nested expansion
-// and per-parent windows 40-41). It shares no code with plugin/.
+// and per-parent windows 40-41, totals 44). It shares no code with plugin/.
 
 import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
 import { ClauseSpec, ExpandSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec, WindowSpec } from './query';
@@ -29,11 +29,27 @@ export interface ExpectedPage {
   readonly prev_page_url: string | null;
   readonly to: number | null;
   readonly total: number;
+  /** With `total=estimated` only; the fixture is far below the threshold, so always false. */
+  readonly total_is_estimate?: boolean;
+}
+
+/** Laravel's simple paginator (`total=none`). */
+export interface ExpectedSimplePage {
+  readonly current_page: number;
+  readonly data: JsonRecord[];
+  readonly first_page_url: string;
+  readonly from: number | null;
+  readonly next_page_url: string | null;
+  readonly path: string;
+  readonly per_page: number;
+  readonly prev_page_url: string | null;
+  readonly to: number | null;
 }
 
 export type Expected =
   | { readonly kind: 'array'; readonly records: JsonRecord[]; readonly truncated: boolean }
-  | { readonly kind: 'page'; readonly envelope: ExpectedPage };
+  | { readonly kind: 'page'; readonly envelope: ExpectedPage }
+  | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage };
 
 // ---- conditions -----------------------------------------------------------------------------
 
@@ -209,7 +225,8 @@ function pageUrl(base: string, rawQuery: string, page: number): string {
   return `${base}?${pairs.join('&')}`;
 }
 
-function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' }>, options: ReferenceOptions, base: string, rawQuery: string): ExpectedPage {
+function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' }>, options: ReferenceOptions, base: string, rawQuery: string,
+  estimated: boolean): ExpectedPage {
   const perPage = paging.size ?? options.defaultPageSize;
   const page = paging.page ?? 1;
   const total = records.length;
@@ -230,6 +247,28 @@ function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' 
     prev_page_url: page > 1 ? url(page - 1) : null,
     to: from === null ? null : from + data.length - 1,
     total,
+    // Every total of the fixture is below the default estimateAbove (10,000), so it is exact.
+    ...(estimated ? { total_is_estimate: false } : {}),
+  };
+}
+
+/** `total=none`: no total; a next page exactly when a record lies past this one. */
+function simpleEnvelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' }>, options: ReferenceOptions, base: string, rawQuery: string): ExpectedSimplePage {
+  const perPage = paging.size ?? options.defaultPageSize;
+  const page = paging.page ?? 1;
+  const data = records.slice((page - 1) * perPage, page * perPage);
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
+  const url = (n: number): string => pageUrl(base, rawQuery, n);
+  return {
+    current_page: page,
+    data,
+    first_page_url: url(1),
+    from,
+    next_page_url: records.length > page * perPage ? url(page + 1) : null,
+    path: base,
+    per_page: perPage,
+    prev_page_url: page > 1 ? url(page - 1) : null,
+    to: from === null ? null : from + data.length - 1,
   };
 }
 
@@ -242,7 +281,8 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   const paging = spec.paging;
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;
-    return { kind: 'page', envelope: envelope(records, paging, options, base, rawQuery) };
+    if (spec.total === 'none') return { kind: 'simple-page', envelope: simpleEnvelope(records, paging, options, base, rawQuery) };
+    return { kind: 'page', envelope: envelope(records, paging, options, base, rawQuery, spec.total === 'estimated') };
   }
   const offset = paging.kind === 'slice' ? paging.offset ?? 0 : 0;
   const limit = paging.kind === 'slice' ? paging.limit : null;

@@ -173,6 +173,33 @@ describe(`read replicas on a real primary with two streaming replicas, through $
     }
   });
 
+  it('sends every totals statement (capped count, estimate) to the server of the request, and total=none counts nowhere', async function () {
+    const { knex, replicas: replicaKnexes, statements } = servers();
+    const started = await serve(knex, {
+      replicas: { servers: replicaKnexes, revealServer: true, checkIntervalMs: 100 },
+      pagination: { estimateAbove: 1 },
+      logger: { error: (message: string) => logged.push(message) },
+    });
+    served.push(started);
+    const get = (path: string) => rawGet(started.origin, path);
+    await waitFor('a replica answers', async () => servedBy(await get('/api/roles?per-page=1')).startsWith('replica-'));
+    await sleep(250);
+    // [query, statements it runs]: the page, the posts of its users, then the capped count and the EXPLAIN; or none.
+    for (const [query, ran] of [['total=estimated', 4], ['total=none', 2]] as const) {
+      for (let i = 0; i < 3; i += 1) {
+        const before = new Map(statements);
+        const res = await get(`/api/users?expand[posts]=p&per-page=2&sort[id]=asc&${query}`);
+        expect(res.status).to.equal(200);
+        const body = res.body as Record<string, unknown>;
+        expect('total_is_estimate' in body, query).to.equal(query === 'total=estimated');
+        const grown = [...statements].map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const);
+        // A check round adds at most 1 per server.
+        expect(grown.filter(([, n]) => n >= ran).map(([name]) => name), `${query}: ${JSON.stringify(grown)}`).to.deep.equal([servedBy(res)]);
+        expect(grown.find(([name]) => name === servedBy(res))?.[1], query).to.be.within(ran, ran + 1);
+      }
+    }
+  });
+
   it('takes a replica whose replay is paused out of rotation, and back once it catches up', async function () {
     const { r1 } = db();
     const { get, served: started } = await app({ checkIntervalMs: 100, maxLagMs: 400 });

@@ -133,6 +133,8 @@ describe('apply: statement text written directly equals what a builder compiles'
     'expand[notes]=n&n_sort[created_at]=desc&n_limit=2&n_offset=1&n_filter[title]=<>x',
     'expand[tags]=t&t_limit=1',
     'expand[nicknames]=k&k_offset=3',
+    'filter[id]=>=5&search[name]=*an*&per-page=10&page=2&total=estimated',
+    'expand[notes]=n&fields=id&per-page=2&total=none',
   ];
   for (const qs of queries) {
     it(`rows and count: "${qs}"`, async () => {
@@ -140,8 +142,27 @@ describe('apply: statement text written directly equals what a builder compiles'
       const built = await planQueries(compiled(qs), knex, noHook);
       expect(direct.rows.toSQL()).to.deep.equal(built.rows.toSQL());
       expect(direct.count.toSQL()).to.deep.equal(built.count.toSQL());
+      expect(direct.estimated?.capped.toSQL()).to.deep.equal(built.estimated?.capped.toSQL());
+      expect(direct.estimated?.estimate.toSQL()).to.deep.equal(built.estimated?.estimate.toSQL());
     });
   }
+
+  it('total=estimated: a count capped at estimateAbove + 1 rows, and the plan of the same rows', async () => {
+    const planned = await planQueries(compiled('filter[id]=>=5&per-page=10&total=estimated'), knex);
+    expect(planned.estimated?.capped.toSQL()).to.deep.equal({
+      sql: 'select count(*) as "count" from (select "people".* from "people" where (("people"."id" >= ?)) limit ?) as "capped"',
+      bindings: [5, 101],
+    });
+    expect(planned.estimated?.estimate.toSQL()).to.deep.equal({
+      sql: 'explain (format json) select "people".* from "people" where (("people"."id" >= ?))',
+      bindings: [5],
+    });
+    expect((await planQueries(compiled('per-page=10'), knex)).estimated).to.equal(undefined);
+  });
+
+  it('total=none reads one row past the page, and nothing to count with', async () => {
+    expect((await planQueries(compiled('fields=id&per-page=10&page=3&total=none'), knex)).rows.toSQL().bindings).to.deep.equal([11, 20]);
+  });
 
   const parents = [{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: 2, name: 'b' }, { id: null, name: 'c' }];
   for (const qs of queries.filter((q) => q.includes('expand'))) {

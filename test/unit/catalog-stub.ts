@@ -90,6 +90,7 @@ export const people: CollectionCatalog = {
 
 export const limits = {
   defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3, maxExpandDepth: 3, maxRelatedRows: 50,
+  total: 'exact' as const, estimateAbove: 100,
 };
 
 /** An enum in a schema whose name needs quoting, a text array, an integer array, a real and a jsonb. */

@@ -197,6 +197,17 @@ describe('syntax: describeQuery', () => {
     expect(bad).to.deep.equal(['page', 'per-page', 'limit', 'offset']);
   });
 
+  it('reads total=exact|estimated|none, refuses other values, and x_total is not ours (decisions.md 44, 3)', () => {
+    expect(describe_('per-page=5&total=estimated').total).to.equal('estimated');
+    expect(describe_('total=none').total).to.equal('none');
+    expect(describe_('per-page=5').total).to.equal(undefined);
+    const bad = describe_('total=EXACT');
+    expect(bad.problems.map((p) => [p.code, p.parameter, p.allowed])).to.deep.equal([['MALFORMED_PARAMETER', 'total', ['exact', 'estimated', 'none']]]);
+    expect(describe_('total=none&total=exact').problems.map((p) => p.code)).to.deep.equal(['DUPLICATE_PARAMETER']);
+    expect(describe_('x_total=none').problems).to.deep.equal([]);
+    expect(describe_('expand[posts]=p&p_total=none').problems.map((p) => [p.code, p.parameter])).to.deep.equal([['MALFORMED_PARAMETER', 'p_total']]);
+  });
+
   it('counts clauses and the longest list for the cost caps', () => {
     const d = describe_('in[id]=1,2,3&in[or id]=4&filter[id]=1&search[name]=a');
     expect(d.cost).to.deep.equal({ clauses: 4, listItems: 3, longestList: 'in[id]' });

@@ -119,7 +119,10 @@ describe('validate: paging and cost caps', () => {
   });
 
   it('refuses page sizes over the maximum, naming it', () => {
-    expect(validate('page=2').paging).to.deep.equal({ kind: 'page', page: 2, pageSize: 15 });
+    expect(validate('page=2').paging).to.deep.equal({ kind: 'page', page: 2, pageSize: 15, total: { kind: 'exact' } });
+    expect(validate('page=2&total=estimated').paging).to.deep.include({ total: { kind: 'estimated', estimateAbove: 100 } });
+    expect(validate('page=2&total=none').paging).to.deep.include({ total: { kind: 'none' } });
+    expect(validate('total=none').paging.kind, 'total alone paginates nothing').to.equal('rows');
     expect(problemsOf('page-size=101')).to.deep.equal([['PAGE_SIZE_TOO_LARGE', 'page-size']]);
   });
 

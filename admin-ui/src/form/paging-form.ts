@@ -1,5 +1,5 @@
 // Owns the pagination builder: all records (a bare array, up to maxRows), pages (the envelope with
-// navigation links) or limit and offset.
+// navigation links, and how it gets its total) or limit and offset.
 import { h, labelled } from '../dom';
 import type { CollectionMeta } from '../meta';
 import type { FormState, PagingMode, PagingState } from '../state';
@@ -12,6 +12,25 @@ function numberInput(id: string, paging: PagingState, part: 'perPage' | 'page' |
   } } });
   element.value = paging[part];
   return element;
+}
+
+const totalWords: Readonly<Record<string, string>> = {
+  exact: 'exact (count every record)',
+  estimated: 'estimated (planner estimate on large results)',
+  none: 'none (previous and next only)',
+};
+
+/** The `total=` choice: the collection's default first, then each mode (decisions.md 44). */
+function totalSelect(paging: PagingState, meta: CollectionMeta, ctx: FormContext): HTMLSelectElement {
+  const { total, totalModes } = meta.pagination;
+  const select = h('select', { id: 'total', on: { change: () => {
+    paging.total = select.value;
+    ctx.changed();
+  } } },
+  h('option', { text: `Default: ${totalWords[total] ?? total}`, attrs: { value: '' } }),
+  ...totalModes.map((mode) => h('option', { text: totalWords[mode] ?? mode, attrs: { value: mode } })));
+  select.value = totalModes.includes(paging.total) ? paging.total : '';
+  return select;
 }
 
 export function pagingSection(state: FormState, meta: CollectionMeta, ctx: FormContext): HTMLElement {
@@ -36,6 +55,7 @@ export function pagingSection(state: FormState, meta: CollectionMeta, ctx: FormC
     ? [
         labelled(`Page size (1–${max})`, numberInput('per-page', paging, 'perPage', ctx, { min: '1', max, placeholder: String(meta.pagination.defaultPageSize) }), '', 'paging-per-page'),
         labelled('Page', numberInput('page', paging, 'page', ctx, { min: '1', placeholder: '1' }), '', 'paging-page'),
+        labelled('Total', totalSelect(paging, meta, ctx), '', 'paging-total'),
       ]
     : paging.mode === 'limit'
       ? [

@@ -20,7 +20,7 @@ export interface DecodedForm {
 
 const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(?:\[([^[\]]*)\])?$/s;
 const scoped = new Set(['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!']);
-const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset']);
+const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset', 'total']);
 const operators = ['>=', '<=', '<>', '=', '>', '<'];
 const logicalWords = new Set(['and', 'or', 'and!', 'or!']);
 
@@ -100,6 +100,10 @@ function addToScope(scope: ScopeState, meta: CollectionMeta, modifier: string, a
 }
 
 function readPaging(state: FormState, key: string, value: string, ignored: string[]): void {
+  if (key === 'total') {
+    state.paging.total = value;
+    return;
+  }
   const pages = key === 'page' || key === 'per-page' || key === 'page-size';
   const mode = pages ? 'pages' : 'limit';
   if (state.paging.mode !== 'none' && state.paging.mode !== mode) {
@@ -143,6 +147,10 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
     } else {
       readPaging(state, modifier, value, ignored);
     }
+  }
+  if (state.paging.total !== '' && state.paging.mode !== 'pages') {
+    ignored.push(`total=${state.paging.total}: used only with pages`);
+    state.paging.total = '';
   }
   return { state, ignored };
 }

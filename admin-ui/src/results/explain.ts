@@ -72,7 +72,10 @@ function statementBlock(statement: Statement, index: number, plan: unknown): HTM
     h('h3', { text: `Statement ${index + 1}` }),
     h('pre', { class: 'code sql', text: formatSql(statement.sql) }),
     h('p', { class: 'bindings' }, h('strong', { text: 'Bindings: ' }), h('code', { text: JSON.stringify(statement.bindings) })),
-    plan === undefined ? null : h('div', {},
+    plan === undefined ? null : plan === null
+      // The estimate of total=estimated is an EXPLAIN itself: its answer is the plan the total came from.
+      ? h('p', { class: 'help', text: 'No plan: this statement is itself an EXPLAIN (the planner\'s estimate of total=estimated).' })
+      : h('div', {},
       h('h4', { text: 'Plan' }),
       h('pre', { class: 'code plan', text: lines.length > 0 ? lines.join('\n') : JSON.stringify(plan, null, 2) }),
       h('details', {}, h('summary', { text: 'Plan as JSON' }), h('pre', { class: 'code', text: JSON.stringify(plan, null, 2) }))));

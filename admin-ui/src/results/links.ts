@@ -14,6 +14,8 @@ export interface Envelope {
   readonly from: number | null;
   readonly to: number | null;
   readonly total: number;
+  /** Present with `total=estimated`: whether `total` is the planner's estimate (decisions.md 44). */
+  readonly total_is_estimate?: boolean;
   readonly per_page: number;
   readonly first_page_url: string | null;
   readonly last_page_url: string | null;
@@ -31,7 +33,7 @@ export function decodeLabel(label: string): string {
   return new DOMParser().parseFromString(`<!doctype html><body>${label}`, 'text/html').body.textContent ?? label;
 }
 
-function navButton(text: string, url: string | null, onNavigate: (url: string) => void, props: { current?: boolean; label?: string } = {}): HTMLElement {
+export function navButton(text: string, url: string | null, onNavigate: (url: string) => void, props: { current?: boolean; label?: string } = {}): HTMLElement {
   const element = h('button', {
     text,
     class: props.current ? 'page current' : 'page',
@@ -44,8 +46,10 @@ function navButton(text: string, url: string | null, onNavigate: (url: string) =
 
 /** "Records 11–20 of 47 · page 2 of 5" and the navigation buttons. */
 export function envelopeNavigation(envelope: Envelope, onNavigate: (url: string) => void): HTMLElement {
-  const range = envelope.from === null ? 'No records on this page' : `Records ${envelope.from}–${envelope.to ?? envelope.from} of ${envelope.total}`;
-  const summary = `${range} · page ${envelope.current_page} of ${envelope.last_page}`;
+  const estimate = envelope.total_is_estimate === true;
+  const total = estimate ? `about ${envelope.total}` : String(envelope.total);
+  const range = envelope.from === null ? 'No records on this page' : `Records ${envelope.from}–${envelope.to ?? envelope.from} of ${total}`;
+  const summary = `${range} · page ${envelope.current_page} of ${estimate ? 'about ' : ''}${envelope.last_page}${estimate ? ' (the total is an estimate)' : ''}`;
   const onFirst = envelope.current_page === 1;
   const onLast = envelope.current_page >= envelope.last_page;
   return h('nav', { class: 'pages', attrs: { 'aria-label': 'Result pages' } },

@@ -7,6 +7,7 @@ import type { Param } from '../query/encode';
 import { ui } from '../ui';
 import { explainView } from './explain';
 import { asEnvelope, envelopeNavigation } from './links';
+import { asSimpleEnvelope, simpleNavigation } from './simple-links';
 import { clearInlineProblems, problemList, showInlineProblems } from './problems';
 import { recordsOf, resultTable } from './table';
 
@@ -44,7 +45,9 @@ export function showRun(response: ApiResponse, params: readonly Param[], onNavig
   const truncated = response.headers.get('X-Result-Truncated') === 'true' ? ' · cut at the row limit' : '';
   ui.status.textContent = `HTTP ${response.status} · ${records.length} record${records.length === 1 ? '' : 's'} · ${response.milliseconds} ms${truncated}`;
   const envelope = asEnvelope(response.body);
+  const simple = asSimpleEnvelope(response.body);
   if (envelope !== undefined) ui.pagination.replaceChildren(envelopeNavigation(envelope, onNavigate));
+  else if (simple !== undefined) ui.pagination.replaceChildren(simpleNavigation(simple, onNavigate));
   ui.table.replaceChildren(resultTable(records));
 }
 
