@@ -3,11 +3,11 @@
 // memory and attached under the relation's name. No N+1.
 
 import type { Knex } from 'knex';
-import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
+import { usesOwnQueryBuilder } from '../schema';
 import { raise } from '../errors';
 import type { ValidatedExpansion } from '../validate';
 import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applySelectAndOrder, joinOnBuilder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
 import { columnSql } from './sql';
 import { joinThrough, keyIn, ownerAlias, ownerSelect, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
@@ -32,20 +32,6 @@ function ownerValues(parents: readonly Row[], columns: readonly string[]): unkno
     seen.set(key, columns.length === 1 ? row[columns[0] as string] : columns.map((c) => row[c]));
   }
   return [...seen.values()];
-}
-
-/** The join the builder path needs: plain, or through the join table's own `modify`. */
-function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog): void {
-  const through = relation.through;
-  if (through === undefined) return;
-  if (through.modify === undefined) {
-    query.joinRaw(joinThrough(relation).trimStart());
-    return;
-  }
-  const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
-  query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
-  });
 }
 
 export interface ExpansionQuery {

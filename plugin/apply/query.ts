@@ -5,13 +5,17 @@
 //
 // Two ways to the same SQL. When the host has a `scope` hook, a model with its own query builder or
 // query(), or a relation modifier, the statement is an Objection query builder, so those see the
-// API they know. Otherwise the statement text is sent as it is: compiling a builder costs more CPU
-// than everything else the plugin does for a request.
+// API they know; a relation condition's subquery is then the relation's own builder too. Otherwise
+// the statement text is sent as it is: compiling a builder costs more CPU than everything else the
+// plugin does for a request.
 
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder } from '../schema';
-import type { ValidatedQuery } from '../validate';
+import type { RelatedRows, ValidatedQuery } from '../validate';
+import type { Fragment } from './sql';
+import type { RelatedSql } from './conditions';
 import { loadExpansion } from './expansions';
+import { existsSql, plainRelation, relatedBuilder, relatedRowsOf, relatedText } from './related';
 import {
   applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
@@ -36,9 +40,9 @@ export interface RootStatements {
   readonly count: Statement;
 }
 
-function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number; offset: number } {
+function rootParts(validated: ValidatedQuery, related: RelatedSql): { parts: ScopeSql; limit: number; offset: number } {
   const { root, paging, expansions } = validated;
-  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys));
+  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys), related);
   if (paging.kind === 'page') return { parts, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
   // One row past the cap tells whether the response was cut (decisions.md 28).
   return { parts, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
@@ -51,12 +55,28 @@ function rootParts(validated: ValidatedQuery): { parts: ScopeSql; limit: number;
 export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
   if (rootStatementsOf.has(validated)) return rootStatementsOf.get(validated);
   let made: RootStatements | undefined;
-  if (usesOwnQueryBuilder(validated.collection.modelClass)) {
-    const { parts, limit, offset } = rootParts(validated);
+  const plain = usesOwnQueryBuilder(validated.collection.modelClass)
+    && relatedRowsOf(validated.root.groups).every((rows) => plainRelation(rows.relation));
+  if (plain) {
+    const { parts, limit, offset } = rootParts(validated, (rows) => existsSql(rows.relation, relatedText(rows)));
     made = { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
   }
   rootStatementsOf.set(validated, made);
   return made;
+}
+
+/**
+ * Each relation condition's subquery as the relation's own query, with its `modify` and the host's
+ * hooks applied (awaited here, before the root query is assembled).
+ */
+async function relatedBuilders(validated: ValidatedQuery, knex: Knex, hook: ScopeHook | undefined): Promise<RelatedSql> {
+  const built = new Map<RelatedRows, Fragment>();
+  for (const rows of relatedRowsOf(validated.root.groups)) built.set(rows, await relatedBuilder(rows, knex, hook));
+  return (rows) => {
+    const derived = built.get(rows);
+    if (derived === undefined) throw new Error(`no subquery was built for the relation ${rows.relation.name}`);
+    return existsSql(rows.relation, derived);
+  };
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
@@ -69,7 +89,7 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
     rows = viaText(knex, direct.rows);
     count = viaText(knex, direct.count);
   } else {
-    const { parts, limit, offset } = rootParts(validated);
+    const { parts, limit, offset } = rootParts(validated, await relatedBuilders(validated, knex, hook));
     const base = collection.modelClass.query(knex) as ModelQuery;
     applyConditions(base, parts.where);
     await hook?.(collection.name, base);

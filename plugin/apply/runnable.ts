@@ -3,7 +3,8 @@
 
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
-import type { ScopeSql, Statement } from './statements';
+import type { Column, RelationCatalog } from '../schema';
+import { joinThrough, type ScopeSql, type Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
@@ -48,7 +49,21 @@ export function viaText(knex: Knex, statement: Statement): Runnable {
 }
 
 export function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
-  for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
+  for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings] as Knex.RawBinding[]);
+}
+
+/** The join a relation query needs on the builder path: plain, or through the join table's own `modify`. */
+export function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog): void {
+  const through = relation.through;
+  if (through === undefined) return;
+  if (through.modify === undefined) {
+    query.joinRaw(joinThrough(relation).trimStart());
+    return;
+  }
+  const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
+  query.join(source, (join) => {
+    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
+  });
 }
 
 export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: readonly string[], order: string): void {

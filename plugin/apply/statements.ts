@@ -5,7 +5,7 @@
 
 import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
-import { renderGroup } from './conditions';
+import { renderGroup, type RelatedSql } from './conditions';
 import { columnSql, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
@@ -40,8 +40,11 @@ function readColumns(scope: ValidatedScope): Column[] {
   return [...own, ...scope.output.filter((column) => stored(column) && column.table !== table)];
 }
 
-/** The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24). */
-export function scopeSql(scope: ValidatedScope, keys: readonly Column[]): ScopeSql {
+/**
+ * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24);
+ * `related` writes the root's relation conditions.
+ */
+export function scopeSql(scope: ValidatedScope, keys: readonly Column[], related?: RelatedSql): ScopeSql {
   const selected = readColumns(scope);
   for (const key of keys) {
     if (!selected.some((c) => c.name === key.name)) selected.push(key);
@@ -49,7 +52,7 @@ export function scopeSql(scope: ValidatedScope, keys: readonly Column[]): ScopeS
   return {
     from: quoteTable(scope.catalog.table),
     select: selected.map(selectColumn),
-    where: scope.groups.map(renderGroup),
+    where: scope.groups.map((group) => renderGroup(group, related)),
     order: scope.order.map((key) => `${columnSql(key.column)} ${key.direction}`).join(', '),
   };
 }

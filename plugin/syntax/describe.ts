@@ -69,6 +69,12 @@ function malformed(c: Collector, key: string, detail: string, allowed?: readonly
   report(c, 'MALFORMED_PARAMETER', key, `\`${key}\` ${detail}`, allowed);
 }
 
+/** `posts.status` -> `posts`; `status` -> undefined. The validate stage decides whether it is a relation. */
+function relationOf(field: string): string | undefined {
+  const dot = field.indexOf('.');
+  return dot === -1 ? undefined : field.slice(0, dot);
+}
+
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
 function readClauseTarget(argument: string): Parsed<{ word: LogicalWord; negated: boolean; field: string }> {
   const space = argument.indexOf(' ');
@@ -117,7 +123,8 @@ function addSearch(c: Collector, scope: ScopeBuilder, key: string, argument: str
   if (fields.some((f) => f === '')) return malformed(c, key, 'has an empty field name in its list');
   const pattern = parseSearchPattern(value);
   if (!pattern.ok) return malformed(c, key, pattern.detail);
-  c.clauses++;
+  // One clause for the scope's own fields and one for each relation a dot path names: each is a test.
+  c.clauses += new Set(fields.map((f) => relationOf(f) ?? '')).size;
   scope.searches.push({ kind: 'search', parameter: key, fields, ...pattern.value });
 }
 

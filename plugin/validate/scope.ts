@@ -2,10 +2,11 @@
 // scope's catalog: field permissions, value types, search patterns, sort keys and projection.
 
 import { problem, type Problem } from '../errors';
-import type { Column, ScopeCatalog } from '../schema';
+import type { Column, RelationCatalog, ScopeCatalog } from '../schema';
 import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription } from '../syntax';
 import { clauseFamilies } from '../syntax';
 import type { Condition, ConditionGroup, OrderKey, Term, ValidatedScope, Operand } from './types';
+import { relationField, type RelationField } from './relation-fields';
 import { coerceValue, comparisonOf, typeWords } from './values';
 
 type Capability = 'projectable' | 'sortable' | 'searchable' | 'filterable';
@@ -17,11 +18,26 @@ const capabilityWords: Readonly<Record<Capability, string>> = {
   filterable: 'filtered on',
 };
 
+/** One condition on the related records of `relation`, as an EXISTS (decisions.md 36). */
+const exists = (relation: RelationCatalog, condition: Condition): Condition =>
+  ({ kind: 'exists', related: { relation, groups: [{ anyOf: [[{ negated: false, condition }]] }] } });
+
 class ScopeValidator {
   constructor(
     private readonly catalog: ScopeCatalog,
     private readonly problems: Problem[],
+    /** The root's relations, which dot paths name; undefined in an alias scope (no dot paths there). */
+    private readonly relations: ReadonlyMap<string, RelationCatalog> | undefined,
   ) {}
+
+  /** `posts.status` at the root -> that relation and its field; anything else -> a field of this scope. */
+  target(name: string, capability: 'filterable' | 'searchable', parameter: string): RelationField | { relation: undefined; column: Column } | undefined {
+    if (this.relations !== undefined && name.includes('.')) {
+      return relationField(this.catalog.label, this.relations, name, capability, parameter, this.problems);
+    }
+    const column = this.field(name, capability, parameter);
+    return column && { relation: undefined, column };
+  }
 
   /** Unknown and forbidden fields get the same answer, so hidden columns cannot be discovered. */
   field(name: string, capability: Capability, parameter: string): Column | undefined {
@@ -68,9 +84,17 @@ class ScopeValidator {
     return undefined;
   }
 
+  /** A clause of this scope, or through a dot path one EXISTS on the related records. */
   condition(clause: ClauseDescription): Condition | undefined {
-    const column = this.field(clause.field, 'filterable', clause.parameter);
-    if (column === undefined || this.unordered(column, clause)) return undefined;
+    const target = this.target(clause.field, 'filterable', clause.parameter);
+    if (target === undefined) return undefined;
+    const condition = this.conditionOn(target.column, clause);
+    return condition && (target.relation === undefined ? condition : exists(target.relation, condition));
+  }
+
+  /** A clause on `column` (of this scope or a related one): its values checked against the column's type. */
+  conditionOn(column: Column, clause: ClauseDescription): Condition | undefined {
+    if (this.unordered(column, clause)) return undefined;
     const p = clause.parameter;
     switch (clause.kind) {
       case 'filter': {
@@ -105,9 +129,13 @@ class ScopeValidator {
     return anyOf.length > 0 ? { anyOf } : undefined;
   }
 
+  /**
+   * `search[name,posts.title]=an`: the scope's own fields in one condition, each relation's fields in
+   * one EXISTS, any of them matching (decisions.md 18, 36).
+   */
   search(search: SearchDescription): ConditionGroup | undefined {
-    const columns = search.fields.map((f) => this.field(f, 'searchable', search.parameter));
-    if (!columns.every((c) => c !== undefined)) return undefined;
+    const targets = search.fields.map((f) => this.target(f, 'searchable', search.parameter));
+    if (!targets.every((t) => t !== undefined)) return undefined;
     if (search.term.includes('\u0000')) {
       // PostgreSQL text cannot hold NUL; refuse it here rather than let the driver fail.
       this.problems.push(problem('INVALID_VALUE', search.parameter, `\`${search.parameter}\`: the search term must not contain a NUL character`));
@@ -115,7 +143,13 @@ class ScopeValidator {
     }
     const escaped = search.term.replace(/[\\%_]/g, (ch) => '\\' + ch);
     const pattern = (search.anchorStart ? '' : '%') + escaped + (search.anchorEnd ? '' : '%');
-    return { anyOf: [[{ negated: false, condition: { kind: 'search', columns: columns as Column[], pattern } }]] };
+    const bySource = new Map<RelationCatalog | undefined, Column[]>();
+    for (const { relation, column } of targets) bySource.set(relation, [...(bySource.get(relation) ?? []), column]);
+    const anyOf = [...bySource].map(([relation, columns]): Term[] => {
+      const condition: Condition = { kind: 'search', columns, pattern };
+      return [{ negated: false, condition: relation === undefined ? condition : exists(relation, condition) }];
+    });
+    return { anyOf };
   }
 
   output(projection: ProjectionDescription | undefined): Column[] {
@@ -155,7 +189,11 @@ class ScopeValidator {
   }
 }
 
-/** Validates one scope, adding every problem found to `problems`. */
-export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[]): ValidatedScope {
-  return new ScopeValidator(catalog, problems).scope(description);
+/**
+ * Validates one scope, adding every problem found to `problems`. `relations` (the root's) lets its
+ * conditions name related fields (`filter[posts.status]`); alias scopes have none.
+ */
+export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[],
+  relations?: ReadonlyMap<string, RelationCatalog>): ValidatedScope {
+  return new ScopeValidator(catalog, problems, relations).scope(description);
 }

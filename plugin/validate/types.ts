@@ -16,7 +16,19 @@ export type Condition =
   | { readonly kind: 'compare'; readonly column: Column; readonly operator: Operator; readonly operand: Operand }
   | { readonly kind: 'in'; readonly column: Column; readonly items: readonly Operand[] }
   | { readonly kind: 'between'; readonly column: Column; readonly min: Operand; readonly max: Operand }
-  | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string };
+  | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string }
+  /** At least one related record satisfies the conditions (decisions.md 36–37). */
+  | { readonly kind: 'exists'; readonly related: RelatedRows };
+
+/**
+ * The related records of one parent that a relation condition reads: those the relation, its
+ * `modify` and the host's hooks let through, narrowed by `groups` (on the related scope's columns,
+ * joined with AND; none: every related record).
+ */
+export interface RelatedRows {
+  readonly relation: RelationCatalog;
+  readonly groups: readonly ConditionGroup[];
+}
 
 export interface Term {
   readonly negated: boolean;

@@ -99,7 +99,7 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
 /** `filter[id]=>=5` on users -> a ValidatedQuery; throws a QueryError listing every problem. */
 export function validateQuery(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits): ValidatedQuery {
   const problems: Problem[] = [...description.problems];
-  const root = validateScope(description.root, collection, problems);
+  const root = validateScope(description.root, collection, problems, collection.relations);
   const expansions = validateExpansions(description, collection, limits, problems);
   const paging = validatePaging(description.paging, limits, problems);
   checkCost(description, limits, problems);
