@@ -186,6 +186,45 @@ describe('admin UI (browser)', function () {
     await admin.screenshot('admin-ui-navigation');
   });
 
+  it('filters users by their related records: a relation, then its field; the condition says EXISTS', async function () {
+    await admin.open();
+    const draft = await admin.addRow('root-filter', 'Add filter');
+    expect(await draft.getByLabel('Of', { exact: true }).inputValue()).to.equal('');
+    await draft.getByLabel('Of', { exact: true }).selectOption('posts');
+    expect(await draft.getByLabel('Field', { exact: true }).inputValue()).to.equal('posts.id');
+    await draft.getByLabel('Field', { exact: true }).selectOption('posts.status');
+    await draft.getByLabel('Value', { exact: true }).fill('draft');
+    const admins = await admin.addRow('root-filter', 'Add filter');
+    await admins.getByLabel('Join', { exact: true }).selectOption('and!');
+    await admins.getByLabel('Of', { exact: true }).selectOption('roles');
+    await admins.getByLabel('Field', { exact: true }).selectOption('roles.name');
+    await admins.getByLabel('Value', { exact: true }).fill('admin');
+    const search = await admin.addRow('root-search', 'Add search');
+    await search.getByLabel('posts.title', { exact: true }).check();
+    await search.getByLabel(/^Contains/).fill('the');
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+
+    const query = 'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal(
+      "WHERE (EXISTS a posts record with status = 'draft' AND NOT EXISTS a roles record with name = 'admin')\n"
+      + "  AND (name contains 'the' OR EXISTS a posts record with title contains 'the')");
+    await admin.run();
+    const records = await apiJson(`${server.origin}/api/users?${query}`) as Row[];
+    expect(records.length).to.be.greaterThan(0);
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+
+    // A pasted URL comes back with the relation chosen in its row.
+    await page.getByLabel('Paste a URL to edit it here').fill('/api/users?in[or!+roles.name]=admin,editor');
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('roles.name')`);
+    const pasted = page.locator('#root-in > .row').first();
+    expect(await pasted.getByLabel('Of', { exact: true }).inputValue()).to.equal('roles');
+    expect(await pasted.getByLabel('Field', { exact: true }).inputValue()).to.equal('roles.name');
+    expect(await admin.condition()).to.equal("WHERE (NOT EXISTS a roles record with name IN ('admin', 'editor'))");
+  });
+
   it('shows each problem next to the control that caused it', async function () {
     await admin.open();
     const row = await admin.addRow('root-filter', 'Add filter');

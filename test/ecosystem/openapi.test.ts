@@ -149,6 +149,29 @@ describe('OpenAPI document', function () {
     }
   });
 
+  it('allows exactly the documented dot paths in filter, in, between and search (decisions.md 36)', async function () {
+    let allowed = 0;
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const documented = documentedFields(parametersOf(doc, path));
+      const relations: [string, ModelClass][] = Object.entries(model.getRelations()).map(([r, m]) => [r, m.relatedModelClass]);
+      for (const [relation, related] of [...relations, ['no_such_relation', model] as [string, ModelClass]]) {
+        for (const column of await tableColumns(app.db.knex, related.tableName)) {
+          const dotted = { ...column, name: `${relation}.${column.name}` };
+          for (const modifier of ['filter', 'in', 'between', 'search'] as const) {
+            const url = `${path}?${probe(modifier, dotted)}`;
+            if (!documented[modifier].has(dotted.name)) await expectRefused(url, 'FIELD_NOT_ALLOWED');
+            else {
+              await expectStatus(url, 200);
+              allowed += 1;
+            }
+          }
+        }
+      }
+    }
+    expect(allowed).to.be.greaterThan(10);
+  });
+
   it('returns each documented record field when asked for it with fields', async function () {
     for (const name of Object.keys(collections)) {
       const record = asJson(schemas.named(`record.${name}`).schema, 'record');

@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
-import { CollectionSpec, FieldSpec, ScopeSpec } from './model';
+import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
   ClauseSpec, Encoding, ExpandSpec, Family, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
   SearchMode, SearchSpec, SortSpec, EMPTY_SCOPE,
@@ -56,13 +56,43 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
   });
 }
 
-function searchArb(ctx: GeneratorContext, scope: ScopeSpec): fc.Arbitrary<SearchSpec> | undefined {
-  if (scope.searchable.length === 0) return undefined;
+/**
+ * A root clause: on the collection's own field, or now and then on a relation's field through a
+ * dot path (decision 36), drawn from that relation's filterable fields and values.
+ */
+function rootClauseArb(ctx: GeneratorContext, collection: CollectionSpec, family: Family): fc.Arbitrary<ClauseSpec> | undefined {
+  const own = clauseArb(ctx, collection, family);
+  const related = collection.relations.flatMap((relation) => {
+    const arb = clauseArb(ctx, relation.scope, family);
+    return arb === undefined ? [] : [arb.map((clause): ClauseSpec => ({ ...clause, field: `${relation.name}.${clause.field}` }))];
+  });
+  const options = [...(own === undefined ? [] : [{ arbitrary: own, weight: 3 * Math.max(related.length, 1) }]),
+    ...related.map((arbitrary) => ({ arbitrary, weight: 2 }))];
+  return options.length === 0 ? undefined : fc.oneof(...options);
+}
+
+/** A field a search may name: the scope's own, or at the root a relation's as `<relation>.<field>`. */
+interface Searchable {
+  readonly name: string;
+  readonly table: string;
+  readonly field: string;
+}
+
+function searchables(scope: ScopeSpec, relations: readonly RelationSpec[]): Searchable[] {
+  return [
+    ...scope.searchable.map((field) => ({ name: field, table: scope.table, field })),
+    ...relations.flatMap((r) => r.scope.searchable.map((field) => ({ name: `${r.name}.${field}`, table: r.scope.table, field }))),
+  ];
+}
+
+function searchArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[]): fc.Arbitrary<SearchSpec> | undefined {
+  const candidates = searchables(scope, relations);
+  if (candidates.length === 0) return undefined;
   const odd = fc.constantFrom('%', '_', '\\', '*', 'a*b', 'Star*', '100%', 'e_r', ' ', "'", '"', 'zzz', 'é');
-  const fields = fc.shuffledSubarray([...scope.searchable], { minLength: 1, maxLength: Math.min(3, scope.searchable.length) });
-  return fields.chain((names) => {
+  const fields = fc.shuffledSubarray(candidates, { minLength: 1, maxLength: Math.min(3, candidates.length) });
+  return fields.chain((chosen) => {
     // Terms cut from the searched fields' own text forms, so that searches find something.
-    const texts = names.flatMap((name) => pool(ctx.data, scope.table, name));
+    const texts = chosen.flatMap((c) => pool(ctx.data, c.table, c.field));
     const fromData = texts.length === 0 ? odd : fc.tuple(fc.constantFrom(...texts), fc.nat(40), fc.nat(8), fc.nat(255))
       .map(([s, at, len, n]) => {
         const start = at % Math.max(s.length, 1);
@@ -72,7 +102,7 @@ function searchArb(ctx: GeneratorContext, scope: ScopeSpec): fc.Arbitrary<Search
       // Outer stars are wildcards, and edge spaces or quotes are not this test's question: trim them.
       .map((t) => t.replace(/^[*\s"]+|[*\s"]+$/g, ''))
       .filter((t) => t.length > 0);
-    return fc.record({ fields: fc.constant(names), term, mode: fc.constantFrom<SearchMode>('contains', 'both', 'start', 'end') });
+    return fc.record({ fields: fc.constant(chosen.map((c) => c.name)), term, mode: fc.constantFrom<SearchMode>('contains', 'both', 'start', 'end') });
   });
 }
 
@@ -115,10 +145,12 @@ interface ScopeSizes {
   readonly searches: number;
 }
 
-function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes): fc.Arbitrary<ScopeQuery> {
+/** One scope's modifiers; at the root (`collection` given) clauses and searches may name related fields. */
+function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes, collection?: CollectionSpec): fc.Arbitrary<ScopeQuery> {
   const families: Family[] = ['filter', 'filter', 'in', 'between'];
-  const clauseArbs = families.map((f) => clauseArb(ctx, scope, f)).filter((a): a is fc.Arbitrary<ClauseSpec> => a !== undefined);
-  const search = searchArb(ctx, scope);
+  const clauseArbs = families.map((f) => (collection === undefined ? clauseArb(ctx, scope, f) : rootClauseArb(ctx, collection, f)))
+    .filter((a): a is fc.Arbitrary<ClauseSpec> => a !== undefined);
+  const search = searchArb(ctx, scope, collection?.relations ?? []);
   return fc.record({
     clauses: clauseArbs.length === 0 ? fc.constant([]) : listOf(fc.oneof(...clauseArbs), sizes.clauses),
     searches: search === undefined ? fc.constant([]) : listOf(search, sizes.searches, [6, 3, 1]),
@@ -178,7 +210,7 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
     weight: weights[collection.name] ?? 1,
     arbitrary: fc.record({
       collection: fc.constant(collection.name),
-      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }),
+      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }, collection),
       expands: expandsArb(ctx, collection),
       paging: pagingArb,
       noise: fc.subarray([...NOISE], { maxLength: 2 }),

@@ -1,9 +1,9 @@
 // The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
-// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35). It shares no code
-// with plugin/.
+// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, relations in
+// conditions 36). It shares no code with plugin/.
 
-import { CollectionSpec, Dataset, FieldSpec, fieldOf, ScopeSpec, StoredRow } from './model';
+import { CollectionSpec, Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
 import { ClauseSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
@@ -77,7 +77,30 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
   }
 }
 
-function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec): boolean {
+/** What a scope's conditions may reach besides its own fields: the root's relations (decision 36). */
+interface Reach {
+  readonly data: Dataset;
+  readonly relations: readonly RelationSpec[];
+}
+
+const NOWHERE: Reach = { data: { rows: new Map(), types: new Map(), collections: new Map() }, relations: [] };
+
+/** `posts.status` -> the posts relation and `status`; a plain field -> undefined. */
+function throughRelation(reach: Reach, name: string): { relation: RelationSpec; field: string } | undefined {
+  const dot = name.indexOf('.');
+  if (dot === -1) return undefined;
+  const relation = reach.relations.find((r) => r.name === name.slice(0, dot));
+  if (!relation) throw new Error(`reference: no relation in ${name}`);
+  return { relation, field: name.slice(dot + 1) };
+}
+
+/** A clause on a relation's field holds when at least one related record satisfies it (decision 36). */
+function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec, reach: Reach): boolean {
+  const path = throughRelation(reach, clause.field);
+  if (path) {
+    const bare = { ...clause, field: path.field };
+    return path.relation.related(row, reach.data).some((r) => holds(path.relation.scope, r, bare, NOWHERE));
+  }
   const field = fieldOf(scope, clause.field);
   const stored = row[clause.field] ?? null;
   const [first, second] = clause.values as [Literal, Literal];
@@ -104,7 +127,7 @@ function term(clause: ClauseSpec, index: number): Term {
 }
 
 /** A family's clauses in query order with NOT > AND > OR (decision 15); an empty group is true. */
-function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSpec[]): boolean {
+function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSpec[], reach: Reach): boolean {
   const alternatives: Term[][] = [];
   clauses.map(term).forEach((t) => {
     const last = alternatives[alternatives.length - 1];
@@ -112,29 +135,35 @@ function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSp
     else last.push(t);
   });
   if (alternatives.length === 0) return true;
-  return alternatives.some((all) => all.every((t) => holds(scope, row, t.clause) !== t.negated));
+  return alternatives.some((all) => all.every((t) => holds(scope, row, t.clause, reach) !== t.negated));
 }
 
 /** The text PostgreSQL compares for a search: the value itself, or the column cast to text. */
-function searchHolds(row: StoredRow, search: SearchSpec): boolean {
+function textMatches(stored: string | null | undefined, search: SearchSpec): boolean {
+  if (stored === null || stored === undefined) return false;
   const term = search.term.toLowerCase();
+  const text = stored.toLowerCase();
+  switch (search.mode) {
+    case 'contains':
+    case 'both': return text.includes(term);
+    case 'start': return text.startsWith(term);
+    case 'end': return text.endsWith(term);
+  }
+}
+
+/** Any listed field matches; a related field when at least one related record's does (decision 36). */
+function searchHolds(row: StoredRow, search: SearchSpec, reach: Reach): boolean {
   return search.fields.some((name) => {
-    const stored = row[name];
-    if (stored === null || stored === undefined) return false;
-    const text = stored.toLowerCase();
-    switch (search.mode) {
-      case 'contains':
-      case 'both': return text.includes(term);
-      case 'start': return text.startsWith(term);
-      case 'end': return text.endsWith(term);
-    }
+    const path = throughRelation(reach, name);
+    if (!path) return textMatches(row[name], search);
+    return path.relation.related(row, reach.data).some((r) => textMatches(r[path.field], search));
   });
 }
 
-function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow): boolean {
+function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow, reach: Reach): boolean {
   const families = ['filter', 'in', 'between'] as const;
-  return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f)))
-    && query.searches.every((s) => searchHolds(row, s));
+  return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f), reach))
+    && query.searches.every((s) => searchHolds(row, s, reach));
 }
 
 // ---- order and projection -------------------------------------------------------------------
@@ -172,8 +201,8 @@ function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
 }
 
 /** Filtered, ordered and projected records of one scope (root rows or one parent's related rows). */
-function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[]): { rows: StoredRow[]; fields: FieldSpec[] } {
-  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r))), fields: outputFields(scope, query) };
+function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], reach: Reach = NOWHERE): { rows: StoredRow[]; fields: FieldSpec[] } {
+  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach))), fields: outputFields(scope, query) };
 }
 
 function withExpansions(collection: CollectionSpec, spec: QuerySpec, data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
@@ -228,7 +257,7 @@ function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' 
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
   if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
-  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? []);
+  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], { data, relations: collection.relations });
   const records = rows.map((row) => withExpansions(collection, spec, data, row, fields));
   const paging = spec.paging;
   if (paging.kind === 'page') {

@@ -2,6 +2,7 @@
 // between rows, search, fields and sort. Only what the scope's metadata allows is offered.
 import { button, choices, h, input, labelled, select } from '../dom';
 import type { ScopeMeta } from '../meta';
+import { dotPaths } from '../query/paths';
 import { newId, type ProjectionMode, type ScopeState, type SearchRow, type SortRow } from '../state';
 import { clauseSection } from './clause-rows';
 import type { FormContext } from './context';
@@ -43,19 +44,27 @@ function searchRow(scope: ScopeState, row: SearchRow, meta: ScopeMeta, ctx: Form
     ctx.rebuild(`${scope.id}-add-search`);
   }, { class: 'icon', label: `Remove search ${index + 1}` });
   return h('div', { class: 'row wrap', id: row.id, attrs: { role: 'group', 'aria-label': `Search ${index + 1}` } },
-    fieldChecks(`${row.id}-fields`, 'Search in', meta.searchable, row.fields, ctx),
+    fieldChecks(`${row.id}-fields`, 'Search in', searchable(meta), row.fields, ctx),
     labelled('Contains (case-insensitive; * = any text)', pattern, 'grow'),
     h('div', { class: 'control end' }, remove));
 }
 
+/** The scope's own searchable fields, then (at the root) the related fields a search may reach. */
+const searchable = (meta: ScopeMeta): string[] => [...meta.searchable, ...dotPaths(meta, 'searchable')];
+
+function searchHelp(meta: ScopeMeta): string {
+  const related = dotPaths(meta, 'searchable').length > 0 ? ' A related field (relation.field) matches when at least one related record matches.' : '';
+  return `Find text in one or more fields.${related}`;
+}
+
 function searchSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement | null {
-  if (meta.searchable.length === 0) return null;
+  if (searchable(meta).length === 0) return null;
   const add = button('Add search', () => {
-    const row: SearchRow = { id: newId('search'), fields: meta.searchable.slice(0, 1), pattern: '' };
+    const row: SearchRow = { id: newId('search'), fields: searchable(meta).slice(0, 1), pattern: '' };
     scope.search.push(row);
     ctx.rebuild(`${row.id}-pattern`);
   }, { id: `${scope.id}-add-search`, class: 'add' });
-  return sectionBox(`${scope.id}-search`, 'Search', 'Find text in one or more fields.', scope.search.map((row) => searchRow(scope, row, meta, ctx)), add);
+  return sectionBox(`${scope.id}-search`, 'Search', searchHelp(meta), scope.search.map((row) => searchRow(scope, row, meta, ctx)), add);
 }
 
 const projectionModes: ReadonlyArray<[ProjectionMode, string]> = [['all', 'All fields'], ['include', 'Only these'], ['exclude', 'All except these']];
