@@ -8,6 +8,7 @@ import type { QueryPair } from './query-string';
 import type {
   ClauseDescription,
   ExpandDescription,
+  HasDescription,
   PagingDescription,
   ProjectionDescription,
   QueryDescription,
@@ -16,12 +17,14 @@ import type {
   SortDescription,
 } from './types';
 import {
+  conditionModifiers,
   parseLogicalPrefix,
   parseSortDirection,
   sortWordList,
   type ClauseFamily,
   type LogicalWord,
   type Modifier,
+  type ScopedModifier,
 } from './vocabulary';
 
 interface ScopeBuilder {
@@ -33,10 +36,19 @@ interface ScopeBuilder {
 
 type PagingKey = 'page' | 'per-page' | 'page-size' | 'limit' | 'offset';
 
+/** Who declared an alias: the relation it names, the first key naming it, and whether an expand did. */
+interface AliasOwner {
+  readonly relation: string;
+  readonly parameter: string;
+  expanded: boolean;
+}
+
 interface Collector {
   root: ScopeBuilder;
-  aliased: Map<string, { scope: ScopeBuilder; parameters: { key: string; index: number }[] }>;
+  aliased: Map<string, { scope: ScopeBuilder; parameters: { key: string; index: number; modifier: Modifier }[] }>;
+  aliases: Map<string, AliasOwner>;
   expands: ExpandDescription[];
+  has: HasDescription[];
   /** Keys not of ours that start like an alias modifier (`p_page`): a mistake if the alias is declared. */
   aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
@@ -56,7 +68,7 @@ const newScope = (): ScopeBuilder => ({
 });
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'page', 'per-page', 'page-size', 'limit', 'offset',
+  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'page', 'per-page', 'page-size', 'limit', 'offset',
 ]);
 
 const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -147,16 +159,39 @@ function addProjection(c: Collector, scope: ScopeBuilder, key: string, exclude: 
   scope.projection = { kind: exclude ? 'exclude' : 'include', parameter: key, fields };
 }
 
+/**
+ * Reads the alias of `expand[relation]=<alias>` (or `has`): empty means none. One alias names one
+ * relation (decisions.md 21, 37); `expand`, `has` and `count` of that relation may share it.
+ */
+function declareAlias(c: Collector, key: string, relation: string, value: string, expanded: boolean): { ok: boolean; alias?: string } {
+  if (value === '') return { ok: true };
+  if (!aliasShape.test(value)) {
+    malformed(c, key, `has an invalid alias "${value}": an alias is a letter followed by letters or digits`);
+    return { ok: false };
+  }
+  const owner = c.aliases.get(value);
+  if (owner !== undefined && owner.relation !== relation) {
+    report(c, 'DUPLICATE_PARAMETER', key,
+      `The alias "${value}" already names the relation "${owner.relation}" (\`${owner.parameter}\`); an alias names one relation`);
+    return { ok: false };
+  }
+  if (owner === undefined) c.aliases.set(value, { relation, parameter: key, expanded });
+  else owner.expanded ||= expanded;
+  return { ok: true, alias: value };
+}
+
 function addExpand(c: Collector, key: string, relation: string, value: string): void {
-  if (value !== '' && !aliasShape.test(value)) {
-    return malformed(c, key, `has an invalid alias "${value}": an alias is a letter followed by letters or digits`);
-  }
-  const alias = value === '' ? undefined : value;
-  const clash = alias === undefined ? undefined : c.expands.find((e) => e.alias === alias);
-  if (clash !== undefined) {
-    return report(c, 'DUPLICATE_PARAMETER', key, `The alias "${alias}" is already used by \`${clash.parameter}\`; give each expansion its own alias`);
-  }
-  c.expands.push({ kind: 'expand', parameter: key, relation, alias });
+  const declared = declareAlias(c, key, relation, value, true);
+  if (declared.ok) c.expands.push({ kind: 'expand', parameter: key, relation, alias: declared.alias });
+}
+
+/** `has[posts]=p`, `has![posts]`: the alias's conditions are read from its alias modifiers. */
+function addHas(c: Collector, key: string, relation: string, value: string, negated: boolean): void {
+  const declared = declareAlias(c, key, relation, value, false);
+  if (!declared.ok) return;
+  // One more test of the related records, like a clause (decisions.md 32).
+  c.clauses++;
+  c.has.push({ kind: 'has', parameter: key, relation, alias: declared.alias, negated });
 }
 
 function addPaging(c: Collector, key: PagingKey, value: string): void {
@@ -167,14 +202,14 @@ function addPaging(c: Collector, key: PagingKey, value: string): void {
   c.paging.set(key, { key, value: count.value });
 }
 
-function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBuilder {
+function scopeFor(c: Collector, alias: string | undefined, key: string, modifier: Modifier): ScopeBuilder {
   if (alias === undefined) return c.root;
   let entry = c.aliased.get(alias);
   if (entry === undefined) {
     entry = { scope: newScope(), parameters: [] };
     c.aliased.set(alias, entry);
   }
-  entry.parameters.push({ key, index: c.index });
+  entry.parameters.push({ key, index: c.index, modifier });
   return entry.scope;
 }
 
@@ -198,7 +233,7 @@ function addPair(c: Collector, pair: QueryPair): void {
     }
     c.seen.add(pair.key);
   }
-  const scope = (): ScopeBuilder => scopeFor(c, alias, pair.key);
+  const scope = (): ScopeBuilder => scopeFor(c, alias, pair.key, modifier);
   switch (modifier) {
     case 'filter':
     case 'in':
@@ -213,6 +248,9 @@ function addPair(c: Collector, pair: QueryPair): void {
       return addProjection(c, scope(), pair.key, modifier === 'fields!', pair.value);
     case 'expand':
       return addExpand(c, pair.key, argument, pair.value);
+    case 'has':
+    case 'has!':
+      return addHas(c, pair.key, argument, pair.value, modifier === 'has!');
     case 'page':
     case 'per-page':
     case 'page-size':
@@ -253,6 +291,22 @@ function resolvePaging(c: Collector): PagingDescription {
   return { kind: 'none' };
 }
 
+/**
+ * The scope of an alias no `expand` declares: only its conditions mean something (decisions.md 37),
+ * so `p_sort[...]` and `p_fields` there are refused rather than silently ignored.
+ */
+function conditionsOnly(c: Collector, alias: string, owner: AliasOwner, entry: { scope: ScopeBuilder; parameters: { key: string; index: number; modifier: Modifier }[] }): ScopeBuilder {
+  for (const { key, index, modifier } of entry.parameters) {
+    if (conditionModifiers.includes(modifier as ScopedModifier)) continue;
+    c.problems.push({
+      index,
+      problem: problem('MALFORMED_PARAMETER', key, `\`${key}\`: the alias "${alias}" is declared by \`${owner.parameter}\`, which reads only `
+        + `its conditions (${alias}_filter, ${alias}_in, ${alias}_between, ${alias}_search); shape records with \`expand[${owner.relation}]=${alias}\``),
+    });
+  }
+  return { ...entry.scope, sorts: [], projection: undefined };
+}
+
 function freezeScope(scope: ScopeBuilder): ScopeDescription {
   return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }) });
 }
@@ -260,7 +314,7 @@ function freezeScope(scope: ScopeBuilder): ScopeDescription {
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), problems: [],
+    root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], aliasLike: [], paging: new Map(), problems: [],
     seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
@@ -270,26 +324,27 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   c.index = pairs.length;
   const paging = resolvePaging(c);
   const aliased = new Map<string, ScopeDescription>();
-  const declared = new Set(c.expands.map((e) => e.alias));
   for (const [alias, entry] of c.aliased) {
-    if (declared.has(alias)) {
-      aliased.set(alias, freezeScope(entry.scope));
+    const owner = c.aliases.get(alias);
+    if (owner !== undefined) {
+      aliased.set(alias, freezeScope(owner.expanded ? entry.scope : conditionsOnly(c, alias, owner, entry)));
       continue;
     }
     for (const { key, index } of entry.parameters) {
       c.problems.push({
         index,
-        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\` declares it`),
+        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\` or \`has[...]=${alias}\` declares it`),
       });
     }
   }
   for (const { alias, key, index } of c.aliasLike) {
-    if (declared.has(alias)) c.problems.push({ index, problem: problem('MALFORMED_PARAMETER', key, notAnAliasModifier(key, alias)) });
+    if (c.aliases.has(alias)) c.problems.push({ index, problem: problem('MALFORMED_PARAMETER', key, notAnAliasModifier(key, alias)) });
   }
   const problems = c.problems.sort((a, b) => a.index - b.index).map((p) => p.problem);
   return Object.freeze({
     root: freezeScope(c.root),
     expands: Object.freeze([...c.expands]),
+    has: Object.freeze([...c.has]),
     aliased,
     paging,
     problems: Object.freeze(problems),

@@ -73,6 +73,15 @@ export interface ExpandDescription {
   readonly alias: string | undefined;
 }
 
+/** `has[posts]=p` (negated: `has![posts]=p`): a related record satisfying all of p's conditions (decisions.md 37). */
+export interface HasDescription {
+  readonly kind: 'has';
+  readonly parameter: string;
+  readonly relation: string;
+  readonly alias: string | undefined;
+  readonly negated: boolean;
+}
+
 export type PagingDescription =
   | { readonly kind: 'none' }
   | {
@@ -86,6 +95,7 @@ export type PagingDescription =
 export interface QueryDescription {
   readonly root: ScopeDescription;
   readonly expands: readonly ExpandDescription[];
+  readonly has: readonly HasDescription[];
   /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
   readonly aliased: ReadonlyMap<string, ScopeDescription>;
   readonly paging: PagingDescription;

@@ -9,7 +9,7 @@ export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fi
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
 /** Modifiers of the root only. */
-export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
+export const rootModifiers = ['expand', 'has', 'has!', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
 export type Modifier = ScopedModifier | RootModifier;
@@ -22,6 +22,8 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   search: true,
   sort: true,
   expand: true,
+  has: true,
+  'has!': true,
   fields: false,
   'fields!': false,
   page: false,
@@ -30,6 +32,9 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   limit: false,
   offset: false,
 };
+
+/** The alias modifiers a `has` alias reads: its conditions (decisions.md 37). */
+export const conditionModifiers: readonly ScopedModifier[] = ['filter', 'in', 'between', 'search'];
 
 export function isScopedModifier(word: string): word is ScopedModifier {
   return (scopedModifiers as readonly string[]).includes(word);

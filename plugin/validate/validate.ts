@@ -2,10 +2,10 @@
 // and its alias scope, pagination and the cost caps. Reports every problem at once (decisions.md 29).
 
 import { problem, QueryError, type Problem } from '../errors';
-import type { CollectionCatalog } from '../schema';
+import type { CollectionCatalog, RelationCatalog } from '../schema';
 import type { PagingDescription, QueryDescription, ScopeDescription } from '../syntax';
 import { validateScope } from './scope';
-import type { ValidatedExpansion, ValidatedPaging, ValidatedQuery } from './types';
+import type { ConditionGroup, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from './types';
 
 export interface ValidationLimits {
   readonly defaultPageSize: number;
@@ -66,25 +66,58 @@ function checkCost(description: QueryDescription, limits: ValidationLimits, prob
   }
 }
 
-function validateExpansions(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits, problems: Problem[]): ValidatedExpansion[] {
-  const expansions: ValidatedExpansion[] = [];
+/**
+ * Each alias's scope, validated once against its relation whatever declares it (`expand`, `has`):
+ * one alias names one relation (checked by the syntax stage), so its problems are reported once.
+ */
+class AliasScopes {
+  private readonly validated = new Map<string, ValidatedScope>();
+
+  constructor(private readonly description: QueryDescription, private readonly problems: Problem[]) {}
+
+  of(alias: string | undefined, relation: RelationCatalog): ValidatedScope {
+    const known = alias === undefined ? undefined : this.validated.get(alias);
+    if (known !== undefined) return known;
+    const aliased = alias === undefined ? undefined : this.description.aliased.get(alias);
+    const scope = validateScope(aliased ?? emptyScope, relation.scope, this.problems);
+    if (alias !== undefined) this.validated.set(alias, scope);
+    return scope;
+  }
+}
+
+/** The expandable relation `name`, or the UNKNOWN_RELATION problem listing them. */
+export function relationNamed(collection: CollectionCatalog, name: string, parameter: string, problems: Problem[]): RelationCatalog | undefined {
+  const relation = collection.relations.get(name);
+  if (relation !== undefined) return relation;
   const allowed = [...collection.relations.keys()];
+  // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
+  const none = allowed.length === 0 ? `; ${collection.name} has none` : '';
+  problems.push(problem('UNKNOWN_RELATION', parameter,
+    `\`${parameter}\`: "${name}" is not an expandable relation of ${collection.name}${none}`, allowed));
+  return undefined;
+}
+
+function validateExpansions(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits, aliases: AliasScopes, problems: Problem[]): ValidatedExpansion[] {
+  const expansions: ValidatedExpansion[] = [];
   for (const expand of description.expands) {
-    const relation = collection.relations.get(expand.relation);
-    if (relation === undefined) {
-      // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
-      const none = allowed.length === 0 ? `; ${collection.name} has none` : '';
-      problems.push(problem('UNKNOWN_RELATION', expand.parameter,
-        `\`${expand.parameter}\`: "${expand.relation}" is not an expandable relation of ${collection.name}${none}`, allowed));
-      continue;
-    }
-    const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);
-    expansions.push({
-      relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows,
-      scope: validateScope(aliased ?? emptyScope, relation.scope, problems),
-    });
+    const relation = relationNamed(collection, expand.relation, expand.parameter, problems);
+    if (relation === undefined) continue;
+    expansions.push({ relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, scope: aliases.of(expand.alias, relation) });
   }
   return expansions;
+}
+
+/**
+ * `has[posts]=p` -> one group: at least one related record satisfies all of p's conditions
+ * together (one EXISTS); `has![posts]=p` -> none does (decisions.md 37).
+ */
+function validateHas(description: QueryDescription, collection: CollectionCatalog, aliases: AliasScopes, problems: Problem[]): ConditionGroup[] {
+  return description.has.flatMap((has) => {
+    const relation = relationNamed(collection, has.relation, has.parameter, problems);
+    if (relation === undefined) return [];
+    const related = { relation, groups: aliases.of(has.alias, relation).groups };
+    return [{ anyOf: [[{ negated: has.negated, condition: { kind: 'exists', related } }]] }];
+  });
 }
 
 /** Orders problems by where their parameter stands in the query string; those without one go last. */
@@ -99,8 +132,11 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
 /** `filter[id]=>=5` on users -> a ValidatedQuery; throws a QueryError listing every problem. */
 export function validateQuery(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits): ValidatedQuery {
   const problems: Problem[] = [...description.problems];
-  const root = validateScope(description.root, collection, problems, collection.relations);
-  const expansions = validateExpansions(description, collection, limits, problems);
+  const own = validateScope(description.root, collection, problems, collection.relations);
+  const aliases = new AliasScopes(description, problems);
+  const expansions = validateExpansions(description, collection, limits, aliases, problems);
+  // `has` groups are ANDed with the other groups (decisions.md 37).
+  const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
   const paging = validatePaging(description.paging, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
