@@ -4,6 +4,7 @@ import { apiGet, describeFailure, type ApiResponse } from './api';
 import { h } from './dom';
 import type { FormContext } from './form/context';
 import { expandSection } from './form/expand-form';
+import { hasSection } from './form/has-form';
 import { pagingSection } from './form/paging-form';
 import { scopeSections } from './form/scope-form';
 import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
@@ -68,7 +69,7 @@ function renderForm(focusId?: string): void {
   if (state === undefined || meta === undefined) return;
   ui.form.replaceChildren(
     ...scopeSections(state.root, meta, context),
-    ...[expandSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
+    ...[hasSection(state, meta, context), expandSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
     pagingSection(state, meta, context));
   refresh();
   if (focusId !== undefined) document.getElementById(focusId)?.focus();

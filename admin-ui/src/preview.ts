@@ -1,7 +1,7 @@
 // Owns the texts shown live beside the form: the curl command and the whole condition (the root's
 // and each expansion's), all derived from the form state.
 import type { CollectionMeta } from './meta';
-import { conditionGroups, conditionLines } from './query/condition';
+import { conditionGroups, conditionLines, groupLines, hasText } from './query/condition';
 import type { FormState } from './state';
 
 /** Single-quotes a word for POSIX shells. */
@@ -20,7 +20,8 @@ export function curlCommand(url: string, withToken: boolean): string {
 
 /** The root condition, then one paragraph per expansion that narrows its related records. */
 export function conditionText(state: FormState, meta: CollectionMeta): string {
-  const parts = [conditionLines(state.root, meta).join('\n')];
+  const has = state.has.map((row) => hasText(row, meta.relations.find((r) => r.name === row.relation)));
+  const parts = [groupLines([...conditionGroups(state.root, meta), ...has]).join('\n')];
   for (const expand of state.expands) {
     const relation = meta.relations.find((r) => r.name === expand.relation);
     if (relation === undefined) continue;

@@ -46,6 +46,19 @@ export interface ExpandState {
   readonly scope: ScopeState;
 }
 
+/**
+ * `has[relation]=alias` (or `has!`): records with at least one related record satisfying all of the
+ * alias's conditions (or none). `scope` holds only conditions; it is an expansion's own scope when
+ * a pasted URL shares the alias with `expand`.
+ */
+export interface HasState {
+  readonly id: string;
+  relation: string;
+  negated: boolean;
+  alias: string;
+  scope: ScopeState;
+}
+
 export type PagingMode = 'none' | 'pages' | 'limit';
 
 export interface PagingState {
@@ -59,6 +72,7 @@ export interface PagingState {
 export interface FormState {
   collection: string;
   readonly root: ScopeState;
+  has: HasState[];
   expands: ExpandState[];
   readonly paging: PagingState;
 }
@@ -79,6 +93,7 @@ export function emptyForm(collection: string): FormState {
   return {
     collection,
     root: emptyScope('root'),
+    has: [],
     expands: [],
     paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '' },
   };
@@ -91,6 +106,16 @@ export function newClause(field: string): ClauseRow {
 export function scopeIsEmpty(scope: ScopeState): boolean {
   return clauseFamilies.every((family) => scope[family].length === 0)
     && scope.search.length === 0 && scope.sort.length === 0 && scope.projection.mode === 'all';
+}
+
+/** Every alias the form uses, of expansions and of has rows. */
+export function takenAliases(state: FormState): string[] {
+  return [...state.expands.map((e) => e.alias), ...state.has.map((h) => h.alias)];
+}
+
+/** Whether a has row uses an expansion's alias, and so its conditions. */
+export function sharesExpansion(state: FormState, has: HasState): boolean {
+  return state.expands.some((e) => e.scope === has.scope);
 }
 
 /** The first free alias for a relation: `posts` -> `p`, then `p2`, `p3`, ... */

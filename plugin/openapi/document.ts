@@ -4,7 +4,7 @@
 import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, Catalog } from '../schema';
 import { collectionParameters, pagingParameters } from './parameters';
-import { relationConditionParameters } from './relation-parameters';
+import { relationParameters } from './relation-parameters';
 import { collectionSchemas, schemaNames, sharedSchemas } from './schemas';
 import type { JsonSchema } from './value-forms';
 
@@ -98,7 +98,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
   const schemas: Record<string, JsonSchema> = {};
   for (const collection of catalog.values()) {
     paths[`${options.prefix}/${collection.name}`] = {
-      parameters: [...collectionParameters(collection), ...[...collection.relations.values()].flatMap(relationConditionParameters)],
+      parameters: [...collectionParameters(collection), ...relationParameters(collection)],
       get: operation(collection, options, 'get'),
       head: operation(collection, options, 'head'),
     };

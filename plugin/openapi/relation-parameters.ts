@@ -1,8 +1,8 @@
 // The parameters that reach a relation's records from the root (decisions.md 36–39): dot paths in
 // `filter`, `in`, `between` and `search`, described as EXISTS in words.
 
-import type { RelationCatalog } from '../schema';
-import { betweenParameter, column, filterParameter, inParameter, searchParameter, type Parameter, type Subject } from './parameters';
+import type { CollectionCatalog, RelationCatalog } from '../schema';
+import { betweenParameter, column, filterParameter, inParameter, query, searchParameter, type Parameter, type Subject } from './parameters';
 import { isRanged } from './value-forms';
 
 function subject(relation: RelationCatalog, field: string): Subject {
@@ -30,4 +30,33 @@ export function relationConditionParameters(relation: RelationCatalog): Paramete
       + 'fields may be listed in one key (`search[name,posts.title]`).'));
   }
   return params;
+}
+
+const quoteList = (names: readonly string[]): string => (names.length === 0 ? 'none' : names.map((n) => `\`${n}\``).join(', '));
+
+/** `has[posts]` and `has![posts]`: a related record satisfying all of the alias's conditions, or none (decisions.md 37). */
+export function hasParameters(relation: RelationCatalog): Parameter[] {
+  const s = relation.scope;
+  const conditions = `\`<alias>_filter[<field>]\`, \`<alias>_in[<field>]\`, \`<alias>_between[<field>]\` (${quoteList(s.filterable)}) `
+    + `and \`<alias>_search[<field>]\` (${quoteList(s.searchable)})`;
+  const alias = { type: 'string', pattern: '^(?:[A-Za-z][A-Za-z0-9]*)?$' };
+  const extensions = { allowEmptyValue: true, 'x-alias-modifiers': { filter: [...s.filterable], in: [...s.filterable], search: [...s.searchable],
+    between: s.filterable.filter((f) => isRanged(column(s, f))) } };
+  return [
+    query(`has[${relation.name}]`,
+      `Keep the records that have at least one related \`${relation.name}\` record (${relation.kind}) satisfying all of the alias's `
+      + `conditions together (${conditions}); without an alias, or with an alias without conditions, any related record counts. `
+      + `The alias may be the one of \`expand[${relation.name}]\`: the related records shown are then the ones that qualified.`,
+      alias, 'h', extensions),
+    query(`has![${relation.name}]`,
+      `Keep the records that have no related \`${relation.name}\` record satisfying all of the alias's conditions together `
+      + `(${conditions}); without an alias, the records without any related \`${relation.name}\` record.`,
+      alias, 'h', extensions),
+  ];
+}
+
+/** Every parameter that reaches the collection's relations from the root. */
+export function relationParameters(collection: CollectionCatalog): Parameter[] {
+  const relations = [...collection.relations.values()];
+  return [...relations.flatMap(relationConditionParameters), ...relations.flatMap(hasParameters)];
 }

@@ -225,6 +225,48 @@ describe('admin UI (browser)', function () {
     expect(await admin.condition()).to.equal("WHERE (NOT EXISTS a roles record with name IN ('admin', 'editor'))");
   });
 
+  it('keeps users that have a related record matching all conditions, or none; the condition says EXISTS', async function () {
+    await admin.open();
+    await page.getByRole('button', { name: 'Add has' }).click();
+    const box = page.locator('#has .expansion').first();
+    expect(await box.getByLabel('Related', { exact: true }).inputValue()).to.equal('posts');
+    const filter = box.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    await filter.getByRole('button', { name: 'Add filter' }).click();
+    const status = filter.locator(':scope > .row').last();
+    await status.getByLabel('Field', { exact: true }).selectOption('status');
+    await status.getByLabel('Value', { exact: true }).fill('published');
+    await filter.getByRole('button', { name: 'Add filter' }).click();
+    const views = filter.locator(':scope > .row').last();
+    await views.getByLabel('Field', { exact: true }).selectOption('views');
+    await views.getByLabel('Operator', { exact: true }).selectOption('>');
+    await views.getByLabel('Value', { exact: true }).fill('4900');
+
+    await page.getByRole('button', { name: 'Add has' }).click();
+    const none = page.locator('#has .expansion').nth(1);
+    await none.getByLabel('Keep records that', { exact: true }).selectOption('has!');
+    await none.getByLabel('Related', { exact: true }).selectOption('phone');
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    await page.locator('#root-fields').getByLabel('id', { exact: true }).check();
+
+    const query = 'fields=id&has[posts]=p&p_filter[status]=published&p_filter[views]=%3E4900&has![phone]';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal(
+      "WHERE (EXISTS a posts record with (status = 'published' AND views > 4900))\n  AND (NOT EXISTS a phone record)");
+    await admin.run();
+    const records = await apiJson(`${server.origin}/api/users?${query}`) as Row[];
+    expect(records.length).to.be.greaterThan(0);
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+
+    // A pasted URL whose has shares its alias with expand keeps one set of conditions.
+    const shared = 'has[posts]=p&expand[posts]=p&p_filter[status]=draft';
+    await page.getByLabel('Paste a URL to edit it here').fill(`/api/users?${shared}`);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('has[posts]')`);
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${shared}`);
+    expect(await admin.condition()).to.equal("WHERE (EXISTS a posts record with (status = 'draft'))\n\n"
+      + "posts (alias p): only related records\nWHERE (status = 'draft')");
+  });
+
   it('shows each problem next to the control that caused it', async function () {
     await admin.open();
     const row = await admin.addRow('root-filter', 'Add filter');

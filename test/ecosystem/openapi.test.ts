@@ -172,6 +172,33 @@ describe('OpenAPI document', function () {
     expect(allowed).to.be.greaterThan(10);
   });
 
+  it('allows exactly the documented has and has! relations, and the documented conditions of their alias (decisions.md 37)', async function () {
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const params = parametersOf(doc, path);
+      const relations = model.getRelations();
+      for (const relation of [...Object.keys(relations), 'no_such_relation']) {
+        for (const key of [`has[${relation}]`, `has![${relation}]`]) {
+          const param = params.find((p) => p.name === key);
+          if (param === undefined) {
+            await expectRefused(`${path}?${key}`, 'UNKNOWN_RELATION');
+            continue;
+          }
+          await expectStatus(`${path}?${key}`, 200);
+          const allowed = aliasFields(param.extensions['x-alias-modifiers']);
+          const related = relations[relation]?.relatedModelClass.tableName ?? '';
+          for (const modifier of ['filter', 'in', 'between', 'search'] as const) {
+            for (const column of await tableColumns(app.db.knex, related)) {
+              const url = `${path}?${key}=h&${probe(modifier, column, 'h_')}`;
+              if (allowed[modifier].has(column.name)) await expectStatus(url, 200);
+              else await expectRefused(url, 'FIELD_NOT_ALLOWED');
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('returns each documented record field when asked for it with fields', async function () {
     for (const name of Object.keys(collections)) {
       const record = asJson(schemas.named(`record.${name}`).schema, 'record');

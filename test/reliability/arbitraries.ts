@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
 import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
-  ClauseSpec, Encoding, ExpandSpec, Family, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
+  ClauseSpec, Encoding, ExpandSpec, Family, HasSpec, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
   SearchMode, SearchSpec, SortSpec, EMPTY_SCOPE,
 } from './query';
 
@@ -179,6 +179,34 @@ function expandsArb(ctx: GeneratorContext, collection: CollectionSpec): fc.Arbit
     })))));
 }
 
+/** Aliases of `has` that no expand uses: an alias names one relation, and two `has` never share a relation here. */
+const HAS_ALIASES = ['h', 'H2', 'hasOwnProperty'];
+
+/**
+ * Up to two `has` / `has!` on distinct relations, their alias's conditions only (decision 37); when
+ * the relation is expanded with an alias, often that alias, so the expansion shows what qualified.
+ */
+function hasArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<HasSpec[]> {
+  if (collection.relations.length === 0) return fc.constant([]);
+  const relations = fc.shuffledSubarray([...collection.relations], { maxLength: Math.min(2, collection.relations.length) });
+  const lengths = fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.constant(2), weight: 1 });
+  return fc.tuple(relations, lengths).chain(([chosen, n]) => fc.tuple(...chosen.slice(0, n).map((relation, i) => fc.record({
+    negated: fc.boolean(),
+    aliased: fc.nat(3),
+    share: fc.boolean(),
+    bare: fc.boolean(),
+    scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
+  }).map(({ negated, aliased, share, bare, scope }): HasSpec => {
+    const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
+    if (expand !== undefined && share) {
+      return { relation: relation.name, negated, alias: expand.alias, bare, scope: expand.scope, shared: true };
+    }
+    const alias = aliased > 0 ? HAS_ALIASES[i] ?? null : null;
+    const conditions = alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] };
+    return { relation: relation.name, negated, alias, bare, scope: conditions, shared: false };
+  }))));
+}
+
 const pagingArb: fc.Arbitrary<Paging> = fc.oneof(
   { arbitrary: fc.constant<Paging>({ kind: 'none' }), weight: 3 },
   {
@@ -208,14 +236,15 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
   const weights: Readonly<Record<string, number>> = { users: 7, posts: 2, roles: 1 };
   return fc.oneof(...collections.map((collection) => ({
     weight: weights[collection.name] ?? 1,
-    arbitrary: fc.record({
+    arbitrary: expandsArb(ctx, collection).chain((expands) => fc.record({
       collection: fc.constant(collection.name),
       root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }, collection),
-      expands: expandsArb(ctx, collection),
+      expands: fc.constant(expands),
+      has: hasArb(ctx, collection, expands),
       paging: pagingArb,
       noise: fc.subarray([...NOISE], { maxLength: 2 }),
       merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
       encoding: encodingArb,
-    }),
+    })),
   })));
 }

@@ -62,6 +62,18 @@ export interface ExpandSpec {
   readonly scope: ScopeQuery;
 }
 
+/** `has[r]=alias` or `has![r]=alias` (decision 37); `sharedWith` names the expand whose alias (and conditions) it uses. */
+export interface HasSpec {
+  readonly relation: string;
+  readonly negated: boolean;
+  /** null: no alias (`has[r]` or `has[r]=`), so any related record counts. */
+  readonly alias: string | null;
+  readonly bare: boolean;
+  /** Conditions only (no sorts, no projection); the expand's scope when the alias is shared. */
+  readonly scope: ScopeQuery;
+  readonly shared: boolean;
+}
+
 export type Paging =
   | { readonly kind: 'none' }
   | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
@@ -78,6 +90,7 @@ export interface QuerySpec {
   readonly collection: string;
   readonly root: ScopeQuery;
   readonly expands: readonly ExpandSpec[];
+  readonly has: readonly HasSpec[];
   readonly paging: Paging;
   /** Keys that are not modifiers (decision 2): ignored by the plugin, kept in page URLs. */
   readonly noise: readonly (readonly [string, string])[];
@@ -172,6 +185,11 @@ export function serializeQuery(spec: QuerySpec): string {
     sequences.push(spec.expands.map((e): Pair => [`expand[${e.relation}]`, e.alias ?? (e.bare ? null : '')]));
   }
   for (const e of spec.expands) if (e.alias !== null) sequences.push(...scopeSequences(e.scope, `${e.alias}_`));
+  if (spec.has.length > 0) {
+    sequences.push(spec.has.map((h): Pair => [`${h.negated ? 'has!' : 'has'}[${h.relation}]`, h.alias ?? (h.bare ? null : '')]));
+  }
+  // A shared alias's conditions are written once, with its expand.
+  for (const h of spec.has) if (h.alias !== null && !h.shared) sequences.push(...scopeSequences(h.scope, `${h.alias}_`));
   sequences.push(...pagingPairs(spec.paging));
   for (const pair of spec.noise) sequences.push([pair]);
   return interleave(sequences, spec.merge)

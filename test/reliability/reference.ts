@@ -4,7 +4,7 @@
 // conditions 36). It shares no code with plugin/.
 
 import { CollectionSpec, Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
-import { ClauseSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
+import { ClauseSpec, HasSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -160,10 +160,19 @@ function searchHolds(row: StoredRow, search: SearchSpec, reach: Reach): boolean 
   });
 }
 
-function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow, reach: Reach): boolean {
+function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow, reach: Reach, has: readonly HasSpec[] = []): boolean {
   const families = ['filter', 'in', 'between'] as const;
   return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f), reach))
-    && query.searches.every((s) => searchHolds(row, s, reach));
+    && query.searches.every((s) => searchHolds(row, s, reach))
+    && has.every((h) => hasHolds(row, h, reach));
+}
+
+/** One related record satisfies all of the alias's conditions together; `has!`: none does (decision 37). */
+function hasHolds(row: StoredRow, has: HasSpec, reach: Reach): boolean {
+  const relation = reach.relations.find((r) => r.name === has.relation);
+  if (!relation) throw new Error(`reference: no relation ${has.relation}`);
+  const any = relation.related(row, reach.data).some((r) => matches(relation.scope, has.scope, r, NOWHERE));
+  return any !== has.negated;
 }
 
 // ---- order and projection -------------------------------------------------------------------
@@ -201,8 +210,8 @@ function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
 }
 
 /** Filtered, ordered and projected records of one scope (root rows or one parent's related rows). */
-function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], reach: Reach = NOWHERE): { rows: StoredRow[]; fields: FieldSpec[] } {
-  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach))), fields: outputFields(scope, query) };
+function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], reach: Reach = NOWHERE, has: readonly HasSpec[] = []): { rows: StoredRow[]; fields: FieldSpec[] } {
+  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach, has))), fields: outputFields(scope, query) };
 }
 
 function withExpansions(collection: CollectionSpec, spec: QuerySpec, data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
@@ -257,7 +266,7 @@ function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' 
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
   if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
-  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], { data, relations: collection.relations });
+  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], { data, relations: collection.relations }, spec.has);
   const records = rows.map((row) => withExpansions(collection, spec, data, row, fields));
   const paging = spec.paging;
   if (paging.kind === 'page') {

@@ -24,6 +24,7 @@ function spec(collection: string, root: Partial<ScopeQuery>, rest: Partial<Query
     collection,
     root: { ...EMPTY_SCOPE, ...root },
     expands: [],
+    has: [],
     paging: { kind: 'none' },
     noise: [],
     merge: [0],

@@ -2,7 +2,7 @@
 // e.g. `p` for posts) and the relation's own filter, search, fields and sort builders.
 import { button, choices, h, input, labelled, select } from '../dom';
 import type { CollectionMeta } from '../meta';
-import { autoAlias, emptyScope, newId, type ExpandState, type FormState } from '../state';
+import { autoAlias, emptyScope, newId, takenAliases, type ExpandState, type FormState } from '../state';
 import type { FormContext } from './context';
 import { scopeSections } from './scope-form';
 import { sectionBox } from './section';
@@ -13,7 +13,9 @@ function expansionBox(state: FormState, expand: ExpandState, meta: CollectionMet
   const free = meta.relations.map((r) => r.name).filter((name) => name === expand.relation || !others.some((e) => e.relation === name));
   const relation = select(`${expand.id}-relation`, choices(free), expand.relation, (value) => {
     expand.relation = value;
-    expand.alias = autoAlias(value, others.map((e) => e.alias));
+    // A has row that shared this expansion's alias keeps its conditions as its own.
+    for (const has of state.has) if (has.scope === expand.scope) has.scope = { ...expand.scope };
+    expand.alias = autoAlias(value, takenAliases(state).filter((a) => a !== expand.alias));
     state.expands[index] = { ...expand, scope: emptyScope(expand.scope.id) };
     ctx.rebuild(`${expand.id}-relation`);
   });
@@ -25,6 +27,7 @@ function expansionBox(state: FormState, expand: ExpandState, meta: CollectionMet
   const legendText = (): string => `Expand ${expand.relation} (alias ${expand.alias})`;
   const legend = h('legend', { text: legendText() });
   const remove = button('Remove expansion', () => {
+    for (const has of state.has) if (has.scope === expand.scope) has.scope = { ...expand.scope };
     state.expands.splice(index, 1);
     ctx.rebuild('add-expand');
   }, { class: 'secondary' });
@@ -46,7 +49,7 @@ export function expandSection(state: FormState, meta: CollectionMeta, ctx: FormC
   const add = button('Add expansion', () => {
     const first = unused[0];
     if (first === undefined) return;
-    const expand: ExpandState = { id: newId('expand'), relation: first.name, alias: autoAlias(first.name, state.expands.map((e) => e.alias)), scope: emptyScope() };
+    const expand: ExpandState = { id: newId('expand'), relation: first.name, alias: autoAlias(first.name, takenAliases(state)), scope: emptyScope() };
     state.expands.push(expand);
     ctx.rebuild(`${expand.id}-relation`);
   }, { id: 'add-expand', class: 'add' });

@@ -125,6 +125,16 @@ function sortSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTML
   return sectionBox(`${scope.id}-sort`, 'Sort', 'Order the records; the first sort decides first.', scope.sort.map((row) => sortRow(scope, row, meta, ctx)), add);
 }
 
+/** The condition builders of a scope only (filter, in, between, search): what a `has` alias reads. */
+export function conditionSections(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
+  return [
+    clauseSection('filter', scope, meta, ctx),
+    clauseSection('in', scope, meta, ctx),
+    clauseSection('between', scope, meta, ctx),
+    searchSection(scope, meta, ctx),
+  ].filter((section): section is HTMLElement => section !== null);
+}
+
 /** Every builder of a scope, in the order the URL lists their parameters. */
 export function scopeSections(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
   return [

@@ -1,9 +1,9 @@
 // Owns the condition preview: the WHERE clause the request will mean, written with explicit
 // parentheses (decisions.md 15-17). Each family (filter, in, between) is one group in form order with
 // NOT before AND before OR; every search parameter is one more group; the groups are joined by AND.
-import { fieldType, type ScopeMeta } from '../meta';
+import { fieldType, type RelationMeta, type ScopeMeta } from '../meta';
 import { readPath } from './paths';
-import { clauseFamilies, type ClauseFamily, type ClauseRow, type ScopeState, type SearchRow } from '../state';
+import { clauseFamilies, type ClauseFamily, type ClauseRow, type HasState, type ScopeState, type SearchRow } from '../state';
 import { splitList, unquote } from './values';
 
 const numericTypes = new Set(['smallint', 'integer', 'bigint', 'numeric', 'float', 'boolean', 'timestamptz', 'timestamp', 'date']);
@@ -86,9 +86,23 @@ export function conditionGroups(scope: ScopeState, meta: ScopeMeta): string[] {
   return [...groups, ...scope.search.map((row) => searchText(row, meta))];
 }
 
-/** The whole condition as lines: `WHERE (...)` then `  AND (...)` for every further group. */
-export function conditionLines(scope: ScopeState, meta: ScopeMeta): string[] {
-  const groups = conditionGroups(scope, meta);
+/**
+ * A has row as one group: `(EXISTS a posts record with (status = 'draft' AND views > 1000))`, or
+ * `NOT EXISTS`; without conditions, any related record: `(EXISTS a posts record)`.
+ */
+export function hasText(has: HasState, relation: RelationMeta | undefined): string {
+  const groups = relation === undefined ? [] : conditionGroups(has.scope, relation);
+  const exists = `${has.negated ? 'NOT EXISTS' : 'EXISTS'} a ${has.relation} record`;
+  return `(${groups.length === 0 ? exists : `${exists} with ${groups.join(' AND ')}`})`;
+}
+
+/** Groups as lines: `WHERE (...)` then `  AND (...)` for every further group. */
+export function groupLines(groups: readonly string[]): string[] {
   if (groups.length === 0) return ['(no condition: every record)'];
   return groups.map((group, index) => (index === 0 ? `WHERE ${group}` : `  AND ${group}`));
+}
+
+/** The whole condition of a scope as lines. */
+export function conditionLines(scope: ScopeState, meta: ScopeMeta): string[] {
+  return groupLines(conditionGroups(scope, meta));
 }

@@ -1,7 +1,7 @@
 // Owns rebuilding a FormState from a URL someone pasted: reads the query string the way the plugin
 // does (ordered pairs, `+` is a space), recognises our keys, and lists what the form cannot hold.
 import type { CollectionMeta } from '../meta';
-import { emptyForm, emptyScope, newId, autoAlias, type ExpandState, type FormState, type ScopeState } from '../state';
+import { emptyForm, emptyScope, newId, autoAlias, takenAliases, type ExpandState, type FormState, type ScopeState } from '../state';
 import { splitList } from './values';
 
 export interface PastedLocation {
@@ -21,6 +21,9 @@ export interface DecodedForm {
 const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(?:\[([^[\]]*)\])?$/s;
 const scoped = new Set(['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!']);
 const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset']);
+/** Keys that declare an alias, read before the rest. */
+const declaring = new Set(['expand', 'has', 'has!']);
+const conditions = new Set(['filter', 'in', 'between', 'search']);
 const operators = ['>=', '<=', '<>', '=', '>', '<'];
 const logicalWords = new Set(['and', 'or', 'and!', 'or!']);
 
@@ -122,30 +125,47 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
   const state = emptyForm(meta.name);
   const ignored: string[] = [];
   const pairs = readPairs(query);
-  const byAlias = new Map<string, ExpandState>();
+  const byAlias = new Map<string, ScopeState>();
+  const shaping = new Set<string>();
   for (const [key, value] of pairs) {
     const match = keyShape.exec(key);
     if (match?.[2] !== 'expand' || match[1] !== undefined || match[3] === undefined) continue;
     const alias = value ?? '';
     const expand: ExpandState = { id: newId('expand'), relation: match[3], alias, scope: emptyScope() };
     state.expands.push(expand);
-    if (alias !== '') byAlias.set(alias, expand);
+    if (alias !== '') {
+      byAlias.set(alias, expand.scope);
+      shaping.add(alias);
+    }
+  }
+  for (const [key, value] of pairs) {
+    const match = keyShape.exec(key);
+    if ((match?.[2] !== 'has' && match?.[2] !== 'has!') || match[1] !== undefined || match[3] === undefined) continue;
+    const alias = value ?? '';
+    // An alias shared with an expansion shares its conditions.
+    const scope = byAlias.get(alias) ?? emptyScope();
+    state.has.push({ id: newId('has'), relation: match[3], negated: match[2] === 'has!', alias, scope });
+    if (alias !== '') byAlias.set(alias, scope);
   }
   for (const expand of state.expands) {
-    if (expand.alias === '') expand.alias = autoAlias(expand.relation, state.expands.map((e) => e.alias));
+    if (expand.alias === '') expand.alias = autoAlias(expand.relation, takenAliases(state));
+  }
+  for (const has of state.has) {
+    if (has.alias === '') has.alias = autoAlias(has.relation, takenAliases(state));
   }
   for (const [key, raw] of pairs) {
     const value = raw ?? '';
     const match = keyShape.exec(key);
     const [, alias, modifier = '', argument = ''] = match ?? [];
-    if (match === null || !(scoped.has(modifier) || paging.has(modifier) || modifier === 'expand')) {
+    if (match === null || !(scoped.has(modifier) || paging.has(modifier) || declaring.has(modifier))) {
       ignored.push(`${key}: not a parameter of this API`);
-    } else if (modifier === 'expand') {
+    } else if (declaring.has(modifier)) {
       continue;
     } else if (alias !== undefined) {
-      const expand = byAlias.get(alias);
-      if (expand === undefined || !scoped.has(modifier)) ignored.push(`${key}: no expand[...]=${alias} declares this alias`);
-      else addToScope(expand.scope, meta, modifier, argument, value);
+      const scope = byAlias.get(alias);
+      if (scope === undefined || !scoped.has(modifier)) ignored.push(`${key}: no expand[...]=${alias} or has[...]=${alias} declares this alias`);
+      else if (!shaping.has(alias) && !conditions.has(modifier)) ignored.push(`${key}: has reads only the conditions of its alias`);
+      else addToScope(scope, meta, modifier, argument, value);
     } else if (scoped.has(modifier)) {
       addToScope(state.root, meta, modifier, argument, value);
     } else {

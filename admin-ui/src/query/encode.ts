@@ -1,7 +1,7 @@
 // Owns turning the form's state into the request's query string, in one canonical order (root
 // clauses, search, fields, sort, then each expansion with its alias modifiers, then paging), and
 // remembering which control produced each parameter so a problem's `parameter` can be shown there.
-import { clauseFamilies, scopeIsEmpty, type ClauseRow, type FormState, type ScopeState } from '../state';
+import { clauseFamilies, scopeIsEmpty, sharesExpansion, type ClauseRow, type FormState, type ScopeState } from '../state';
 
 /** One query parameter; `value` undefined means a bare key (`expand[posts]`). */
 export interface Param {
@@ -24,8 +24,7 @@ function filterValue(row: ClauseRow): string {
   return `${row.operator}${row.value}`;
 }
 
-function scopeParams(scope: ScopeState, alias: string): Param[] {
-  const prefix = alias === '' ? '' : `${alias}_`;
+function conditionParams(scope: ScopeState, prefix: string): Param[] {
   const params: Param[] = [];
   for (const family of clauseFamilies) {
     for (const row of scope[family]) {
@@ -37,6 +36,12 @@ function scopeParams(scope: ScopeState, alias: string): Param[] {
   for (const row of scope.search) {
     params.push({ key: `${prefix}search[${row.fields.join(',')}]`, value: row.pattern, control: row.id });
   }
+  return params;
+}
+
+function scopeParams(scope: ScopeState, alias: string): Param[] {
+  const prefix = alias === '' ? '' : `${alias}_`;
+  const params = conditionParams(scope, prefix);
   const { mode, fields } = scope.projection;
   if (mode !== 'all') {
     params.push({ key: `${prefix}${mode === 'include' ? 'fields' : 'fields!'}`, value: fields.join(','), control: `${scope.id}-fields` });
@@ -66,6 +71,13 @@ function pagingParams(state: FormState): Param[] {
  */
 export function encodeForm(state: FormState): Param[] {
   const params = scopeParams(state.root, '');
+  for (const has of state.has) {
+    const key = `${has.negated ? 'has!' : 'has'}[${has.relation}]`;
+    const shared = sharesExpansion(state, has);
+    // A shared alias's conditions are written with its expansion.
+    const conditions = shared ? [] : conditionParams(has.scope, `${has.alias}_`);
+    params.push({ key, value: shared || conditions.length > 0 ? has.alias : undefined, control: has.id }, ...conditions);
+  }
   for (const expand of state.expands) {
     // The alias is written only when something refers to it, so `expand[author]` stays minimal.
     const aliased = !scopeIsEmpty(expand.scope);
