@@ -11,13 +11,12 @@
 
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder } from '../schema';
-import type { RelatedRows, ValidatedQuery } from '../validate';
+import type { ValidatedQuery } from '../validate';
 import type { Fragment } from './sql';
-import type { RelatedSql } from './conditions';
 import { loadExpansion } from './expansions';
-import { existsSql, plainRelation, relatedBuilder, relatedRowsOf, relatedText } from './related';
+import { builtSources, plainSources, splitJoins, textSources, type RelatedSources } from './sources';
 import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applyJoins, applySelectAndOrder, viaBuilder, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
 import { countStatement, scopeSql, selectStatement, type ScopeSql, type Statement } from './statements';
 
@@ -40,12 +39,24 @@ export interface RootStatements {
   readonly count: Statement;
 }
 
-function rootParts(validated: ValidatedQuery, related: RelatedSql): { parts: ScopeSql; limit: number; offset: number } {
+interface RootParts {
+  readonly parts: ScopeSql;
+  readonly limit: number;
+  readonly offset: number;
+  /** Joins the conditions read: in the count too. */
+  readonly filtered: readonly Fragment[];
+  /** Joins only the rows statement reads (sort keys, shown values), after the filtered ones. */
+  readonly others: readonly Fragment[];
+}
+
+function rootParts(validated: ValidatedQuery, sources: RelatedSources): RootParts {
   const { root, paging, expansions } = validated;
-  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys), related);
-  if (paging.kind === 'page') return { parts, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
+  const parts = scopeSql(root, expansions.flatMap((e) => e.relation.ownerKeys), sources.exists);
+  const { filtered, others } = splitJoins(root);
+  const joins = { filtered: filtered.map(sources.join), others: others.map(sources.join) };
+  if (paging.kind === 'page') return { parts, ...joins, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize };
   // One row past the cap tells whether the response was cut (decisions.md 28).
-  return { parts, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
+  return { parts, ...joins, limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
 }
 
 /**
@@ -55,28 +66,15 @@ function rootParts(validated: ValidatedQuery, related: RelatedSql): { parts: Sco
 export function rootStatements(validated: ValidatedQuery): RootStatements | undefined {
   if (rootStatementsOf.has(validated)) return rootStatementsOf.get(validated);
   let made: RootStatements | undefined;
-  const plain = usesOwnQueryBuilder(validated.collection.modelClass)
-    && relatedRowsOf(validated.root.groups).every((rows) => plainRelation(rows.relation));
-  if (plain) {
-    const { parts, limit, offset } = rootParts(validated, (rows) => existsSql(rows.relation, relatedText(rows)));
-    made = { rows: selectStatement({ ...parts, limit, offset }), count: countStatement(parts.from, parts.where) };
+  if (usesOwnQueryBuilder(validated.collection.modelClass) && plainSources(validated.root)) {
+    const { parts, limit, offset, filtered, others } = rootParts(validated, textSources);
+    made = {
+      rows: selectStatement({ ...parts, joins: [...filtered, ...others], limit, offset }),
+      count: countStatement(parts.from, parts.where, filtered),
+    };
   }
   rootStatementsOf.set(validated, made);
   return made;
-}
-
-/**
- * Each relation condition's subquery as the relation's own query, with its `modify` and the host's
- * hooks applied (awaited here, before the root query is assembled).
- */
-async function relatedBuilders(validated: ValidatedQuery, knex: Knex, hook: ScopeHook | undefined): Promise<RelatedSql> {
-  const built = new Map<RelatedRows, Fragment>();
-  for (const rows of relatedRowsOf(validated.root.groups)) built.set(rows, await relatedBuilder(rows, knex, hook));
-  return (rows) => {
-    const derived = built.get(rows);
-    if (derived === undefined) throw new Error(`no subquery was built for the relation ${rows.relation.name}`);
-    return existsSql(rows.relation, derived);
-  };
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
@@ -89,13 +87,15 @@ export async function planQueries(validated: ValidatedQuery, knex: Knex, hook?: 
     rows = viaText(knex, direct.rows);
     count = viaText(knex, direct.count);
   } else {
-    const { parts, limit, offset } = rootParts(validated, await relatedBuilders(validated, knex, hook));
+    const { parts, limit, offset, filtered, others } = rootParts(validated, await builtSources(validated.root, knex, hook));
     const base = collection.modelClass.query(knex) as ModelQuery;
+    applyJoins(base, filtered);
     applyConditions(base, parts.where);
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
     const query = base.clone();
+    applyJoins(query, others);
     applySelectAndOrder(query, knex, parts.select, parts.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);

@@ -9,7 +9,7 @@
 
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
-import type { ConditionGroup, RelatedRows } from '../validate';
+import type { ConditionGroup, RelatedRows, RelationJoin } from '../validate';
 import { renderGroup } from './conditions';
 import { applyConditions, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
 import { columnSql, fragment, qualified, quoteIdentifier, quoteTable, type Fragment } from './sql';
@@ -29,6 +29,35 @@ function keySelect(relation: RelationCatalog): string[] {
   return ownerKeyColumns(relation).map((column, i) => `${columnSql(column)} as ${quoteIdentifier(keyAlias(i))}`);
 }
 
+const orderAlias = (index: number): string => `__kqm_o${index}`;
+
+/** The related record's primary key, which picks the first related record as expand shows it. */
+function relatedIds(relation: RelationCatalog): Column[] {
+  return relation.scope.idColumns.flatMap((id) => relation.scope.columns.get(id) ?? []);
+}
+
+/** What a join reads from the derived table besides the owner keys: the value and the order of `first`. */
+export function joinSelect(join: RelationJoin): string[] {
+  if (join.kind === 'count') return [];
+  return [`${columnSql(join.field)} as ${quoteIdentifier(join.column.column)}`,
+    ...relatedIds(join.related.relation).map((column, i) => `${columnSql(column)} as ${quoteIdentifier(orderAlias(i))}`)];
+}
+
+/**
+ * ` left join lateral (select count(*)::integer as "n" from <derived> as "__kqm_r" where <owner>) as
+ * "__kqm_c0" on true`, or for a field of the first related record `select "__kqm_r"."v" ... order by
+ * its primary key limit 1`: exactly one row per parent, so parents are never repeated or lost.
+ */
+export function joinSql(join: RelationJoin, derived: Fragment): Fragment {
+  const r = quoteIdentifier(relatedAlias);
+  const from = `from ${derived.sql} as ${r} where ${correlation(join.related.relation)}`;
+  const inner = join.kind === 'count'
+    ? `select count(*)::integer as ${quoteIdentifier(join.column.column)} ${from}`
+    : `select ${r}.${quoteIdentifier(join.column.column)} ${from} order by `
+      + `${relatedIds(join.related.relation).map((_, i) => `${r}.${quoteIdentifier(orderAlias(i))} asc`).join(', ')} limit 1`;
+  return fragment(` left join lateral (${inner}) as ${quoteIdentifier(join.alias)} on true`, derived.bindings);
+}
+
 /** No builder needed: the related model uses its objection's own query builder, and no `modify` applies. */
 export function plainRelation(relation: RelationCatalog): boolean {
   return usesOwnQueryBuilder(relation.scope.modelClass) && relation.modify === undefined && relation.through?.modify === undefined;
@@ -37,11 +66,11 @@ export function plainRelation(relation: RelationCatalog): boolean {
 /** Renders a group of the related scope (which names no relation of its own). */
 const relatedGroup = (group: ConditionGroup): Fragment => renderGroup(group);
 
-/** The derived table as text, for a plain relation without hooks. */
-export function relatedText(rows: RelatedRows): Fragment {
+/** The derived table as text, for a plain relation without hooks; `extra` adds to its select list. */
+export function relatedText(rows: RelatedRows, extra: readonly string[] = []): Fragment {
   const { relation } = rows;
   const statement = selectStatement({
-    select: keySelect(relation),
+    select: [...keySelect(relation), ...extra],
     from: quoteTable(relation.scope.table),
     join: joinThrough(relation),
     where: rows.groups.map(relatedGroup),
@@ -56,10 +85,10 @@ export function relatedText(rows: RelatedRows): Fragment {
  * one `?` binding, which knex compiles in parentheses: the same text as relatedText's when nothing
  * was added.
  */
-export async function relatedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeHook | undefined): Promise<Fragment> {
+export async function relatedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeHook | undefined, extra: readonly string[] = []): Promise<Fragment> {
   const { relation } = rows;
   const query = relation.scope.modelClass.query(knex) as ModelQuery;
-  query.select(knex.raw(keySelect(relation).join(', ')));
+  query.select(knex.raw([...keySelect(relation), ...extra].join(', ')));
   applyConditions(query, rows.groups.map(relatedGroup));
   if (relation.modify !== undefined) query.modify(relation.modify);
   await hook?.(relation.scope.label, query);
@@ -69,8 +98,12 @@ export async function relatedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeH
 
 /** `exists (select 1 from <derived> as "__kqm_r" where "__kqm_r"."__kqm_k0" = "users"."id")`: NULL keys match nothing. */
 export function existsSql(relation: RelationCatalog, derived: Fragment): Fragment {
-  const on = relation.ownerKeys.map((key, i) => `${qualified(relatedAlias, keyAlias(i))} = ${columnSql(key)}`).join(' and ');
-  return fragment(`exists (select 1 from ${derived.sql} as ${quoteIdentifier(relatedAlias)} where ${on})`, derived.bindings);
+  return fragment(`exists (select 1 from ${derived.sql} as ${quoteIdentifier(relatedAlias)} where ${correlation(relation)})`, derived.bindings);
+}
+
+/** `"__kqm_r"."__kqm_k0" = "users"."id"`: the derived rows of this parent. */
+function correlation(relation: RelationCatalog): string {
+  return relation.ownerKeys.map((key, i) => `${qualified(relatedAlias, keyAlias(i))} = ${columnSql(key)}`).join(' and ');
 }
 
 /** Every relation condition of the groups, in the order they are written. */

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { Column, RelationCatalog } from '../schema';
+import type { Fragment } from './sql';
 import { joinThrough, type ScopeSql, type Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
@@ -50,6 +51,11 @@ export function viaText(knex: Knex, statement: Statement): Runnable {
 
 export function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
   for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings] as Knex.RawBinding[]);
+}
+
+/** Joins written by related.ts (` left join lateral ...`), in order. */
+export function applyJoins(query: ModelQuery, joins: readonly Fragment[]): void {
+  for (const { sql, bindings } of joins) query.joinRaw(sql.trimStart(), [...bindings] as Knex.RawBinding[]);
 }
 
 /** The join a relation query needs on the builder path: plain, or through the join table's own `modify`. */

@@ -95,6 +95,8 @@ export interface SelectParts {
   readonly select: readonly string[];
   readonly from: string;
   readonly join?: string;
+  /** Joins with bindings after `join`: the root's values from related records (related.ts). */
+  readonly joins?: readonly Fragment[];
   /** Conditions joined with `and`; a scope's fragments, then e.g. the owner keys of an expansion. */
   readonly where: readonly Statement[];
   readonly order: string;
@@ -104,8 +106,9 @@ export interface SelectParts {
 
 /** `select … from … [join] [where …] [order by …] [limit ?] [offset ?]`, as knex would write it. */
 export function selectStatement(parts: SelectParts): Statement {
-  const bindings: unknown[] = parts.where.flatMap((w) => w.bindings);
-  let sql = `select ${parts.select.join(', ')} from ${parts.from}${parts.join ?? ''}${whereClause(parts.where)}`;
+  const joins = parts.joins ?? [];
+  const bindings: unknown[] = [...joins.flatMap((j) => j.bindings), ...parts.where.flatMap((w) => w.bindings)];
+  let sql = `select ${parts.select.join(', ')} from ${parts.from}${parts.join ?? ''}${joins.map((j) => j.sql).join('')}${whereClause(parts.where)}`;
   if (parts.order !== '') sql += ` order by ${parts.order}`;
   if (parts.limit !== undefined) {
     sql += ' limit ?';
@@ -118,10 +121,13 @@ export function selectStatement(parts: SelectParts): Statement {
   return { sql, bindings };
 }
 
-/** The number of rows matching `where`, written as the builder path writes it (a counted subquery). */
-export function countStatement(from: string, where: readonly Fragment[]): Statement {
+/**
+ * The number of rows matching `where` (with the joins its conditions read), written as the builder
+ * path writes it (a counted subquery).
+ */
+export function countStatement(from: string, where: readonly Fragment[], joins: readonly Fragment[] = []): Statement {
   return {
-    sql: `select count(*) as "count" from (select ${from}.* from ${from}${whereClause(where)}) as "counted"`,
-    bindings: where.flatMap((w) => w.bindings),
+    sql: `select count(*) as "count" from (select ${from}.* from ${from}${joins.map((j) => j.sql).join('')}${whereClause(where)}) as "counted"`,
+    bindings: [...joins.flatMap((j) => j.bindings), ...where.flatMap((w) => w.bindings)],
   };
 }

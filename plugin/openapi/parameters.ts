@@ -94,10 +94,10 @@ export function searchParameter(fields: readonly string[], note = ''): Parameter
     { type: 'string', pattern: searchPattern }, 'a');
 }
 
-function sortParameter(field: string): Parameter {
+export function sortParameter(field: string, note = ''): Parameter {
   return query(`sort[${field}]`,
     `Order by \`${field}\`: empty or \`a\`/\`asc\`/\`ascending\` ascending, \`-\`/\`d\`/\`des\`/\`desc\`/\`descending\` descending `
-    + '(case-insensitive). Several sort keys apply in query-string order; the primary key is the final tie-breaker.',
+    + `(case-insensitive). Several sort keys apply in query-string order; the primary key is the final tie-breaker.${note}`,
     { type: 'string', enum: ['', ...sortWordList] }, 'desc', { allowEmptyValue: true });
 }
 

@@ -2,7 +2,7 @@
 // `filter`, `in`, `between` and `search`, described as EXISTS in words.
 
 import type { CollectionCatalog, RelationCatalog } from '../schema';
-import { betweenParameter, column, filterParameter, inParameter, query, searchParameter, type Parameter, type Subject } from './parameters';
+import { betweenParameter, column, filterParameter, inParameter, query, searchParameter, sortParameter, type Parameter, type Subject } from './parameters';
 import { isRanged } from './value-forms';
 
 function subject(relation: RelationCatalog, field: string): Subject {
@@ -55,8 +55,16 @@ export function hasParameters(relation: RelationCatalog): Parameter[] {
   ];
 }
 
+/** `sort[author.name]`: a field of a to-one relation's record, NULL without one (decisions.md 38). */
+function relationSortParameters(relation: RelationCatalog): Parameter[] {
+  if (relation.cardinality === 'many') return [];
+  return relation.scope.sortable.map((field) => sortParameter(`${relation.name}.${field}`,
+    ` The value is the \`${field}\` of the related \`${relation.name}\` record (${relation.kind}); a record without one, or whose `
+    + 'related record is hidden from this client, sorts as NULL (last ascending, first descending).'));
+}
+
 /** Every parameter that reaches the collection's relations from the root. */
 export function relationParameters(collection: CollectionCatalog): Parameter[] {
   const relations = [...collection.relations.values()];
-  return [...relations.flatMap(relationConditionParameters), ...relations.flatMap(hasParameters)];
+  return [...relations.flatMap(relationSortParameters), ...relations.flatMap(relationConditionParameters), ...relations.flatMap(hasParameters)];
 }

@@ -3,9 +3,9 @@
 
 import { problem, type Problem } from '../errors';
 import type { Column, RelationCatalog, ScopeCatalog } from '../schema';
-import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription } from '../syntax';
+import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription, SortDescription } from '../syntax';
 import { clauseFamilies } from '../syntax';
-import type { Condition, ConditionGroup, OrderKey, Term, ValidatedScope, Operand } from './types';
+import type { Condition, ConditionGroup, OrderKey, RelationJoin, Term, ValidatedScope, Operand } from './types';
 import { relationField, type RelationField } from './relation-fields';
 import { coerceValue, comparisonOf, typeWords } from './values';
 
@@ -177,15 +177,30 @@ class ScopeValidator {
       if (group !== undefined) groups.push(group);
     }
     const order: OrderKey[] = [];
+    const joins: RelationJoin[] = [];
     for (const sort of description.sorts) {
-      const column = this.field(sort.field, 'sortable', sort.parameter);
+      const column = this.sortKey(sort, joins);
       if (column !== undefined) order.push({ column, direction: sort.direction });
     }
     for (const id of this.catalog.idColumns) {
       const column = this.catalog.columns.get(id);
       if (column !== undefined && !order.some((o) => o.column.name === id)) order.push({ column, direction: 'asc' });
     }
-    return Object.freeze({ catalog: this.catalog, output: this.output(description.projection), groups, order });
+    return Object.freeze({ catalog: this.catalog, output: this.output(description.projection), groups, order, joins });
+  }
+
+  /**
+   * A sort key: a sortable field, or at the root a field of a to-one relation's record
+   * (`sort[author.name]`), joined as the first related record's value; NULL without one (decisions.md 38).
+   */
+  sortKey(sort: SortDescription, joins: RelationJoin[]): Column | undefined {
+    if (this.relations === undefined || !sort.field.includes('.')) return this.field(sort.field, 'sortable', sort.parameter);
+    const target = relationField(this.catalog.label, this.relations, sort.field, 'sortable', sort.parameter, this.problems);
+    if (target === undefined) return undefined;
+    const alias = `__kqm_s${joins.length}`;
+    const column: Column = Object.freeze({ ...target.column, name: sort.field, table: alias, column: 'v' });
+    joins.push({ kind: 'first', alias, related: { relation: target.relation, groups: [] }, field: target.column, column });
+    return column;
   }
 }
 

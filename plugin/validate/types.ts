@@ -40,10 +40,22 @@ export interface ConditionGroup {
   readonly anyOf: readonly (readonly Term[])[];
 }
 
+/** A sort key: a column of the scope, or a value joined from related records (`RelationJoin`). */
 export interface OrderKey {
   readonly column: Column;
   readonly direction: SortDirection;
 }
+
+/**
+ * A value of each root record computed from its related records (decisions.md 38–39), joined to the
+ * root statement as `left join lateral (...) as "<alias>" on true`: one row per record, so records
+ * are never repeated. `column` is how the root statement reads it (`"<alias>"."<column>"`).
+ * `first`: a field of the first related record (primary-key order), NULL without one; `count`: how
+ * many related records there are.
+ */
+export type RelationJoin =
+  | { readonly kind: 'first'; readonly alias: string; readonly related: RelatedRows; readonly field: Column; readonly column: Column }
+  | { readonly kind: 'count'; readonly alias: string; readonly related: RelatedRows; readonly column: Column };
 
 export interface ValidatedScope {
   readonly catalog: ScopeCatalog;
@@ -53,6 +65,8 @@ export interface ValidatedScope {
   readonly groups: readonly ConditionGroup[];
   /** Requested sort keys followed by the primary-key tie-breaker. */
   readonly order: readonly OrderKey[];
+  /** Values joined from related records, in the order their aliases were given; the root's only. */
+  readonly joins: readonly RelationJoin[];
 }
 
 export interface ValidatedExpansion {

@@ -186,7 +186,7 @@ describe('admin UI (browser)', function () {
     await admin.screenshot('admin-ui-navigation');
   });
 
-  it('filters users by their related records: a relation, then its field; the condition says EXISTS', async function () {
+  it('filters users by their related records (a relation, then its field; the condition says EXISTS) and sorts by a to-one relation', async function () {
     await admin.open();
     const draft = await admin.addRow('root-filter', 'Add filter');
     expect(await draft.getByLabel('Of', { exact: true }).inputValue()).to.equal('');
@@ -204,8 +204,11 @@ describe('admin UI (browser)', function () {
     await search.getByLabel(/^Contains/).fill('the');
     await page.getByLabel('Only these', { exact: true }).first().check();
     for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    const sort = await admin.addRow('root-sort', 'Add sort');
+    await sort.getByLabel('Sort by', { exact: true }).selectOption('phone.kind');
+    await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
 
-    const query = 'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name';
+    const query = 'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name&sort[phone.kind]=desc';
     expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
     expect(await admin.condition()).to.equal(
       "WHERE (EXISTS a posts record with status = 'draft' AND NOT EXISTS a roles record with name = 'admin')\n"

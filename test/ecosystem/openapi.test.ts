@@ -149,7 +149,7 @@ describe('OpenAPI document', function () {
     }
   });
 
-  it('allows exactly the documented dot paths in filter, in, between and search (decisions.md 36)', async function () {
+  it('allows exactly the documented dot paths in sort, filter, in, between and search (decisions.md 36, 38)', async function () {
     let allowed = 0;
     for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
       const path = `/api/${name}`;
@@ -158,7 +158,7 @@ describe('OpenAPI document', function () {
       for (const [relation, related] of [...relations, ['no_such_relation', model] as [string, ModelClass]]) {
         for (const column of await tableColumns(app.db.knex, related.tableName)) {
           const dotted = { ...column, name: `${relation}.${column.name}` };
-          for (const modifier of ['filter', 'in', 'between', 'search'] as const) {
+          for (const modifier of ['sort', 'filter', 'in', 'between', 'search'] as const) {
             const url = `${path}?${probe(modifier, dotted)}`;
             if (!documented[modifier].has(dotted.name)) await expectRefused(url, 'FIELD_NOT_ALLOWED');
             else {

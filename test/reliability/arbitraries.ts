@@ -109,8 +109,11 @@ function searchArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly 
 const ASCENDING = ['', 'a', 'asc', 'ascending'];
 const DESCENDING = ['-', 'd', 'des', 'desc', 'descending'];
 
-function sortsArb(ctx: GeneratorContext, scope: ScopeSpec): fc.Arbitrary<SortSpec[]> {
-  const sortable = orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name);
+/** Sort keys: the scope's sortable fields and, at the root, to-one relations' sortable fields (decision 38). */
+function sortsArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[] = []): fc.Arbitrary<SortSpec[]> {
+  const related = relations.filter((r) => r.cardinality === 'one').flatMap((r) =>
+    orderable(ctx, r.scope.fields.filter((f) => r.scope.sortable.includes(f.name))).map((f) => `${r.name}.${f.name}`));
+  const sortable = [...orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name), ...related];
   if (sortable.length === 0) return fc.constant([]);
   return fc.shuffledSubarray(sortable, { maxLength: Math.min(3, sortable.length) }).chain((fields) => fc.tuple(
     ...fields.map((field) => fc.tuple(casedWord([...ASCENDING, ...DESCENDING]), fc.boolean())
@@ -155,7 +158,7 @@ function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes, co
     clauses: clauseArbs.length === 0 ? fc.constant([]) : listOf(fc.oneof(...clauseArbs), sizes.clauses),
     searches: search === undefined ? fc.constant([]) : listOf(search, sizes.searches, [6, 3, 1]),
     projection: projectionArb(scope),
-    sorts: sortsArb(ctx, scope),
+    sorts: sortsArb(ctx, scope, collection?.relations),
   });
 }
 

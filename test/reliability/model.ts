@@ -112,9 +112,14 @@ function where(data: Dataset, table: string, test: (row: StoredRow) => boolean):
 
 /**
  * Loads the fixture tables once and describes the collections the fixture app serves; `userFields`
- * are the projectable fields of the `users` collection (the typed-columns variant adds three).
+ * are the projectable fields of the `users` collection (the typed-columns variant adds three), and
+ * `relationSorts` the sortable fields of the to-one relations (the typed-columns variant's).
  */
-export async function loadDataset(knex: Knex, userFieldNames: readonly string[] = USER_FIELDS): Promise<Dataset> {
+export async function loadDataset(
+  knex: Knex,
+  userFieldNames: readonly string[] = USER_FIELDS,
+  relationSorts: { readonly phone: readonly string[]; readonly author: readonly string[] } = { phone: [], author: [] },
+): Promise<Dataset> {
   const rows = new Map<string, readonly StoredRow[]>();
   const types = new Map<string, ReadonlyMap<string, FieldSpec>>();
   for (const table of TABLES) {
@@ -144,7 +149,7 @@ export async function loadDataset(knex: Knex, userFieldNames: readonly string[] 
     {
       name: 'phone',
       cardinality: 'one',
-      scope: { table: 'phones', fields: fieldsOf('phones', ['id', 'number']), sortable: [], searchable: [], filterable: [] },
+      scope: { table: 'phones', fields: fieldsOf('phones', ['id', 'number']), sortable: relationSorts.phone, searchable: [], filterable: [] },
       related: (parent, data) => where(data, 'phones', (p) => p.user_id === parent.id),
     },
     {
@@ -161,7 +166,7 @@ export async function loadDataset(knex: Knex, userFieldNames: readonly string[] 
     {
       name: 'author',
       cardinality: 'one',
-      scope: { table: 'users', fields: authorFields, sortable: [], searchable: [], filterable: ['status'] },
+      scope: { table: 'users', fields: authorFields, sortable: relationSorts.author, searchable: [], filterable: ['status'] },
       related: (parent, data) => where(data, 'users', (u) => u.id === parent.user_id),
     },
   ];

@@ -179,14 +179,31 @@ function hasHolds(row: StoredRow, has: HasSpec, reach: Reach): boolean {
 
 const DESCENDING = new Set(['-', 'd', 'des', 'desc', 'descending']);
 
+/**
+ * A sort key's field and its value in a row: a field of the row, or of a to-one relation's first
+ * related record in primary-key order, NULL without one (decision 38).
+ */
+function sortKey(scope: ScopeSpec, name: string, reach: Reach): { field: FieldSpec; value: (row: StoredRow) => string | null } {
+  const path = throughRelation(reach, name);
+  if (!path) return { field: fieldOf(scope, name), value: (row) => row[name] ?? null };
+  const id = fieldOf(path.relation.scope, 'id');
+  return {
+    field: fieldOf(path.relation.scope, path.field),
+    value: (row) => {
+      const related = [...path.relation.related(row, reach.data)].sort((a, b) => compareField(id, a.id ?? '', b.id ?? ''));
+      return related[0]?.[path.field] ?? null;
+    },
+  };
+}
+
 /** Sort keys in order, NULLS LAST ascending and FIRST descending, then the primary key (decision 20). */
-function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[]): StoredRow[] {
-  const keys = [...sorts.map((s) => ({ field: fieldOf(scope, s.field), desc: DESCENDING.has(s.word.toLowerCase()) })),
-    { field: fieldOf(scope, 'id'), desc: false }];
+function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[], reach: Reach = NOWHERE): StoredRow[] {
+  const keys = [...sorts.map((s) => ({ ...sortKey(scope, s.field, reach), desc: DESCENDING.has(s.word.toLowerCase()) })),
+    { ...sortKey(scope, 'id', reach), desc: false }];
   return [...rows].sort((a, b) => {
-    for (const { field, desc } of keys) {
-      const x = a[field.name] ?? null;
-      const y = b[field.name] ?? null;
+    for (const { field, value, desc } of keys) {
+      const x = value(a);
+      const y = value(b);
       if (x === null && y === null) continue;
       // NULL is larger than every value in PostgreSQL's default ordering.
       const c = x === null ? 1 : y === null ? -1 : compareField(field, x, y);
@@ -211,7 +228,7 @@ function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
 
 /** Filtered, ordered and projected records of one scope (root rows or one parent's related rows). */
 function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], reach: Reach = NOWHERE, has: readonly HasSpec[] = []): { rows: StoredRow[]; fields: FieldSpec[] } {
-  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach, has))), fields: outputFields(scope, query) };
+  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach, has)), reach), fields: outputFields(scope, query) };
 }
 
 function withExpansions(collection: CollectionSpec, spec: QuerySpec, data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {

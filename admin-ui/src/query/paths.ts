@@ -24,7 +24,12 @@ export function readPath(meta: ScopeMeta, path: string): PathTarget {
   return { relation, field: path.slice(dot + 1), scope: relation };
 }
 
-/** Every dot path a list of the relations allows: `search` -> `posts.title`, `roles.name`, ... */
-export function dotPaths(meta: ScopeMeta, list: 'filterable' | 'searchable'): string[] {
-  return relationsOf(meta).flatMap((relation) => relation[list].map((field) => `${relation.name}.${field}`));
+/**
+ * Every dot path a list of the relations allows: `searchable` -> `posts.title`, `roles.name`, ...;
+ * sort follows only to-one relations (decisions.md 38).
+ */
+export function dotPaths(meta: ScopeMeta, list: 'filterable' | 'searchable' | 'sortable'): string[] {
+  return relationsOf(meta)
+    .filter((relation) => list !== 'sortable' || relation.cardinality === 'one')
+    .flatMap((relation) => relation[list].map((field) => `${relation.name}.${field}`));
 }
