@@ -40,12 +40,18 @@ function readColumns(scope: ValidatedScope): Column[] {
   return [...own, ...scope.output.filter((column) => stored(column) && column.table !== table)];
 }
 
+/** The counts a scope shows (`posts_count`), read from their joins. */
+export function countedColumns(scope: ValidatedScope): Column[] {
+  return scope.joins.flatMap((join) => (join.kind === 'count' ? [join.column] : []));
+}
+
 /**
  * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24);
  * `related` writes the root's relation conditions.
  */
 export function scopeSql(scope: ValidatedScope, keys: readonly Column[], related?: RelatedSql): ScopeSql {
-  const selected = readColumns(scope);
+  // Counts come after the fields, as they are shown (decisions.md 39).
+  const selected = [...readColumns(scope), ...countedColumns(scope)];
   for (const key of keys) {
     if (!selected.some((c) => c.name === key.name)) selected.push(key);
   }

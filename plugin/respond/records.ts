@@ -35,9 +35,17 @@ function shapeFields(row: Row, scope: ValidatedScope, record: JsonRecord): void 
   }
 }
 
+/** The scope's counts (`posts_count`), after its fields and before its expansions (decisions.md 39). */
+function shapeCounts(row: Row, scope: ValidatedScope, record: JsonRecord): void {
+  for (const join of scope.joins) {
+    if (join.kind === 'count') record[join.column.name] = formatValue(join.column, row[join.column.name]);
+  }
+}
+
 function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): JsonRecord {
   const record: JsonRecord = {};
   shapeFields(row, scope, record);
+  shapeCounts(row, scope, record);
   for (const { relation, scope: related } of expansions) {
     const value = row[relation.name];
     if (relation.cardinality === 'many') {
@@ -52,7 +60,8 @@ function shapeOne(row: Row, scope: ValidatedScope, expansions: readonly Validate
 }
 
 /**
- * Without expansions a row holds exactly the output columns, in output order (the select list), and
+ * Without expansions a row holds exactly the output columns and then the counts, in that order (the
+ * select list), and
  * both drivers return most types in their JSON form already (numbers, booleans, parsed json and
  * arrays, and text for what the select list casts); such rows are sent as they are, not copied.
  */

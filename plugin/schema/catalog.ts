@@ -8,7 +8,7 @@ import { introspectTables } from './introspect';
 import { customisesJson, objectionProblems } from './model-class';
 import { knexNames } from './names';
 import { buildRelations, type CatalogContext } from './relations';
-import type { Catalog, CollectionCatalog, Column, ModelClass, ScopeCatalog } from './types';
+import type { Catalog, CollectionCatalog, Column, ModelClass, RelationCatalog, ScopeCatalog } from './types';
 
 type Capability = Exclude<ListDeclaration, 'getProjectableFields'>;
 
@@ -46,6 +46,17 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
     searchable: capability('getSearchableFields'),
     filterable: capability('getFilterableFields'),
   });
+}
+
+/**
+ * `count[posts]` adds `posts_count` to each record and lets filters and sorts name it (decisions.md
+ * 39): a to-many relation whose count would have the name of a field of the model cannot be declared.
+ */
+function countCollisions(model: ModelClass, scope: ScopeCatalog, relations: ReadonlyMap<string, RelationCatalog>): string[] {
+  return [...relations.values()]
+    .filter((relation) => relation.cardinality === 'many' && scope.columns.has(`${relation.name}_count`))
+    .map((relation) => `${model.name}.getExpandableRelations().${relation.name}: count[${relation.name}] would add `
+      + `"${relation.name}_count", which is already a field of ${model.name}; rename the relation or the field`);
 }
 
 /** Every model the collections reach (themselves and their related models) and the join tables. */
@@ -96,7 +107,9 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
     const scope = ctx.scopeOf(model, name);
     if (scope === undefined) continue;
     const fields = fieldsOf(model, model.tableName) as TableFields;
-    catalog.set(name, Object.freeze({ ...scope, name, relations: buildRelations(name, model, fields, ctx) }));
+    const relations = buildRelations(name, model, fields, ctx);
+    problems.push(...countCollisions(model, scope, relations));
+    catalog.set(name, Object.freeze({ ...scope, name, relations }));
   }
   if (problems.length > 0) {
     throw new Error(`koa-query-modifiers: invalid collection declarations:\n- ${[...new Set(problems)].join('\n- ')}`);

@@ -7,6 +7,7 @@ import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parse
 import type { QueryPair } from './query-string';
 import type {
   ClauseDescription,
+  CountDescription,
   ExpandDescription,
   HasDescription,
   PagingDescription,
@@ -49,6 +50,7 @@ interface Collector {
   aliases: Map<string, AliasOwner>;
   expands: ExpandDescription[];
   has: HasDescription[];
+  counts: CountDescription[];
   /** Keys not of ours that start like an alias modifier (`p_page`): a mistake if the alias is declared. */
   aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
@@ -68,7 +70,7 @@ const newScope = (): ScopeBuilder => ({
 });
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'page', 'per-page', 'page-size', 'limit', 'offset',
+  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset',
 ]);
 
 const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -160,7 +162,7 @@ function addProjection(c: Collector, scope: ScopeBuilder, key: string, exclude: 
 }
 
 /**
- * Reads the alias of `expand[relation]=<alias>` (or `has`): empty means none. One alias names one
+ * Reads the alias of `expand[relation]=<alias>` (or `has`, `count`): empty means none. One alias names one
  * relation (decisions.md 21, 37); `expand`, `has` and `count` of that relation may share it.
  */
 function declareAlias(c: Collector, key: string, relation: string, value: string, expanded: boolean): { ok: boolean; alias?: string } {
@@ -192,6 +194,12 @@ function addHas(c: Collector, key: string, relation: string, value: string, nega
   // One more test of the related records, like a clause (decisions.md 32).
   c.clauses++;
   c.has.push({ kind: 'has', parameter: key, relation, alias: declared.alias, negated });
+}
+
+/** `count[posts]`, `count[posts]=p`: the alias's conditions choose which related records are counted. */
+function addCount(c: Collector, key: string, relation: string, value: string): void {
+  const declared = declareAlias(c, key, relation, value, false);
+  if (declared.ok) c.counts.push({ kind: 'count', parameter: key, relation, alias: declared.alias });
 }
 
 function addPaging(c: Collector, key: PagingKey, value: string): void {
@@ -251,6 +259,8 @@ function addPair(c: Collector, pair: QueryPair): void {
     case 'has':
     case 'has!':
       return addHas(c, pair.key, argument, pair.value, modifier === 'has!');
+    case 'count':
+      return addCount(c, pair.key, argument, pair.value);
     case 'page':
     case 'per-page':
     case 'page-size':
@@ -314,7 +324,7 @@ function freezeScope(scope: ScopeBuilder): ScopeDescription {
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], aliasLike: [], paging: new Map(), problems: [],
+    root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], counts: [], aliasLike: [], paging: new Map(), problems: [],
     seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
@@ -333,7 +343,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     for (const { key, index } of entry.parameters) {
       c.problems.push({
         index,
-        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\` or \`has[...]=${alias}\` declares it`),
+        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\`, \`has[...]=${alias}\` or \`count[...]=${alias}\` declares it`),
       });
     }
   }
@@ -345,6 +355,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     root: freezeScope(c.root),
     expands: Object.freeze([...c.expands]),
     has: Object.freeze([...c.has]),
+    counts: Object.freeze([...c.counts]),
     aliased,
     paging,
     problems: Object.freeze(problems),

@@ -82,6 +82,14 @@ export interface HasDescription {
   readonly negated: boolean;
 }
 
+/** `count[posts]=p`: `posts_count` in each record, of the related records satisfying p's conditions (decisions.md 39). */
+export interface CountDescription {
+  readonly kind: 'count';
+  readonly parameter: string;
+  readonly relation: string;
+  readonly alias: string | undefined;
+}
+
 export type PagingDescription =
   | { readonly kind: 'none' }
   | {
@@ -96,6 +104,7 @@ export interface QueryDescription {
   readonly root: ScopeDescription;
   readonly expands: readonly ExpandDescription[];
   readonly has: readonly HasDescription[];
+  readonly counts: readonly CountDescription[];
   /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
   readonly aliased: ReadonlyMap<string, ScopeDescription>;
   readonly paging: PagingDescription;

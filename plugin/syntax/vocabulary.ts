@@ -9,7 +9,7 @@ export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fi
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
 /** Modifiers of the root only. */
-export const rootModifiers = ['expand', 'has', 'has!', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
+export const rootModifiers = ['expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset'] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
 export type Modifier = ScopedModifier | RootModifier;
@@ -24,6 +24,7 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   expand: true,
   has: true,
   'has!': true,
+  count: true,
   fields: false,
   'fields!': false,
   page: false,

@@ -22,13 +22,25 @@ const capabilityWords: Readonly<Record<Capability, string>> = {
 const exists = (relation: RelationCatalog, condition: Condition): Condition =>
   ({ kind: 'exists', related: { relation, groups: [{ anyOf: [[{ negated: false, condition }]] }] } });
 
+/** What only the root reaches: its relations (dot paths) and the counts of this request (`posts_count`). */
+export interface RootReach {
+  readonly relations: ReadonlyMap<string, RelationCatalog>;
+  readonly counts: readonly RelationJoin[];
+}
+
 class ScopeValidator {
+  /** The root's relations, which dot paths name; undefined in an alias scope (no dot paths there). */
+  private readonly relations: ReadonlyMap<string, RelationCatalog> | undefined;
+  private readonly counts: readonly RelationJoin[];
+
   constructor(
     private readonly catalog: ScopeCatalog,
     private readonly problems: Problem[],
-    /** The root's relations, which dot paths name; undefined in an alias scope (no dot paths there). */
-    private readonly relations: ReadonlyMap<string, RelationCatalog> | undefined,
-  ) {}
+    reach: RootReach | undefined,
+  ) {
+    this.relations = reach?.relations;
+    this.counts = reach?.counts ?? [];
+  }
 
   /** `posts.status` at the root -> that relation and its field; anything else -> a field of this scope. */
   target(name: string, capability: 'filterable' | 'searchable', parameter: string): RelationField | { relation: undefined; column: Column } | undefined {
@@ -39,15 +51,24 @@ class ScopeValidator {
     return column && { relation: undefined, column };
   }
 
-  /** Unknown and forbidden fields get the same answer, so hidden columns cannot be discovered. */
+  /**
+   * Unknown and forbidden fields get the same answer, so hidden columns cannot be discovered. A
+   * count of this request (`posts_count`) is an integer field for filter, in, between and sort.
+   */
   field(name: string, capability: Capability, parameter: string): Column | undefined {
-    const allowed = this.catalog[capability];
+    const counted = capability === 'filterable' || capability === 'sortable' ? this.counts.map((c) => c.column) : [];
+    const allowed = [...this.catalog[capability], ...counted.map((c) => c.name)];
     const column = this.catalog.columns.get(name);
-    if (column !== undefined && allowed.includes(name)) return column;
+    if (column !== undefined && this.catalog[capability].includes(name)) return column;
+    const count = counted.find((c) => c.name === name);
+    if (count !== undefined) return count;
     // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
     const none = allowed.length === 0 ? '; no field can' : '';
+    const countOf = /^(.+)_count$/.exec(name)?.[1];
+    const hint = capability !== 'projectable' && capability !== 'searchable' && countOf !== undefined
+      && this.relations?.get(countOf)?.cardinality === 'many' ? `; add count[${countOf}] to the request to use ${name}` : '';
     this.problems.push(problem('FIELD_NOT_ALLOWED', parameter,
-      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}`, allowed));
+      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}${hint}`, allowed));
     return undefined;
   }
 
@@ -177,7 +198,7 @@ class ScopeValidator {
       if (group !== undefined) groups.push(group);
     }
     const order: OrderKey[] = [];
-    const joins: RelationJoin[] = [];
+    const joins: RelationJoin[] = [...this.counts];
     for (const sort of description.sorts) {
       const column = this.sortKey(sort, joins);
       if (column !== undefined) order.push({ column, direction: sort.direction });
@@ -197,7 +218,7 @@ class ScopeValidator {
     if (this.relations === undefined || !sort.field.includes('.')) return this.field(sort.field, 'sortable', sort.parameter);
     const target = relationField(this.catalog.label, this.relations, sort.field, 'sortable', sort.parameter, this.problems);
     if (target === undefined) return undefined;
-    const alias = `__kqm_s${joins.length}`;
+    const alias = `__kqm_s${joins.length - this.counts.length}`;
     const column: Column = Object.freeze({ ...target.column, name: sort.field, table: alias, column: 'v' });
     joins.push({ kind: 'first', alias, related: { relation: target.relation, groups: [] }, field: target.column, column });
     return column;
@@ -205,10 +226,9 @@ class ScopeValidator {
 }
 
 /**
- * Validates one scope, adding every problem found to `problems`. `relations` (the root's) lets its
- * conditions name related fields (`filter[posts.status]`); alias scopes have none.
+ * Validates one scope, adding every problem found to `problems`. `reach` (the root's) lets its
+ * conditions name related fields (`filter[posts.status]`) and the request's counts; alias scopes have none.
  */
-export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[],
-  relations?: ReadonlyMap<string, RelationCatalog>): ValidatedScope {
-  return new ScopeValidator(catalog, problems, relations).scope(description);
+export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[], reach?: RootReach): ValidatedScope {
+  return new ScopeValidator(catalog, problems, reach).scope(description);
 }

@@ -2,10 +2,10 @@
 // and its alias scope, pagination and the cost caps. Reports every problem at once (decisions.md 29).
 
 import { problem, QueryError, type Problem } from '../errors';
-import type { CollectionCatalog, RelationCatalog } from '../schema';
+import type { CollectionCatalog, Column, RelationCatalog } from '../schema';
 import type { PagingDescription, QueryDescription, ScopeDescription } from '../syntax';
 import { validateScope } from './scope';
-import type { ConditionGroup, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from './types';
+import type { ConditionGroup, RelationJoin, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from './types';
 
 export interface ValidationLimits {
   readonly defaultPageSize: number;
@@ -120,6 +120,27 @@ function validateHas(description: QueryDescription, collection: CollectionCatalo
   });
 }
 
+/**
+ * `count[posts]=p` -> `posts_count`, an integer field of the request: the number of related records
+ * satisfying p's conditions (all without an alias), joined once per record (decisions.md 39).
+ */
+function validateCounts(description: QueryDescription, collection: CollectionCatalog, aliases: AliasScopes, problems: Problem[]): RelationJoin[] {
+  return description.counts.flatMap((count, index): RelationJoin[] => {
+    const relation = relationNamed(collection, count.relation, count.parameter, problems);
+    if (relation === undefined) return [];
+    if (relation.cardinality === 'one') {
+      problems.push(problem('MALFORMED_PARAMETER', count.parameter,
+        `\`${count.parameter}\`: ${relation.name} is a ${relation.kind} relation, so each record has at most one; count takes a to-many relation`));
+      return [];
+    }
+    const alias = `__kqm_c${index}`;
+    const column: Column = Object.freeze({
+      name: `${relation.name}_count`, column: 'n', table: alias, type: 'integer', nullable: false, udt: 'int4', orderable: true,
+    });
+    return [{ kind: 'count', alias, related: { relation, groups: aliases.of(count.alias, relation).groups }, column }];
+  });
+}
+
 /** Orders problems by where their parameter stands in the query string; those without one go last. */
 function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Problem[] {
   const position = (p: Problem) => {
@@ -132,8 +153,9 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
 /** `filter[id]=>=5` on users -> a ValidatedQuery; throws a QueryError listing every problem. */
 export function validateQuery(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits): ValidatedQuery {
   const problems: Problem[] = [...description.problems];
-  const own = validateScope(description.root, collection, problems, collection.relations);
   const aliases = new AliasScopes(description, problems);
+  const counts = validateCounts(description, collection, aliases, problems);
+  const own = validateScope(description.root, collection, problems, { relations: collection.relations, counts });
   const expansions = validateExpansions(description, collection, limits, aliases, problems);
   // `has` groups are ANDed with the other groups (decisions.md 37).
   const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
