@@ -59,6 +59,17 @@ export interface HasState {
   scope: ScopeState;
 }
 
+/**
+ * `count[relation]=alias`: `<relation>_count` in each record, of the related records satisfying the
+ * alias's conditions (all without any). `scope` holds only conditions, or is an expansion's.
+ */
+export interface CountState {
+  readonly id: string;
+  relation: string;
+  alias: string;
+  scope: ScopeState;
+}
+
 export type PagingMode = 'none' | 'pages' | 'limit';
 
 export interface PagingState {
@@ -73,6 +84,7 @@ export interface FormState {
   collection: string;
   readonly root: ScopeState;
   has: HasState[];
+  counts: CountState[];
   expands: ExpandState[];
   readonly paging: PagingState;
 }
@@ -94,6 +106,7 @@ export function emptyForm(collection: string): FormState {
     collection,
     root: emptyScope('root'),
     has: [],
+    counts: [],
     expands: [],
     paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '' },
   };
@@ -110,12 +123,17 @@ export function scopeIsEmpty(scope: ScopeState): boolean {
 
 /** Every alias the form uses, of expansions and of has rows. */
 export function takenAliases(state: FormState): string[] {
-  return [...state.expands.map((e) => e.alias), ...state.has.map((h) => h.alias)];
+  return [...state.expands.map((e) => e.alias), ...state.has.map((h) => h.alias), ...state.counts.map((c) => c.alias)];
 }
 
-/** Whether a has row uses an expansion's alias, and so its conditions. */
-export function sharesExpansion(state: FormState, has: HasState): boolean {
-  return state.expands.some((e) => e.scope === has.scope);
+/** Whether a has or count row uses an expansion's alias, and so its conditions. */
+export function sharesExpansion(state: FormState, row: HasState | CountState): boolean {
+  return state.expands.some((e) => e.scope === row.scope);
+}
+
+/** The count fields the form adds (`posts_count`), usable in filter rows and sorts. */
+export function countedFields(state: FormState): string[] {
+  return state.counts.map((c) => `${c.relation}_count`);
 }
 
 /** The first free alias for a relation: `posts` -> `p`, then `p2`, `p3`, ... */

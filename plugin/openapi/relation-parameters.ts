@@ -63,8 +63,27 @@ function relationSortParameters(relation: RelationCatalog): Parameter[] {
     + 'related record is hidden from this client, sorts as NULL (last ascending, first descending).'));
 }
 
+/** `count[posts]`: `posts_count` in each record, usable in sort, filter, in and between (decisions.md 39). */
+function countParameter(relation: RelationCatalog): Parameter[] {
+  if (relation.cardinality === 'one') return [];
+  const s = relation.scope;
+  const name = `${relation.name}_count`;
+  return [query(`count[${relation.name}]`,
+    `Add \`${name}\` (an integer) to each record, after its fields and before its expansions: the number of related `
+    + `\`${relation.name}\` records, of those satisfying the alias's conditions when an alias is given (\`<alias>_filter[<field>]\`, `
+    + `\`<alias>_in[<field>]\`, \`<alias>_between[<field>]\` (${quoteList(s.filterable)}), \`<alias>_search[<field>]\` (${quoteList(s.searchable)})). `
+    + `In the same request \`${name}\` is an integer field for \`sort[${name}]\`, \`filter[${name}]\`, \`in[${name}]\` and \`between[${name}]\`. `
+    + `The alias may be shared with \`expand[${relation.name}]\` and \`has[${relation.name}]\`.`,
+    { type: 'string', pattern: '^(?:[A-Za-z][A-Za-z0-9]*)?$' }, 'c', {
+      allowEmptyValue: true,
+      'x-alias-modifiers': { filter: [...s.filterable], in: [...s.filterable], search: [...s.searchable],
+        between: s.filterable.filter((f) => isRanged(column(s, f))) },
+      'x-count-field': name,
+    })];
+}
+
 /** Every parameter that reaches the collection's relations from the root. */
 export function relationParameters(collection: CollectionCatalog): Parameter[] {
   const relations = [...collection.relations.values()];
-  return [...relations.flatMap(relationSortParameters), ...relations.flatMap(relationConditionParameters), ...relations.flatMap(hasParameters)];
+  return [...relations.flatMap(relationSortParameters), ...relations.flatMap(relationConditionParameters), ...relations.flatMap(hasParameters), ...relations.flatMap(countParameter)];
 }

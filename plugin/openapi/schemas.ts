@@ -38,6 +38,12 @@ function recordSchema(scope: ScopeCatalog, description: string, extra: Record<st
 export function collectionSchemas(collection: CollectionCatalog): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   const embedded: Record<string, JsonSchema> = {};
+  // Counts come after the fields and before the expansions (decisions.md 39).
+  for (const relation of collection.relations.values()) {
+    if (relation.cardinality === 'many') {
+      embedded[`${relation.name}_count`] = { type: 'integer', minimum: 0, description: `Present with \`count[${relation.name}]\`: the number of related ${relation.name} records (satisfying the alias's conditions when it has one).` };
+    }
+  }
   for (const relation of collection.relations.values()) {
     const name = schemaNames.relation(collection.name, relation.name);
     schemas[name] = recordSchema(relation.scope, `A ${relation.name} record embedded in a ${collection.name} record.`);
@@ -46,7 +52,7 @@ export function collectionSchemas(collection: CollectionCatalog): Record<string,
       : { oneOf: [ref(name), { type: 'null' }], description: `Present with \`expand[${relation.name}]\`; null when there is none.` };
   }
   schemas[schemaNames.record(collection.name)] = recordSchema(collection,
-    `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose) and the expanded relations.`,
+    `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose), the requested counts and the expanded relations.`,
     embedded);
   schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
   return schemas;

@@ -270,6 +270,38 @@ describe('admin UI (browser)', function () {
       + "posts (alias p): only related records\nWHERE (status = 'draft')");
   });
 
+  it('adds a count column, filters and sorts by it', async function () {
+    await admin.open();
+    await page.getByRole('button', { name: 'Add count' }).click();
+    const box = page.locator('#count .expansion').first();
+    expect(await box.getByLabel('Count related', { exact: true }).inputValue()).to.equal('posts');
+    const filter = box.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    await filter.getByRole('button', { name: 'Add filter' }).click();
+    const status = filter.locator(':scope > .row').last();
+    await status.getByLabel('Field', { exact: true }).selectOption('status');
+    await status.getByLabel('Value', { exact: true }).fill('published');
+    const rootFilter = await admin.addRow('root-filter', 'Add filter');
+    await rootFilter.getByLabel('Field', { exact: true }).selectOption('posts_count');
+    await rootFilter.getByLabel('Operator', { exact: true }).selectOption('>=');
+    await rootFilter.getByLabel('Value', { exact: true }).fill('2');
+    const sort = await admin.addRow('root-sort', 'Add sort');
+    await sort.getByLabel('Sort by', { exact: true }).selectOption('posts_count');
+    await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    await page.getByLabel('Pages', { exact: true }).check();
+    await page.getByLabel(/^Page size/).fill('5');
+
+    const query = 'filter[posts_count]=%3E%3D2&fields=id,name&sort[posts_count]=desc&count[posts]=p&p_filter[status]=published&per-page=5';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal('WHERE (posts_count >= 2)');
+    await admin.run();
+    const records = envelopeData(await apiJson(`${server.origin}/api/users?${query}`));
+    expect(await admin.columns()).to.deep.equal(['id', 'name', 'posts_count']);
+    expect(await admin.column('posts_count')).to.deep.equal(records.map((r) => String(r.posts_count)));
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+  });
+
   it('shows each problem next to the control that caused it', async function () {
     await admin.open();
     const row = await admin.addRow('root-filter', 'Add filter');

@@ -199,18 +199,41 @@ describe('OpenAPI document', function () {
     }
   });
 
+  it('documents count[<relation>] exactly for to-many relations, and <relation>_count as an integer field of the request', async function () {
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const params = parametersOf(doc, path);
+      for (const relation of [...Object.keys(model.getRelations()), 'no_such_relation']) {
+        const param = params.find((p) => p.name === `count[${relation}]`);
+        const res = await get(`${path}?count[${relation}]`);
+        if (param === undefined) {
+          expect(res.status, `${path}?count[${relation}]`).to.equal(400);
+          continue;
+        }
+        expect(res.status, `${path}?count[${relation}]`).to.equal(200);
+        const field = `${relation}_count`;
+        expect(param.extensions['x-count-field']).to.equal(field);
+        for (const key of [`sort[${field}]=desc`, `filter[${field}]=>=1`, `in[${field}]=0,1`, `between[${field}]=0,2`]) {
+          await expectStatus(`${path}?count[${relation}]&${key}`, 200);
+          await expectRefused(`${path}?${key}`, 'FIELD_NOT_ALLOWED');
+        }
+      }
+    }
+  });
+
   it('returns each documented record field when asked for it with fields', async function () {
     for (const name of Object.keys(collections)) {
       const record = asJson(schemas.named(`record.${name}`).schema, 'record');
       const params = parametersOf(doc, `/api/${name}`);
       for (const field of Object.keys(asJson(record.properties, 'properties'))) {
         const isRelation = params.some((p) => p.name === `expand[${field}]`);
-        const query = isRelation ? `expand[${field}]&limit=3` : `fields=${field}&limit=3`;
+        const counter = params.find((p) => p.extensions['x-count-field'] === field);
+        const query = isRelation ? `expand[${field}]&limit=3` : counter !== undefined ? `${counter.name}&limit=3` : `fields=${field}&limit=3`;
         const res = await expectStatus(`/api/${name}?${query}`, 200);
         const rows = res.body as Json[];
         expect(rows.length, `${name}?${query}`).to.be.greaterThan(0);
         for (const row of rows) {
-          if (isRelation) expect(row).to.have.property(field);
+          if (isRelation || counter !== undefined) expect(row).to.have.property(field);
           else expect(Object.keys(row)).to.deep.equal([field]);
         }
       }
@@ -221,7 +244,7 @@ describe('OpenAPI document', function () {
     for (const name of Object.keys(collections)) {
       const path = `/api/${name}`;
       const validate = schemas.compile(okSchema(doc, path));
-      const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[')).map((p) => p.name).join('&');
+      const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[') || p.name.startsWith('count[')).map((p) => p.name).join('&');
       for (const query of ['', expands, `${expands}&per-page=5&page=2`, 'page=99']) {
         const res = await expectStatus(`${path}?${query}`, 200);
         expect(validate(res.body), `${path}?${query}: ${schemas.errorsText(validate)}`).to.equal(true);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
 import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
-  ClauseSpec, Encoding, ExpandSpec, Family, HasSpec, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
+  ClauseSpec, CountSpec, Encoding, ExpandSpec, Family, HasSpec, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
   SearchMode, SearchSpec, SortSpec, EMPTY_SCOPE,
 } from './query';
 
@@ -60,14 +60,15 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
  * A root clause: on the collection's own field, or now and then on a relation's field through a
  * dot path (decision 36), drawn from that relation's filterable fields and values.
  */
-function rootClauseArb(ctx: GeneratorContext, collection: CollectionSpec, family: Family): fc.Arbitrary<ClauseSpec> | undefined {
+function rootClauseArb(ctx: GeneratorContext, collection: CollectionSpec, family: Family, counted: readonly string[] = []): fc.Arbitrary<ClauseSpec> | undefined {
   const own = clauseArb(ctx, collection, family);
   const related = collection.relations.flatMap((relation) => {
     const arb = clauseArb(ctx, relation.scope, family);
     return arb === undefined ? [] : [arb.map((clause): ClauseSpec => ({ ...clause, field: `${relation.name}.${clause.field}` }))];
   });
   const options = [...(own === undefined ? [] : [{ arbitrary: own, weight: 3 * Math.max(related.length, 1) }]),
-    ...related.map((arbitrary) => ({ arbitrary, weight: 2 }))];
+    ...related.map((arbitrary) => ({ arbitrary, weight: 2 })),
+    ...counted.map((name) => ({ arbitrary: countClauseArb(`${name}_count`, family), weight: 2 }))];
   return options.length === 0 ? undefined : fc.oneof(...options);
 }
 
@@ -110,10 +111,11 @@ const ASCENDING = ['', 'a', 'asc', 'ascending'];
 const DESCENDING = ['-', 'd', 'des', 'desc', 'descending'];
 
 /** Sort keys: the scope's sortable fields and, at the root, to-one relations' sortable fields (decision 38). */
-function sortsArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[] = []): fc.Arbitrary<SortSpec[]> {
+function sortsArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[] = [], counted: readonly string[] = []): fc.Arbitrary<SortSpec[]> {
   const related = relations.filter((r) => r.cardinality === 'one').flatMap((r) =>
     orderable(ctx, r.scope.fields.filter((f) => r.scope.sortable.includes(f.name))).map((f) => `${r.name}.${f.name}`));
-  const sortable = [...orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name), ...related];
+  const sortable = [...orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name), ...related,
+    ...counted.map((name) => `${name}_count`)];
   if (sortable.length === 0) return fc.constant([]);
   return fc.shuffledSubarray(sortable, { maxLength: Math.min(3, sortable.length) }).chain((fields) => fc.tuple(
     ...fields.map((field) => fc.tuple(casedWord([...ASCENDING, ...DESCENDING]), fc.boolean())
@@ -148,17 +150,20 @@ interface ScopeSizes {
   readonly searches: number;
 }
 
-/** One scope's modifiers; at the root (`collection` given) clauses and searches may name related fields. */
-function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes, collection?: CollectionSpec): fc.Arbitrary<ScopeQuery> {
+/**
+ * One scope's modifiers; at the root (`collection` given) clauses and searches may name related
+ * fields, and clauses and sorts the counts of the request (`counted`: their relations).
+ */
+function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes, collection?: CollectionSpec, counted: readonly string[] = []): fc.Arbitrary<ScopeQuery> {
   const families: Family[] = ['filter', 'filter', 'in', 'between'];
-  const clauseArbs = families.map((f) => (collection === undefined ? clauseArb(ctx, scope, f) : rootClauseArb(ctx, collection, f)))
+  const clauseArbs = families.map((f) => (collection === undefined ? clauseArb(ctx, scope, f) : rootClauseArb(ctx, collection, f, counted)))
     .filter((a): a is fc.Arbitrary<ClauseSpec> => a !== undefined);
   const search = searchArb(ctx, scope, collection?.relations ?? []);
   return fc.record({
     clauses: clauseArbs.length === 0 ? fc.constant([]) : listOf(fc.oneof(...clauseArbs), sizes.clauses),
     searches: search === undefined ? fc.constant([]) : listOf(search, sizes.searches, [6, 3, 1]),
     projection: projectionArb(scope),
-    sorts: sortsArb(ctx, scope, collection?.relations),
+    sorts: sortsArb(ctx, scope, collection?.relations, counted),
   });
 }
 
@@ -180,6 +185,35 @@ function expandsArb(ctx: GeneratorContext, collection: CollectionSpec): fc.Arbit
       bare,
       scope: aliased > 0 ? scope : EMPTY_SCOPE,
     })))));
+}
+
+/** Aliases of `count` that no expand or has uses. */
+const COUNT_ALIASES = ['c', 'C2'];
+
+/** Up to two counts of distinct to-many relations, with their own alias conditions or an expand's (decision 39). */
+function countsArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<CountSpec[]> {
+  const many = collection.relations.filter((r) => r.cardinality === 'many');
+  if (many.length === 0) return fc.constant([]);
+  const lengths = fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.constant(2), weight: 1 });
+  return fc.tuple(fc.shuffledSubarray(many, { maxLength: Math.min(2, many.length) }), lengths).chain(([chosen, n]) => fc.tuple(
+    ...chosen.slice(0, n).map((relation, i) => fc.record({
+      aliased: fc.nat(2), share: fc.boolean(), bare: fc.boolean(), scope: scopeArb(ctx, relation.scope, { clauses: 2, searches: 1 }),
+    }).map(({ aliased, share, bare, scope }): CountSpec => {
+      const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
+      if (expand !== undefined && share) return { relation: relation.name, alias: expand.alias, bare, scope: expand.scope, shared: true };
+      const alias = aliased > 0 ? COUNT_ALIASES[i] ?? null : null;
+      return { relation: relation.name, alias, bare, scope: alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] }, shared: false };
+    }))));
+}
+
+const small = fc.integer({ min: 0, max: 5 }).map((n): Literal => ({ isNull: false, text: String(n), quoted: false }));
+
+/** A clause on `<relation>_count`, an integer field of the request (decision 39). */
+function countClauseArb(field: string, family: Family): fc.Arbitrary<ClauseSpec> {
+  const values: fc.Arbitrary<Literal[]> = family === 'filter' ? small.map((l) => [l])
+    : family === 'in' ? fc.array(small, { minLength: 1, maxLength: 3 }) : fc.tuple(small, small).map(([a, b]) => [a, b]);
+  return fc.record({ prefix: prefixArb, values, operator: fc.constantFrom<Operator>('=', '<>', '>', '>=', '<', '<='), writeOperator: fc.boolean() })
+    .map(({ prefix, values: vs, operator, writeOperator }): ClauseSpec => ({ family, prefix, field, operator, writeOperator, values: vs }));
 }
 
 /** Aliases of `has` that no expand uses: an alias names one relation, and two `has` never share a relation here. */
@@ -239,15 +273,16 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
   const weights: Readonly<Record<string, number>> = { users: 7, posts: 2, roles: 1 };
   return fc.oneof(...collections.map((collection) => ({
     weight: weights[collection.name] ?? 1,
-    arbitrary: expandsArb(ctx, collection).chain((expands) => fc.record({
+    arbitrary: expandsArb(ctx, collection).chain((expands) => countsArb(ctx, collection, expands).chain((counts) => fc.record({
       collection: fc.constant(collection.name),
-      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }, collection),
+      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }, collection, counts.map((c) => c.relation)),
       expands: fc.constant(expands),
+      counts: fc.constant(counts),
       has: hasArb(ctx, collection, expands),
       paging: pagingArb,
       noise: fc.subarray([...NOISE], { maxLength: 2 }),
       merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
       encoding: encodingArb,
-    })),
+    }))),
   })));
 }

@@ -74,6 +74,16 @@ export interface HasSpec {
   readonly shared: boolean;
 }
 
+/** `count[r]=alias` (decision 39): `<r>_count` in each record; `shared` when the alias is an expand's. */
+export interface CountSpec {
+  readonly relation: string;
+  readonly alias: string | null;
+  readonly bare: boolean;
+  /** Conditions only; the expand's scope when the alias is shared. */
+  readonly scope: ScopeQuery;
+  readonly shared: boolean;
+}
+
 export type Paging =
   | { readonly kind: 'none' }
   | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
@@ -91,6 +101,7 @@ export interface QuerySpec {
   readonly root: ScopeQuery;
   readonly expands: readonly ExpandSpec[];
   readonly has: readonly HasSpec[];
+  readonly counts: readonly CountSpec[];
   readonly paging: Paging;
   /** Keys that are not modifiers (decision 2): ignored by the plugin, kept in page URLs. */
   readonly noise: readonly (readonly [string, string])[];
@@ -190,6 +201,8 @@ export function serializeQuery(spec: QuerySpec): string {
   }
   // A shared alias's conditions are written once, with its expand.
   for (const h of spec.has) if (h.alias !== null && !h.shared) sequences.push(...scopeSequences(h.scope, `${h.alias}_`));
+  if (spec.counts.length > 0) sequences.push(spec.counts.map((c): Pair => [`count[${c.relation}]`, c.alias ?? (c.bare ? null : '')]));
+  for (const c of spec.counts) if (c.alias !== null && !c.shared) sequences.push(...scopeSequences(c.scope, `${c.alias}_`));
   sequences.push(...pagingPairs(spec.paging));
   for (const pair of spec.noise) sequences.push([pair]);
   return interleave(sequences, spec.merge)

@@ -4,7 +4,7 @@
 // conditions 36). It shares no code with plugin/.
 
 import { CollectionSpec, Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
-import { ClauseSpec, HasSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
+import { ClauseSpec, CountSpec, HasSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec } from './query';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -81,9 +81,27 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
 interface Reach {
   readonly data: Dataset;
   readonly relations: readonly RelationSpec[];
+  /** The counts of the request: `<relation>_count` is an integer field (decision 39). */
+  readonly counts: readonly CountSpec[];
 }
 
-const NOWHERE: Reach = { data: { rows: new Map(), types: new Map(), collections: new Map() }, relations: [] };
+const NOWHERE: Reach = { data: { rows: new Map(), types: new Map(), collections: new Map() }, relations: [], counts: [] };
+
+const COUNT_FIELD: Omit<FieldSpec, 'name'> = { type: 'integer', nullable: false };
+
+/** How many related records satisfy the count's alias conditions. */
+function countOf(row: StoredRow, count: CountSpec, reach: Reach): number {
+  const relation = reach.relations.find((r) => r.name === count.relation);
+  if (!relation) throw new Error(`reference: no relation ${count.relation}`);
+  return relation.related(row, reach.data).filter((r) => matches(relation.scope, count.scope, r, NOWHERE)).length;
+}
+
+/** `posts_count` of the request -> its field and the row's value as text; anything else -> undefined. */
+function countField(name: string, reach: Reach): { field: FieldSpec; value: (row: StoredRow) => string } | undefined {
+  const count = reach.counts.find((c) => `${c.relation}_count` === name);
+  if (!count) return undefined;
+  return { field: { ...COUNT_FIELD, name }, value: (row) => String(countOf(row, count, reach)) };
+}
 
 /** `posts.status` -> the posts relation and `status`; a plain field -> undefined. */
 function throughRelation(reach: Reach, name: string): { relation: RelationSpec; field: string } | undefined {
@@ -96,13 +114,17 @@ function throughRelation(reach: Reach, name: string): { relation: RelationSpec; 
 
 /** A clause on a relation's field holds when at least one related record satisfies it (decision 36). */
 function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec, reach: Reach): boolean {
+  const counted = countField(clause.field, reach);
+  if (counted) return holdsOn(counted.field, counted.value(row), clause);
   const path = throughRelation(reach, clause.field);
   if (path) {
     const bare = { ...clause, field: path.field };
     return path.relation.related(row, reach.data).some((r) => holds(path.relation.scope, r, bare, NOWHERE));
   }
-  const field = fieldOf(scope, clause.field);
-  const stored = row[clause.field] ?? null;
+  return holdsOn(fieldOf(scope, clause.field), row[clause.field] ?? null, clause);
+}
+
+function holdsOn(field: FieldSpec, stored: string | null, clause: ClauseSpec): boolean {
   const [first, second] = clause.values as [Literal, Literal];
   switch (clause.family) {
     case 'filter':
@@ -184,6 +206,8 @@ const DESCENDING = new Set(['-', 'd', 'des', 'desc', 'descending']);
  * related record in primary-key order, NULL without one (decision 38).
  */
 function sortKey(scope: ScopeSpec, name: string, reach: Reach): { field: FieldSpec; value: (row: StoredRow) => string | null } {
+  const counted = countField(name, reach);
+  if (counted) return counted;
   const path = throughRelation(reach, name);
   if (!path) return { field: fieldOf(scope, name), value: (row) => row[name] ?? null };
   const id = fieldOf(path.relation.scope, 'id');
@@ -233,6 +257,9 @@ function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], 
 
 function withExpansions(collection: CollectionSpec, spec: QuerySpec, data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
   const record = project(fields, row);
+  // Counts after the fields, before the expansions (decision 39).
+  const reach: Reach = { data, relations: collection.relations, counts: spec.counts };
+  for (const count of spec.counts) record[`${count.relation}_count`] = countOf(row, count, reach);
   for (const expand of spec.expands) {
     const relation = collection.relations.find((r) => r.name === expand.relation);
     if (!relation) throw new Error(`reference: ${collection.name} has no relation ${expand.relation}`);
@@ -283,7 +310,7 @@ function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' 
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
   if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
-  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], { data, relations: collection.relations }, spec.has);
+  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], { data, relations: collection.relations, counts: spec.counts }, spec.has);
   const records = rows.map((row) => withExpansions(collection, spec, data, row, fields));
   const paging = spec.paging;
   if (paging.kind === 'page') {

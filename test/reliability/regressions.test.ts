@@ -25,6 +25,7 @@ function spec(collection: string, root: Partial<ScopeQuery>, rest: Partial<Query
     root: { ...EMPTY_SCOPE, ...root },
     expands: [],
     has: [],
+    counts: [],
     paging: { kind: 'none' },
     noise: [],
     merge: [0],

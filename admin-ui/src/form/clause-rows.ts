@@ -22,7 +22,7 @@ function labelList(id: string, labels: readonly string[]): HTMLElement[] {
 
 function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
   const { scope, field } = readPath(meta, row.field);
-  const placeholder = valuePlaceholder(fieldType(scope, field));
+  const placeholder = valuePlaceholder(ctx.counted.includes(row.field) ? 'integer' : fieldType(scope, field));
   const labels = fieldLabels(scope, field);
   const listId = `${row.id}-labels`;
   const attrs = labels.length === 0 ? { placeholder } : { placeholder, list: listId };
@@ -77,7 +77,9 @@ function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta
   });
   const target = readPath(meta, row.field);
   const prefix = target.relation === undefined ? '' : `${target.relation.name}.`;
-  const field = select(`${row.id}-field`, choices(target.scope.filterable).map((c) => ({ value: `${prefix}${c.value}`, label: c.label })), row.field, (v) => {
+  // The request's counts (`posts_count`) are integer fields of the record itself.
+  const offered = target.relation === undefined && 'relations' in meta ? [...target.scope.filterable, ...ctx.counted] : target.scope.filterable;
+  const field = select(`${row.id}-field`, choices(offered).map((c) => ({ value: `${prefix}${c.value}`, label: c.label })), row.field, (v) => {
     row.field = v;
     // The placeholder depends on the field's type.
     ctx.rebuild(`${row.id}-field`);

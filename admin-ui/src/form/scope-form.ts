@@ -91,7 +91,7 @@ function fieldsSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HT
 function sortRow(scope: ScopeState, row: SortRow, meta: ScopeMeta, ctx: FormContext): HTMLElement {
   const index = scope.sort.indexOf(row);
   const name = `Sort ${index + 1}`;
-  const field = select(`${row.id}-field`, choices(sortable(meta)), row.field, (v) => {
+  const field = select(`${row.id}-field`, choices(sortable(meta, ctx)), row.field, (v) => {
     row.field = v;
     ctx.changed();
   });
@@ -114,11 +114,12 @@ function sortRow(scope: ScopeState, row: SortRow, meta: ScopeMeta, ctx: FormCont
     labelled(index === 0 ? 'Sort by' : 'Then by', field), labelled('Direction', direction, 'grow'), h('div', { class: 'control end' }, up, remove));
 }
 
-/** The scope's sortable fields, then (at the root) the fields of to-one relations (`author.name`). */
-const sortable = (meta: ScopeMeta): string[] => [...meta.sortable, ...dotPaths(meta, 'sortable')];
+/** The scope's sortable fields, then (at the root) the fields of to-one relations (`author.name`) and the request's counts. */
+const sortable = (meta: ScopeMeta, ctx: FormContext): string[] =>
+  [...meta.sortable, ...dotPaths(meta, 'sortable'), ...('relations' in meta ? ctx.counted : [])];
 
 function sortSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement | null {
-  const offered = sortable(meta);
+  const offered = sortable(meta, ctx);
   if (offered.length === 0) return null;
   const add = button('Add sort', () => {
     const used = scope.sort.map((s) => s.field);

@@ -34,7 +34,9 @@ function clauseText(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta): Clau
 }
 
 function comparisonText(family: ClauseFamily, row: ClauseRow, name: string, meta: ScopeMeta): string {
-  const quoteText = !numericTypes.has(fieldType(meta, name));
+  // A count of the request (`posts_count`) is no field of the metadata: an integer.
+  const count = /_count$/.test(name) && !meta.fields.some((f) => f.name === name);
+  const quoteText = !count && !numericTypes.has(fieldType(meta, name));
   const field = name === '' ? '?' : name;
   switch (family) {
     case 'filter':

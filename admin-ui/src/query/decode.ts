@@ -22,7 +22,7 @@ const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(?:\[([^[\]
 const scoped = new Set(['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!']);
 const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset']);
 /** Keys that declare an alias, read before the rest. */
-const declaring = new Set(['expand', 'has', 'has!']);
+const declaring = new Set(['expand', 'has', 'has!', 'count']);
 const conditions = new Set(['filter', 'in', 'between', 'search']);
 const operators = ['>=', '<=', '<>', '=', '>', '<'];
 const logicalWords = new Set(['and', 'or', 'and!', 'or!']);
@@ -140,18 +140,20 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
   }
   for (const [key, value] of pairs) {
     const match = keyShape.exec(key);
-    if ((match?.[2] !== 'has' && match?.[2] !== 'has!') || match[1] !== undefined || match[3] === undefined) continue;
+    const modifier = match?.[2];
+    if (match === null || (modifier !== 'has' && modifier !== 'has!' && modifier !== 'count') || match[1] !== undefined || match[3] === undefined) continue;
     const alias = value ?? '';
-    // An alias shared with an expansion shares its conditions.
+    // An alias shared with an expansion (or another has or count) shares its conditions.
     const scope = byAlias.get(alias) ?? emptyScope();
-    state.has.push({ id: newId('has'), relation: match[3], negated: match[2] === 'has!', alias, scope });
+    if (modifier === 'count') state.counts.push({ id: newId('count'), relation: match[3], alias, scope });
+    else state.has.push({ id: newId('has'), relation: match[3], negated: modifier === 'has!', alias, scope });
     if (alias !== '') byAlias.set(alias, scope);
   }
   for (const expand of state.expands) {
     if (expand.alias === '') expand.alias = autoAlias(expand.relation, takenAliases(state));
   }
-  for (const has of state.has) {
-    if (has.alias === '') has.alias = autoAlias(has.relation, takenAliases(state));
+  for (const row of [...state.has, ...state.counts]) {
+    if (row.alias === '') row.alias = autoAlias(row.relation, takenAliases(state));
   }
   for (const [key, raw] of pairs) {
     const value = raw ?? '';
@@ -163,8 +165,8 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
       continue;
     } else if (alias !== undefined) {
       const scope = byAlias.get(alias);
-      if (scope === undefined || !scoped.has(modifier)) ignored.push(`${key}: no expand[...]=${alias} or has[...]=${alias} declares this alias`);
-      else if (!shaping.has(alias) && !conditions.has(modifier)) ignored.push(`${key}: has reads only the conditions of its alias`);
+      if (scope === undefined || !scoped.has(modifier)) ignored.push(`${key}: no expand[...]=${alias}, has[...]=${alias} or count[...]=${alias} declares this alias`);
+      else if (!shaping.has(alias) && !conditions.has(modifier)) ignored.push(`${key}: has and count read only the conditions of their alias`);
       else addToScope(scope, meta, modifier, argument, value);
     } else if (scoped.has(modifier)) {
       addToScope(state.root, meta, modifier, argument, value);

@@ -78,6 +78,11 @@ export function encodeForm(state: FormState): Param[] {
     const conditions = shared ? [] : conditionParams(has.scope, `${has.alias}_`);
     params.push({ key, value: shared || conditions.length > 0 ? has.alias : undefined, control: has.id }, ...conditions);
   }
+  for (const count of state.counts) {
+    const shared = sharesExpansion(state, count);
+    const conditions = shared ? [] : conditionParams(count.scope, `${count.alias}_`);
+    params.push({ key: `count[${count.relation}]`, value: shared || conditions.length > 0 ? count.alias : undefined, control: count.id }, ...conditions);
+  }
   for (const expand of state.expands) {
     // The alias is written only when something refers to it, so `expand[author]` stays minimal.
     const aliased = !scopeIsEmpty(expand.scope);
