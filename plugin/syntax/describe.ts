@@ -56,6 +56,8 @@ interface Collector {
   paging: Map<PagingKey, { key: string; value: number }>;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;
+  /** Relation name -> the first key naming it. */
+  relations: Map<string, string>;
   clauses: number;
   longestList: number;
   longestListKey: string | undefined;
@@ -221,6 +223,11 @@ function scopeFor(c: Collector, alias: string | undefined, key: string, modifier
   return entry.scope;
 }
 
+/** Notes a relation the request names (once, with the first key), for limits.maxExpansions. */
+function nameRelation(c: Collector, relation: string | undefined, key: string): void {
+  if (relation !== undefined && !c.relations.has(relation)) c.relations.set(relation, key);
+}
+
 function addPair(c: Collector, pair: QueryPair): void {
   if (pair.undecodable === 'key') {
     if (claimsUndecodableKey(pair.key)) malformed(c, pair.key, 'is not valid percent-encoded UTF-8');
@@ -242,6 +249,14 @@ function addPair(c: Collector, pair: QueryPair): void {
     c.seen.add(pair.key);
   }
   const scope = (): ScopeBuilder => scopeFor(c, alias, pair.key, modifier);
+  // The root's dot paths reach relations as expand, has and count do.
+  if (alias === undefined) {
+    if (modifier === 'expand' || modifier === 'has' || modifier === 'has!' || modifier === 'count') nameRelation(c, argument, pair.key);
+    if (modifier === 'filter' || modifier === 'in' || modifier === 'between' || modifier === 'sort') {
+      nameRelation(c, relationOf(argument.slice(argument.indexOf(' ') + 1)), pair.key);
+    }
+    if (modifier === 'search') for (const field of argument.split(',')) nameRelation(c, relationOf(field), pair.key);
+  }
   switch (modifier) {
     case 'filter':
     case 'in':
@@ -325,7 +340,7 @@ function freezeScope(scope: ScopeBuilder): ScopeDescription {
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
     root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], counts: [], aliasLike: [], paging: new Map(), problems: [],
-    seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
+    seen: new Set(), relations: new Map(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
     c.index = index;
@@ -360,6 +375,9 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging,
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
-    cost: { clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey },
+    cost: {
+      clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey,
+      relations: [...c.relations].map(([name, parameter]) => ({ name, parameter })),
+    },
   });
 }

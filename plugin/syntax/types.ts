@@ -112,6 +112,15 @@ export interface QueryDescription {
   readonly problems: readonly Problem[];
   /** Every key as sent, in order, so problems can be reported in query-string order. */
   readonly keys: readonly string[];
-  /** Number of clauses, list items and expansions, for the cost caps. */
-  readonly cost: { readonly clauses: number; readonly listItems: number; readonly longestList: string | undefined };
+  /** Number of clauses, list items and relations, for the cost caps. */
+  readonly cost: {
+    readonly clauses: number;
+    readonly listItems: number;
+    readonly longestList: string | undefined;
+    /**
+     * Each relation the request names (expand, has, count, a root dot path), once, with the key that
+     * first named it, in query-string order: limits.maxExpansions caps them (decisions.md 32).
+     */
+    readonly relations: readonly { readonly name: string; readonly parameter: string }[];
+  };
 }

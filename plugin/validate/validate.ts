@@ -59,9 +59,10 @@ function checkCost(description: QueryDescription, limits: ValidationLimits, prob
       `\`${parameter}\` has ${description.cost.listItems} items; at most ${limits.maxListItems} are allowed in one list`,
       limits.maxListItems));
   }
-  if (description.expands.length > limits.maxExpansions) {
-    problems.push(problem('LIMIT_EXCEEDED', description.expands[limits.maxExpansions]?.parameter,
-      `The request expands ${description.expands.length} relations; at most ${limits.maxExpansions} are allowed`,
+  const { relations } = description.cost;
+  if (relations.length > limits.maxExpansions) {
+    problems.push(problem('LIMIT_EXCEEDED', relations[limits.maxExpansions]?.parameter,
+      `The request names ${relations.length} relations (in expand, has, count and dot paths); at most ${limits.maxExpansions} are allowed`,
       limits.maxExpansions));
   }
 }
