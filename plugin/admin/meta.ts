@@ -23,6 +23,24 @@ function describeScope(scope: ScopeCatalog) {
   };
 }
 
+/**
+ * What the root reaches through its relations (decisions.md 36–39): the dot paths each modifier
+ * takes (sort only through to-one relations), the relations `has` takes, and those `count` takes.
+ */
+function describeRelated(collection: CollectionCatalog) {
+  const relations = [...collection.relations.values()];
+  const paths = (list: 'filterable' | 'searchable' | 'sortable') => relations
+    .filter((r) => list !== 'sortable' || r.cardinality === 'one')
+    .flatMap((r) => r.scope[list].map((field) => `${r.name}.${field}`));
+  return {
+    filterable: paths('filterable'),
+    searchable: paths('searchable'),
+    sortable: paths('sortable'),
+    has: relations.map((r) => r.name),
+    countable: relations.filter((r) => r.cardinality === 'many').map((r) => r.name),
+  };
+}
+
 /** `users` -> `{name: 'users', path: '/api/users', fields: [...], relations: [{name: 'posts', ...}], ...}` */
 export function describeCollection(collection: CollectionCatalog, options: ResolvedOptions) {
   return {
@@ -34,6 +52,7 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     sortDirections: { asc: sortWordList.slice(0, 3), desc: sortWordList.slice(3) },
     pagination: { defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize },
     maxRows: options.maxRows,
+    related: describeRelated(collection),
     relations: [...collection.relations.values()].map((relation) => ({
       name: relation.name,
       kind: relation.kind,

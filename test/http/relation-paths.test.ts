@@ -18,7 +18,7 @@ import { expectProblem } from '../support/problems';
 import { addRelationRows, relationCollections } from './relation-models';
 
 describe('relation conditions: dot paths', function () {
-  const h = useApp({ collections: relationCollections }, { prepare: addRelationRows });
+  const h = useApp({ collections: relationCollections, admin: {} }, { prepare: addRelationRows });
   const users = (query: string) => h.userIds(`fields=id&${query}`);
   const ids = async (path: string) => idsOf(await h.rows(path));
 
@@ -144,6 +144,22 @@ describe('relation conditions: dot paths', function () {
       expect(await users('filter[mentor.status]=active')).to.deep.equal([3, 4, 5]);
       expect(await users('filter[and! mentees.status]=<>active&filter[and mentees.id]=>0')).to.deep.equal([]);
     });
+  });
+
+  it('_meta lists exactly the dot paths, has and count relations the API accepts', async function () {
+    const related = objectOf(await h.get('/api/_meta/users')).related as Record<string, string[]>;
+    expect(related.sortable).to.deep.equal(['phone.number', 'phone.kind', 'firstRole.id', 'firstRole.name', 'firstRole.level',
+      'mentor.name', 'mentor.status']);
+    expect(related.searchable).to.deep.equal(['posts.title', 'phone.number', 'roles.name']);
+    expect(related.countable).to.deep.equal(['posts', 'roles', 'publishedPosts', 'firstRoleOnly', 'mentees']);
+    expect(related.has).to.have.length(8);
+    for (const path of related.filterable ?? []) expectOk(await h.get(`/api/users?fields=id&filter[${path}]=null`));
+    for (const path of related.sortable ?? []) expectOk(await h.get(`/api/users?fields=id&sort[${path}]`));
+    for (const path of related.searchable ?? []) expectOk(await h.get(`/api/users?fields=id&search[${path}]=x`));
+    for (const name of related.countable ?? []) expectOk(await h.get(`/api/users?fields=id&count[${name}]`));
+    for (const name of related.has ?? []) expectOk(await h.get(`/api/users?fields=id&has![${name}]`));
+    expectProblem(await h.get('/api/users?filter[posts.secret_note]=null'), { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[posts.secret_note]' });
+    expect(related.filterable).to.not.include('posts.secret_note');
   });
 
   describe('refused', function () {
