@@ -1,5 +1,7 @@
 // Reads the `npm run bench -- ...` command line into BenchOptions. Unknown flags stop the run with a usage text.
 
+import { SHAPES } from './shapes';
+
 export interface BenchOptions {
   /** Users in the data set (posts ~5x, phones for half, roles through user_roles). */
   readonly scale: number;
@@ -8,7 +10,7 @@ export interface BenchOptions {
   /** A/B rounds per shape: each round runs plugin then floor (or floor then plugin, alternating). */
   readonly rounds: number;
   readonly connections: number;
-  /** Shape numbers to run (1-6). */
+  /** Shape numbers to run (the ids of bench/shapes.ts). */
   readonly shapes: readonly number[];
   /** Admin URL used only to create `kqm_bench_<scale>`. */
   readonly databaseUrl: string;
@@ -50,7 +52,7 @@ const usage = `usage: npm run bench -- [options]
   --duration S           seconds per autocannon run (default 5)
   --rounds R             A/B rounds per shape (default 3)
   --connections C        autocannon connections (default 16)
-  --shapes 1,2,3         shapes to run (default all six)
+  --shapes 1,2,3         shapes to run (default all nine)
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
@@ -131,8 +133,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       default: throw new Error(`unknown option "${arg}"\n${usage}`);
     }
   }
-  const chosen = shapes ?? (cpuProf ? [1, 3] : [1, 2, 3, 4, 5, 6]);
-  for (const s of chosen) if (s > 6) throw new Error(`--shapes: there are six shapes, got ${s}`);
+  const chosen = shapes ?? (cpuProf ? [1, 3] : SHAPES.map((shape) => shape.id));
+  for (const s of chosen) if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are ${SHAPES.length} shapes, got ${s}`);
   return {
     scale, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
     planCache, totalsCache, modelJson,

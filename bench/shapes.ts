@@ -1,4 +1,4 @@
-// The six request shapes of issue 5, as raw query strings on GET /api/users (sent exactly like this by
+// The request shapes (1-6 of issue 5, 7-9 of issue 12: relations in conditions), as raw query strings on GET /api/users (sent exactly like this by
 // both servers' clients; a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
@@ -15,6 +15,9 @@ export const SHAPES: readonly Shape[] = [
   { id: 4, label: 'in + between, 3 fields', query: 'in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50' },
   { id: 5, label: 'filter and!, limit (bare array)', query: 'filter[id]=%3E%3D1000&filter[and!+status]=banned&limit=100&fields=id,name' },
   { id: 6, label: 'expand roles + phone, filter', query: 'expand[roles]=r&expand[phone]=ph&filter[role]=editor&per-page=20' },
+  { id: 7, label: 'dot-path filter on posts (EXISTS)', query: 'filter[posts.status]=draft&fields=id,name&per-page=20&page=2' },
+  { id: 8, label: 'has posts, two conditions', query: 'has[posts]=p&p_filter[status]=published&p_filter[and+views]=%3E4000&fields=id,name&per-page=20' },
+  { id: 9, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
 ];
 
 export const COLLECTION_PATH = '/api/users';

@@ -50,6 +50,7 @@ export function joinSelect(join: RelationJoin): string[] {
  */
 export function joinSql(join: RelationJoin, derived: Fragment): Fragment {
   const r = quoteIdentifier(relatedAlias);
+  if (join.kind === 'count' && join.grouped) return groupedCountSql(join, derived);
   const from = `from ${derived.sql} as ${r} where ${correlation(join.related.relation)}`;
   const inner = join.kind === 'count'
     ? `select count(*)::integer as ${quoteIdentifier(join.column.column)} ${from}`
@@ -99,6 +100,19 @@ export async function relatedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeH
 /** `exists (select 1 from <derived> as "__kqm_r" where "__kqm_r"."__kqm_k0" = "users"."id")`: NULL keys match nothing. */
 export function existsSql(relation: RelationCatalog, derived: Fragment): Fragment {
   return fragment(`exists (select 1 from ${derived.sql} as ${quoteIdentifier(relatedAlias)} where ${correlation(relation)})`, derived.bindings);
+}
+
+/**
+ * ` left join (select "__kqm_r"."__kqm_k0", count(*)::integer as "n" from <derived> as "__kqm_r" group by
+ * ...) as "__kqm_c0" on "__kqm_c0"."__kqm_k0" = "users"."id"`: every record's count at once, one row
+ * per owner key (the count column reads a missing row as zero).
+ */
+function groupedCountSql(join: RelationJoin, derived: Fragment): Fragment {
+  const keys = join.related.relation.ownerKeys.map((_, i) => qualified(relatedAlias, keyAlias(i)));
+  const on = join.related.relation.ownerKeys.map((key, i) => `${qualified(join.alias, keyAlias(i))} = ${columnSql(key)}`).join(' and ');
+  const inner = `select ${keys.join(', ')}, count(*)::integer as ${quoteIdentifier(join.column.column)} `
+    + `from ${derived.sql} as ${quoteIdentifier(relatedAlias)} group by ${keys.join(', ')}`;
+  return fragment(` left join (${inner}) as ${quoteIdentifier(join.alias)} on ${on}`, derived.bindings);
 }
 
 /** `"__kqm_r"."__kqm_k0" = "users"."id"`: the derived rows of this parent. */

@@ -42,7 +42,8 @@ export function qualified(table: string, column: string): string {
 
 /** `"users"."first_name"`: a field's column, qualified by the table that holds it. */
 export function columnSql(column: Column): string {
-  return qualified(column.table, column.column);
+  const ref = qualified(column.table, column.column);
+  return column.zeroWhenMissing === true ? `coalesce(${ref}, 0)` : ref;
 }
 
 /**

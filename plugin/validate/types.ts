@@ -55,7 +55,12 @@ export interface OrderKey {
  */
 export type RelationJoin =
   | { readonly kind: 'first'; readonly alias: string; readonly related: RelatedRows; readonly field: Column; readonly column: Column }
-  | { readonly kind: 'count'; readonly alias: string; readonly related: RelatedRows; readonly column: Column };
+  /**
+   * `grouped`: counted for every record at once (a grouped left join), for a count the request
+   * sorts by, which needs every record's count anyway; otherwise per record (a lateral join), which
+   * costs only the records read.
+   */
+  | { readonly kind: 'count'; readonly alias: string; readonly related: RelatedRows; readonly column: Column; readonly grouped: boolean };
 
 export interface ValidatedScope {
   readonly catalog: ScopeCatalog;

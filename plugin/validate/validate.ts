@@ -135,10 +135,13 @@ function validateCounts(description: QueryDescription, collection: CollectionCat
       return [];
     }
     const alias = `__kqm_c${index}`;
+    const name = `${relation.name}_count`;
+    const grouped = description.root.sorts.some((sort) => sort.field === name);
     const column: Column = Object.freeze({
-      name: `${relation.name}_count`, column: 'n', table: alias, type: 'integer', nullable: false, udt: 'int4', orderable: true,
+      name, column: 'n', table: alias, type: 'integer', nullable: false, udt: 'int4', orderable: true,
+      ...(grouped ? { zeroWhenMissing: true } : {}),
     });
-    return [{ kind: 'count', alias, related: { relation, groups: aliases.of(count.alias, relation).groups }, column }];
+    return [{ kind: 'count', alias, related: { relation, groups: aliases.of(count.alias, relation).groups }, column, grouped }];
   });
 }
 
