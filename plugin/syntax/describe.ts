@@ -1,95 +1,18 @@
 // Turns ordered (key, value) pairs into a QueryDescription: what the client asked for, per scope
 // (the root and each expansion alias), with every syntax problem collected rather than thrown.
 
-import { problem, type Problem } from '../errors';
-import { aliasPrefix, claimsUndecodableKey, notAnAliasModifier, readKey } from './parse-key';
+import { problem } from '../errors';
+import { addCount, addExpand, addHas, nameRelation, resolveAliases } from './aliases';
+import { freezeScope, malformed, newScope, relationOf, report, type Collector, type PagingKey, type ScopeBuilder } from './collector';
+import { aliasPrefix, claimsUndecodableKey, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
-import type {
-  ClauseDescription,
-  CountDescription,
-  ExpandDescription,
-  HasDescription,
-  PagingDescription,
-  ProjectionDescription,
-  QueryDescription,
-  ScopeDescription,
-  SearchDescription,
-  SortDescription,
-} from './types';
-import {
-  conditionModifiers,
-  parseLogicalPrefix,
-  parseSortDirection,
-  sortWordList,
-  type ClauseFamily,
-  type LogicalWord,
-  type Modifier,
-  type ScopedModifier,
-} from './vocabulary';
-
-interface ScopeBuilder {
-  clauses: Record<ClauseFamily, ClauseDescription[]>;
-  searches: SearchDescription[];
-  sorts: SortDescription[];
-  projection: ProjectionDescription | undefined;
-}
-
-type PagingKey = 'page' | 'per-page' | 'page-size' | 'limit' | 'offset';
-
-/** Who declared an alias: the relation it names, the first key naming it, and whether an expand did. */
-interface AliasOwner {
-  readonly relation: string;
-  readonly parameter: string;
-  expanded: boolean;
-}
-
-interface Collector {
-  root: ScopeBuilder;
-  aliased: Map<string, { scope: ScopeBuilder; parameters: { key: string; index: number; modifier: Modifier }[] }>;
-  aliases: Map<string, AliasOwner>;
-  expands: ExpandDescription[];
-  has: HasDescription[];
-  counts: CountDescription[];
-  /** Keys not of ours that start like an alias modifier (`p_page`): a mistake if the alias is declared. */
-  aliasLike: { alias: string; key: string; index: number }[];
-  paging: Map<PagingKey, { key: string; value: number }>;
-  problems: { index: number; problem: Problem }[];
-  seen: Set<string>;
-  /** Relation name -> the first key naming it. */
-  relations: Map<string, string>;
-  clauses: number;
-  longestList: number;
-  longestListKey: string | undefined;
-  index: number;
-}
-
-const newScope = (): ScopeBuilder => ({
-  clauses: { filter: [], in: [], between: [] },
-  searches: [],
-  sorts: [],
-  projection: undefined,
-});
+import type { PagingDescription, QueryDescription } from './types';
+import { parseLogicalPrefix, parseSortDirection, sortWordList, type ClauseFamily, type LogicalWord, type Modifier } from './vocabulary';
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
   'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset',
 ]);
-
-const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
-
-function report(c: Collector, code: Problem['code'], parameter: string, detail: string, allowed?: readonly string[]): void {
-  c.problems.push({ index: c.index, problem: problem(code, parameter, detail, allowed) });
-}
-
-function malformed(c: Collector, key: string, detail: string, allowed?: readonly string[]): void {
-  report(c, 'MALFORMED_PARAMETER', key, `\`${key}\` ${detail}`, allowed);
-}
-
-/** `posts.status` -> `posts`; `status` -> undefined. The validate stage decides whether it is a relation. */
-function relationOf(field: string): string | undefined {
-  const dot = field.indexOf('.');
-  return dot === -1 ? undefined : field.slice(0, dot);
-}
 
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
 function readClauseTarget(argument: string): Parsed<{ word: LogicalWord; negated: boolean; field: string }> {
@@ -163,47 +86,6 @@ function addProjection(c: Collector, scope: ScopeBuilder, key: string, exclude: 
   scope.projection = { kind: exclude ? 'exclude' : 'include', parameter: key, fields };
 }
 
-/**
- * Reads the alias of `expand[relation]=<alias>` (or `has`, `count`): empty means none. One alias names one
- * relation (decisions.md 21, 37); `expand`, `has` and `count` of that relation may share it.
- */
-function declareAlias(c: Collector, key: string, relation: string, value: string, expanded: boolean): { ok: boolean; alias?: string } {
-  if (value === '') return { ok: true };
-  if (!aliasShape.test(value)) {
-    malformed(c, key, `has an invalid alias "${value}": an alias is a letter followed by letters or digits`);
-    return { ok: false };
-  }
-  const owner = c.aliases.get(value);
-  if (owner !== undefined && owner.relation !== relation) {
-    report(c, 'DUPLICATE_PARAMETER', key,
-      `The alias "${value}" already names the relation "${owner.relation}" (\`${owner.parameter}\`); an alias names one relation`);
-    return { ok: false };
-  }
-  if (owner === undefined) c.aliases.set(value, { relation, parameter: key, expanded });
-  else owner.expanded ||= expanded;
-  return { ok: true, alias: value };
-}
-
-function addExpand(c: Collector, key: string, relation: string, value: string): void {
-  const declared = declareAlias(c, key, relation, value, true);
-  if (declared.ok) c.expands.push({ kind: 'expand', parameter: key, relation, alias: declared.alias });
-}
-
-/** `has[posts]=p`, `has![posts]`: the alias's conditions are read from its alias modifiers. */
-function addHas(c: Collector, key: string, relation: string, value: string, negated: boolean): void {
-  const declared = declareAlias(c, key, relation, value, false);
-  if (!declared.ok) return;
-  // One more test of the related records, like a clause (decisions.md 32).
-  c.clauses++;
-  c.has.push({ kind: 'has', parameter: key, relation, alias: declared.alias, negated });
-}
-
-/** `count[posts]`, `count[posts]=p`: the alias's conditions choose which related records are counted. */
-function addCount(c: Collector, key: string, relation: string, value: string): void {
-  const declared = declareAlias(c, key, relation, value, false);
-  if (declared.ok) c.counts.push({ kind: 'count', parameter: key, relation, alias: declared.alias });
-}
-
 function addPaging(c: Collector, key: PagingKey, value: string): void {
   const count = parseCount(value);
   if (!count.ok) return malformed(c, key, count.detail);
@@ -221,11 +103,6 @@ function scopeFor(c: Collector, alias: string | undefined, key: string, modifier
   }
   entry.parameters.push({ key, index: c.index, modifier });
   return entry.scope;
-}
-
-/** Notes a relation the request names (once, with the first key), for limits.maxExpansions. */
-function nameRelation(c: Collector, relation: string | undefined, key: string): void {
-  if (relation !== undefined && !c.relations.has(relation)) c.relations.set(relation, key);
 }
 
 function addPair(c: Collector, pair: QueryPair): void {
@@ -316,26 +193,6 @@ function resolvePaging(c: Collector): PagingDescription {
   return { kind: 'none' };
 }
 
-/**
- * The scope of an alias no `expand` declares: only its conditions mean something (decisions.md 37),
- * so `p_sort[...]` and `p_fields` there are refused rather than silently ignored.
- */
-function conditionsOnly(c: Collector, alias: string, owner: AliasOwner, entry: { scope: ScopeBuilder; parameters: { key: string; index: number; modifier: Modifier }[] }): ScopeBuilder {
-  for (const { key, index, modifier } of entry.parameters) {
-    if (conditionModifiers.includes(modifier as ScopedModifier)) continue;
-    c.problems.push({
-      index,
-      problem: problem('MALFORMED_PARAMETER', key, `\`${key}\`: the alias "${alias}" is declared by \`${owner.parameter}\`, which reads only `
-        + `its conditions (${alias}_filter, ${alias}_in, ${alias}_between, ${alias}_search); shape records with \`expand[${owner.relation}]=${alias}\``),
-    });
-  }
-  return { ...entry.scope, sorts: [], projection: undefined };
-}
-
-function freezeScope(scope: ScopeBuilder): ScopeDescription {
-  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }) });
-}
-
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
@@ -348,23 +205,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   });
   c.index = pairs.length;
   const paging = resolvePaging(c);
-  const aliased = new Map<string, ScopeDescription>();
-  for (const [alias, entry] of c.aliased) {
-    const owner = c.aliases.get(alias);
-    if (owner !== undefined) {
-      aliased.set(alias, freezeScope(owner.expanded ? entry.scope : conditionsOnly(c, alias, owner, entry)));
-      continue;
-    }
-    for (const { key, index } of entry.parameters) {
-      c.problems.push({
-        index,
-        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\`, \`has[...]=${alias}\` or \`count[...]=${alias}\` declares it`),
-      });
-    }
-  }
-  for (const { alias, key, index } of c.aliasLike) {
-    if (c.aliases.has(alias)) c.problems.push({ index, problem: problem('MALFORMED_PARAMETER', key, notAnAliasModifier(key, alias)) });
-  }
+  const aliased = resolveAliases(c);
   const problems = c.problems.sort((a, b) => a.index - b.index).map((p) => p.problem);
   return Object.freeze({
     root: freezeScope(c.root),
