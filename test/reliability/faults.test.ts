@@ -7,13 +7,12 @@
 // skipped with the reason.
 
 import { ChildProcess, spawn } from 'node:child_process';
-import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { knex as createKnex, Knex } from 'knex';
 import { Client } from 'pg';
 import { loadFixture } from '../support/fixture';
-import { Cluster, findPostgresBinaries, startCluster } from './cluster';
+import { Cluster, findPostgresBinaries, freePort, startCluster } from './cluster';
 import { describeDatabaseStates } from './db-states';
 import { closeIdleSockets, rawGet, RawResponse } from './http';
 import { expectValidProblem, repoRoot } from './problem';
@@ -77,13 +76,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** A timeout for Promise.race that does not keep the process alive once the race is decided. */
 const deadline = (ms: number): Promise<'timeout'> => new Promise((r) => setTimeout(() => r('timeout'), ms).unref());
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const LOAD_PATHS = ['/api/users?filter[id]=>3&sort[name]=desc', '/api/users?expand[posts]=p&p_sort[id]=desc&per-page=5', '/api/posts?expand[author]'];
 

@@ -4,7 +4,8 @@
 
 import { ChildProcess, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './cluster';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,13 +23,6 @@ export function findPgBouncer(): { path: string } | { missing: string } {
   return path === undefined ? { missing: 'pgbouncer is not installed (Debian: apt-get install pgbouncer)' } : { path };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolveTry) => {
