@@ -1,6 +1,6 @@
 // The floor of the benchmark: what a careful developer writes by hand for the shapes of
 // bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
-// floor-totals.ts). One parameterized page query, a count query where the envelope needs the total, and
+// floor-totals.ts; 14-16 read related records in their conditions and sort). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
 // to JSON as pg returns them.
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
@@ -231,6 +231,38 @@ const handlers: Record<number, Handler> = {
     for (const row of rows) row.posts = byUser.get(row.id) ?? [];
     const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users', []);
     return envelope(ctx, rows, 1, perPage, n);
+  },
+  // filter[posts.status]=draft&fields=id,name&per-page=20&page=2
+  14: async (ctx, q) => {
+    const status = text(q, 'filter[posts.status]');
+    const perPage = Number(text(q, 'per-page'));
+    const page = Number(text(q, 'page'));
+    const where = 'EXISTS (SELECT 1 FROM posts WHERE posts.user_id = users.id AND posts.status = $1)';
+    const rows = await query<Row>(`SELECT id, name FROM users WHERE ${where} ORDER BY id LIMIT $2 OFFSET $3`,
+      [status, perPage, (page - 1) * perPage]);
+    const n = await total(rows, page, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status]);
+    return envelope(ctx, rows, page, perPage, n);
+  },
+  // has[posts]=p&p_filter[status]=published&p_filter[and views]=>4000&fields=id,name&per-page=20
+  15: async (ctx, q) => {
+    const status = text(q, 'p_filter[status]');
+    const views = Number(text(q, 'p_filter[and views]').slice(1));
+    const perPage = Number(text(q, 'per-page'));
+    const where = 'EXISTS (SELECT 1 FROM posts WHERE posts.user_id = users.id AND posts.status = $1 AND posts.views > $2)';
+    const rows = await query<Row>(`SELECT id, name FROM users WHERE ${where} ORDER BY id LIMIT $3`, [status, views, perPage]);
+    const n = await total(rows, 1, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status, views]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+  // count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2
+  16: async (ctx, q) => {
+    const perPage = Number(text(q, 'per-page'));
+    const page = Number(text(q, 'page'));
+    const rows = await query<Row>(
+      `SELECT u.id, u.name, coalesce(c.n, 0)::integer AS posts_count
+         FROM users u LEFT JOIN (SELECT user_id, count(*) AS n FROM posts GROUP BY user_id) c ON c.user_id = u.id
+        ORDER BY 3 DESC, u.id LIMIT $1 OFFSET $2`, [perPage, (page - 1) * perPage]);
+    const n = await total(rows, page, perPage, 'SELECT count(*) AS n FROM users', []);
+    return envelope(ctx, rows, page, perPage, n);
   },
 };
 

@@ -1,5 +1,5 @@
 // The request shapes (1-6 from issue 5, 7 from issue 13, 8-13: shapes 1, 3 and 6 with `total=estimated`
-// and `total=none`, issue 14, run only when named with --shapes), as raw query strings on GET /api/users
+// and `total=none`, issue 14, run only when named with --shapes; 14-16 from issue 12: relations in conditions), as raw query strings on GET /api/users
 // (sent exactly like this by both servers' clients; a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
@@ -33,10 +33,17 @@ export const TOTAL_SHAPES: readonly Shape[] = [1, 3, 6].flatMap((base, i) => {
   }));
 });
 
-export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES];
+/** Relations in conditions (decisions.md 36-39). */
+const RELATION_SHAPES: readonly Shape[] = [
+  { id: 14, label: 'dot-path filter on posts (EXISTS)', query: 'filter[posts.status]=draft&fields=id,name&per-page=20&page=2' },
+  { id: 15, label: 'has posts, two conditions', query: 'has[posts]=p&p_filter[status]=published&p_filter[and+views]=%3E4000&fields=id,name&per-page=20' },
+  { id: 16, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
+];
 
-/** The shapes a run takes when --shapes does not say: 1-7. */
-export const DEFAULT_SHAPE_IDS: readonly number[] = BASE_SHAPES.map((s) => s.id);
+export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES];
+
+/** The shapes a run takes when --shapes does not say: 1-7 and 14-16. */
+export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES].map((s) => s.id);
 
 export const COLLECTION_PATH = '/api/users';
 

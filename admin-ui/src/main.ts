@@ -4,6 +4,8 @@ import { apiGet, describeFailure, type ApiResponse } from './api';
 import { h } from './dom';
 import type { FormContext } from './form/context';
 import { expandSection } from './form/expand-form';
+import { countSection } from './form/count-form';
+import { hasSection } from './form/has-form';
 import { pagingSection } from './form/paging-form';
 import { scopeSections } from './form/scope-form';
 import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
@@ -13,7 +15,7 @@ import { breakable, curlCommand, conditionText } from './preview';
 import { decodeQuery, readLocation } from './query/decode';
 import { encodeForm, encodePart, toQueryString, type Param } from './query/encode';
 import { clearResults, showExplain, showRun } from './results/show';
-import { emptyForm, type FormState } from './state';
+import { countedFields, emptyForm, type FormState } from './state';
 import { ui } from './ui';
 
 interface App {
@@ -61,6 +63,9 @@ const context: FormContext = {
   get operators() {
     return app.meta?.operators ?? [];
   },
+  get counted() {
+    return app.state === undefined ? [] : countedFields(app.state);
+  },
 };
 
 function renderForm(focusId?: string): void {
@@ -68,7 +73,7 @@ function renderForm(focusId?: string): void {
   if (state === undefined || meta === undefined) return;
   ui.form.replaceChildren(
     ...scopeSections(state.root, meta, context),
-    ...[expandSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
+    ...[hasSection(state, meta, context), countSection(state, meta, context), expandSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
     pagingSection(state, meta, context));
   refresh();
   if (focusId !== undefined) document.getElementById(focusId)?.focus();

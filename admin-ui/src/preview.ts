@@ -1,7 +1,7 @@
 // Owns the texts shown live beside the form: the curl command and the whole condition (the root's
 // and each expansion's), all derived from the form state.
 import type { CollectionMeta, RelationMeta } from './meta';
-import { conditionGroups, conditionLines } from './query/condition';
+import { conditionGroups, conditionLines, groupLines, hasText } from './query/condition';
 import type { ExpandState, FormState } from './state';
 
 /** Single-quotes a word for POSIX shells. */
@@ -33,7 +33,8 @@ function expandConditions(expands: readonly ExpandState[], relations: readonly R
 
 /** The root condition, then one paragraph per expansion that narrows its related records. */
 export function conditionText(state: FormState, meta: CollectionMeta): string {
-  const parts = [conditionLines(state.root, meta).join('\n')];
+  const has = state.has.map((row) => hasText(row, meta.relations.find((r) => r.name === row.relation)));
+  const parts = [groupLines([...conditionGroups(state.root, meta), ...has]).join('\n')];
   expandConditions(state.expands, meta.relations, '', parts);
   return parts.join('\n\n');
 }

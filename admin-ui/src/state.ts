@@ -51,6 +51,30 @@ export interface ExpandState {
   expands: ExpandState[];
 }
 
+/**
+ * `has[relation]=alias` (or `has!`): records with at least one related record satisfying all of the
+ * alias's conditions (or none). `scope` holds only conditions; it is an expansion's own scope when
+ * a pasted URL shares the alias with `expand`.
+ */
+export interface HasState {
+  readonly id: string;
+  relation: string;
+  negated: boolean;
+  alias: string;
+  scope: ScopeState;
+}
+
+/**
+ * `count[relation]=alias`: `<relation>_count` in each record, of the related records satisfying the
+ * alias's conditions (all without any). `scope` holds only conditions, or is an expansion's.
+ */
+export interface CountState {
+  readonly id: string;
+  relation: string;
+  alias: string;
+  scope: ScopeState;
+}
+
 export type PagingMode = 'none' | 'pages' | 'limit';
 
 export interface PagingState {
@@ -66,6 +90,8 @@ export interface PagingState {
 export interface FormState {
   collection: string;
   readonly root: ScopeState;
+  has: HasState[];
+  counts: CountState[];
   expands: ExpandState[];
   readonly paging: PagingState;
 }
@@ -86,6 +112,8 @@ export function emptyForm(collection: string): FormState {
   return {
     collection,
     root: emptyScope('root'),
+    has: [],
+    counts: [],
     expands: [],
     paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '', total: '' },
   };
@@ -112,6 +140,22 @@ export function expandUsesAlias(expand: ExpandState): boolean {
 /** Every expansion at every depth, parents before their nested ones. */
 export function allExpands(expands: readonly ExpandState[]): ExpandState[] {
   return expands.flatMap((expand) => [expand, ...allExpands(expand.expands)]);
+}
+
+/** Every alias the form uses (expansions at every depth, has and count rows), but `except`'s. */
+export function takenAliases(state: FormState, except?: { alias: string }): string[] {
+  const rows: { alias: string }[] = [...allExpands(state.expands), ...state.has, ...state.counts];
+  return rows.filter((row) => row !== except).map((row) => row.alias);
+}
+
+/** Whether a has or count row uses a root expansion's alias, and so its conditions. */
+export function sharesExpansion(state: FormState, row: HasState | CountState): boolean {
+  return state.expands.some((e) => e.scope === row.scope);
+}
+
+/** The count fields the form adds (`posts_count`), usable in filter rows and sorts. */
+export function countedFields(state: FormState): string[] {
+  return state.counts.map((c) => `${c.relation}_count`);
 }
 
 /** The first free alias for a relation: `posts` -> `p`, then `p2`, `p3`, ... */

@@ -38,6 +38,24 @@ function describeRelations(relations: ReadonlyMap<string, RelationCatalog>, leve
   }));
 }
 
+/**
+ * What the root reaches through its relations (decisions.md 36–39): the dot paths each modifier
+ * takes (sort only through to-one relations), the relations `has` takes, and those `count` takes.
+ */
+function describeRelated(collection: CollectionCatalog) {
+  const relations = [...collection.relations.values()];
+  const paths = (list: 'filterable' | 'searchable' | 'sortable') => relations
+    .filter((r) => list !== 'sortable' || r.cardinality === 'one')
+    .flatMap((r) => r.scope[list].map((field) => `${r.name}.${field}`));
+  return {
+    filterable: paths('filterable'),
+    searchable: paths('searchable'),
+    sortable: paths('sortable'),
+    has: relations.map((r) => r.name),
+    countable: relations.filter((r) => r.cardinality === 'many').map((r) => r.name),
+  };
+}
+
 /** `users` -> `{name: 'users', path: '/api/users', fields: [...], relations: [{name: 'posts', ...}], ...}` */
 export function describeCollection(collection: CollectionCatalog, options: ResolvedOptions) {
   return {
@@ -54,6 +72,7 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     maxRows: options.maxRows,
     maxExpansions: options.maxExpansions,
     maxExpandDepth: options.maxExpandDepth,
+    related: describeRelated(collection),
     relations: describeRelations(collection.relations, options.maxExpandDepth),
   };
 }

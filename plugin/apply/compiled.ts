@@ -6,14 +6,32 @@
 
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import { relatedRowsOf } from './related-rows';
+import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
 import type { Fragment } from './sql';
-import { ownerSelect, scopeSql, type ScopeSql } from './statements';
+import { countedColumns, ownerSelect, scopeSql, type ScopeSql } from './statements';
 
 /** One scope's statement parts, with what its records show. */
 export interface CompiledScope extends ScopeSql {
   readonly catalog: ScopeCatalog;
   /** The fields each record shows, in output order. */
   readonly output: readonly Column[];
+}
+
+/**
+ * The root's parts, with its joins to related records (a sort key, a count: decisions.md 38–39)
+ * written as text, and what the builder path needs to write its relation conditions and joins again
+ * for each request around each relation's own query, hooks awaited (sources.ts).
+ */
+export interface CompiledRoot extends CompiledScope {
+  /** Joins the conditions read (a count filtered on): the count statements have them too. */
+  readonly filtered: readonly Fragment[];
+  /** Joins only the rows statement reads (sort keys, counts shown), after the filtered ones. */
+  readonly others: readonly Fragment[];
+  /** Present when the root reads related records. */
+  readonly related?: RootRelations;
+  /** The counts each record shows after its fields (`posts_count`, decisions.md 39). */
+  readonly counts?: readonly Column[];
 }
 
 export interface CompiledExpansion {
@@ -40,7 +58,7 @@ export interface CompiledQuery {
   /** The model's queries are its objection's own: without a scope hook, the text is sent as it is. */
   readonly plain: boolean;
   /** Its select list includes the join keys the expansions need. */
-  readonly root: CompiledScope;
+  readonly root: CompiledRoot;
   readonly expansions: readonly CompiledExpansion[];
   readonly paging: ValidatedPaging;
 }
@@ -60,8 +78,8 @@ const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as strin
 const keptFragment = (fragment: Fragment): Fragment =>
   Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
 
-function compileScope(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = []): CompiledScope {
-  const { from, select, where, order } = scopeSql(scope, keys, extra);
+function compileScope(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = [], related = textSources.exists): CompiledScope {
+  const { from, select, where, order } = scopeSql(scope, keys, extra, related);
   // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
   return Object.freeze({ from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output });
@@ -88,13 +106,33 @@ function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
   });
 }
 
+/** Shared by every root without joins to related records. */
+const noJoins: readonly Fragment[] = Object.freeze([]);
+
+/** The root scope; its relation conditions and joins as text (sent as it is when nothing needs a builder). */
+function compileRoot(root: ValidatedScope, keys: readonly Column[]): CompiledRoot {
+  const compiled = compileScope(root, keys);
+  if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
+    return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
+  }
+  const { filtered, others } = splitJoins(root);
+  const counts = countedColumns(root);
+  return Object.freeze({
+    ...compiled,
+    filtered: Object.freeze(filtered.map((join) => keptFragment(textSources.join(join)))),
+    others: Object.freeze(others.map((join) => keptFragment(textSources.join(join)))),
+    related: Object.freeze({ groups: root.groups, joins: root.joins }),
+    ...(counts.length === 0 ? {} : { counts: Object.freeze(counts) }),
+  });
+}
+
 /** `filter[id]=>=5&per-page=10` on users -> the parts of its rows and count statements, for every later request. */
 export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const { collection, root, expansions, paging } = validated;
   return Object.freeze({
     collection,
-    plain: usesOwnQueryBuilder(collection.modelClass),
-    root: compileScope(root, expansions.flatMap((e) => e.relation.ownerKeys)),
+    plain: usesOwnQueryBuilder(collection.modelClass) && plainSources(root),
+    root: compileRoot(root, expansions.flatMap((e) => e.relation.ownerKeys)),
     expansions: Object.freeze(expansions.map(compileExpansion)),
     paging,
   });

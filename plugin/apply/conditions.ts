@@ -3,7 +3,7 @@
 // as jsonb, arrays tested for the elements they contain (35), and the case-insensitive search (18).
 
 import { elementOf, type Column } from '../schema';
-import type { BoundValue, Condition, ConditionGroup, Operand, Term } from '../validate';
+import type { BoundValue, Condition, ConditionGroup, Operand, RelatedRows, Term } from '../validate';
 import type { Operator } from '../syntax';
 import { columnSql, fragment, join, typeSql, type Fragment } from './sql';
 
@@ -143,7 +143,17 @@ function arrayInList(column: Column, items: readonly Operand[]): Fragment {
 
 // ---- groups ---------------------------------------------------------------------------------
 
-function renderCondition(condition: Condition): Fragment {
+/**
+ * How a relation condition is written: `exists (...)` over the related records (related.ts), as
+ * text or around the relation's own query, whichever the statement is built with.
+ */
+export type RelatedSql = (rows: RelatedRows) => Fragment;
+
+const noRelations: RelatedSql = () => {
+  throw new Error('a relation condition outside the root scope');
+};
+
+function renderCondition(condition: Condition, related: RelatedSql): Fragment {
   switch (condition.kind) {
     case 'compare':
       return condition.column.type === 'array'
@@ -160,19 +170,24 @@ function renderCondition(condition: Condition): Fragment {
         const ref = columnSql(column);
         return fragment(`${column.type === 'text' ? ref : `${ref}::text`} ILIKE ?`, [condition.pattern]);
       }));
+    case 'exists':
+      return related(condition.related);
   }
 }
 
-/** Negation means "does not match", so rows where the field is NULL are included (decisions.md 17). */
-function renderTerm(term: Term): Fragment {
-  const inner = renderCondition(term.condition);
+/**
+ * Negation means "does not match", so rows where the field is NULL are included (decisions.md 17);
+ * a negated relation condition means "no related record matches" (36).
+ */
+function renderTerm(term: Term, related: RelatedSql): Fragment {
+  const inner = renderCondition(term.condition, related);
   return term.negated ? notTrue(inner) : inner;
 }
 
-/** `{anyOf: [[A], [B, NOT C]]}` -> `((A) OR (B AND (C) IS NOT TRUE))`. */
-export function renderGroup(group: ConditionGroup): Fragment {
+/** `{anyOf: [[A], [B, NOT C]]}` -> `((A) OR (B AND (C) IS NOT TRUE))`; `related` writes relation conditions. */
+export function renderGroup(group: ConditionGroup, related: RelatedSql = noRelations): Fragment {
   return anyOf(group.anyOf.map((terms) => {
-    const all = join(terms.map((t) => renderTerm(t)), ' AND ');
+    const all = join(terms.map((t) => renderTerm(t, related)), ' AND ');
     return fragment(`(${all.sql})`, all.bindings);
   }));
 }

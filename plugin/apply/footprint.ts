@@ -3,7 +3,7 @@
 // objects holding them), not the catalog it points into, which every query shares. The sizes are
 // those of a 64-bit V8 heap; the plan-cache test checks the estimate against the heap measured.
 
-import type { CompiledExpansion, CompiledQuery, CompiledScope } from './compiled';
+import type { CompiledExpansion, CompiledQuery, CompiledRoot, CompiledScope } from './compiled';
 import type { Fragment } from './sql';
 
 const POINTER = 8;
@@ -69,9 +69,27 @@ function pagingBytes(paging: CompiledQuery['paging']): number {
   return objectBytes(5) + objectBytes(paging.total.kind === 'estimated' ? 2 : 1);
 }
 
+/**
+ * The root's joins to related records (decisions.md 38–39) and, when it reads related records, the
+ * validated conditions and joins the builder path writes again per request: estimated as the text
+ * they compile to, which holds the same values, and a few objects per join.
+ */
+function relatedBytes(root: CompiledRoot): number {
+  // Two more fields of the root; a root without joins shares one empty list.
+  let bytes = 2 * POINTER;
+  if (root.related === undefined) return bytes;
+  bytes += arrayBytes(root.filtered.length) + arrayBytes(root.others.length) + POINTER * 2;
+  for (const fragment of [...root.filtered, ...root.others]) bytes += fragmentBytes(fragment);
+  bytes += objectBytes(2) + arrayBytes(root.related.groups.length) + arrayBytes(root.related.joins.length)
+    + objectBytes(6) * root.related.joins.length;
+  for (const fragment of root.where) bytes += fragmentBytes(fragment);
+  return bytes;
+}
+
 /** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
 export function compiledBytes(compiled: CompiledQuery): number {
-  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + scopeBytes(compiled.root) + arrayBytes(compiled.expansions.length);
+  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + scopeBytes(compiled.root) + relatedBytes(compiled.root)
+    + arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
   return bytes;
 }

@@ -5,15 +5,20 @@
 //
 // Two ways to the same SQL. When the host has a `scope` hook, a model with its own query builder or
 // query(), or a relation modifier, the statement is an Objection query builder, so those see the
-// API they know. Otherwise the statement text is sent as it is: compiling a builder costs more CPU
-// than everything else the plugin does for a request.
+// API they know; a relation condition's subquery, a sort key's or a count's join is then the
+// relation's own builder too (sources.ts). Otherwise the statement text is sent as it is: compiling
+// a builder costs more CPU than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import type { CompiledQuery } from './compiled';
+import type { CompiledQuery, CompiledRoot } from './compiled';
+import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
 import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applyJoins, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable,
+  type ScopeHook,
 } from './runnable';
+import { builtSources, splitJoins } from './sources';
+import type { Fragment } from './sql';
 import {
   cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement,
 } from './statements';
@@ -72,20 +77,46 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let count: Statement | undefined;
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
+  const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
   const statements: RootStatements = {
-    rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
+    rows: selectStatement({
+      select: root.select, from: root.from, ...(joins === undefined ? {} : { joins }), where: root.where, order: root.order,
+      ...rootWindow(compiled),
+    }),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
-      count ??= countStatement(root.from, root.where);
+      count ??= countStatement(root.from, root.where, root.filtered);
       return count;
     },
   };
   if (cap === undefined) return statements;
   // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
-    capped: { enumerable: true, get: () => (capped ??= cappedCountStatement(root.from, root.where, cap)) },
-    estimate: { enumerable: true, get: () => (estimate ??= estimateStatement(root.from, root.where)) },
+    capped: { enumerable: true, get: () => (capped ??= cappedCountStatement(root.from, root.where, cap, root.filtered)) },
+    estimate: { enumerable: true, get: () => (estimate ??= estimateStatement(root.from, root.where, root.filtered)) },
   });
+}
+
+interface BuilderParts {
+  readonly where: readonly Fragment[];
+  readonly filtered: readonly Fragment[];
+  readonly others: readonly Fragment[];
+}
+
+/**
+ * On the builder path, the root's relation conditions and joins written again around each relation's
+ * own query, built and restricted (modify, hooks for `<collection>.<relation>`) for this request.
+ */
+async function builderParts(root: CompiledRoot, knex: Knex, hook: ScopeHook | undefined): Promise<BuilderParts> {
+  const { related } = root;
+  if (related === undefined) return root;
+  const sources = await builtSources(related, knex, hook);
+  const { filtered, others } = splitJoins(related);
+  return {
+    where: related.groups.map((group) => renderGroup(group, sources.exists)),
+    filtered: filtered.map(sources.join),
+    others: others.map(sources.join),
+  };
 }
 
 /** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
@@ -103,8 +134,10 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
   } else {
     const { limit, offset } = rootWindow(compiled);
+    const parts = await builderParts(root, knex, hook);
     const base = collection.modelClass.query(knex) as ModelQuery;
-    applyConditions(base, root.where);
+    applyJoins(base, parts.filtered);
+    applyConditions(base, parts.where);
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
@@ -116,6 +149,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
       };
     }
     const query = base.clone();
+    applyJoins(query, parts.others);
     applySelectAndOrder(query, knex, root.select, root.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);

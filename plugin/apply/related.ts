@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
 import type { CompiledExpansion } from './compiled';
-import { applyConditions, applySelectAndOrder, type ModelQuery, type ScopeHook } from './runnable';
+import { applyConditions, applySelectAndOrder, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
 import { columnSql } from './sql';
 import { joinThrough, ownerAlias } from './statements';
 
@@ -42,20 +42,6 @@ export function relationParts(relation: RelationCatalog): RelationParts {
   });
   relationPartsOf.set(relation, made);
   return made;
-}
-
-/** The join the builder path needs: plain, or through the join table's own `modify`. */
-function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog): void {
-  const through = relation.through;
-  if (through === undefined) return;
-  if (through.modify === undefined) {
-    query.joinRaw(joinThrough(relation).trimStart());
-    return;
-  }
-  const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
-  query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
-  });
 }
 
 /**

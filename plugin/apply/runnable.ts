@@ -3,7 +3,9 @@
 
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
-import type { ScopeSql, Statement } from './statements';
+import type { Column, RelationCatalog } from '../schema';
+import type { Fragment } from './sql';
+import { joinThrough, type ScopeSql, type Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
@@ -68,7 +70,26 @@ export function viaText(knex: Knex, statement: Statement | (() => Statement)): R
 }
 
 export function applyConditions(query: ModelQuery, where: ScopeSql['where']): void {
-  for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings]);
+  for (const { sql, bindings } of where) query.whereRaw(sql, [...bindings] as Knex.RawBinding[]);
+}
+
+/** Joins written by related.ts (` left join lateral ...`), in order. */
+export function applyJoins(query: ModelQuery, joins: readonly Fragment[]): void {
+  for (const { sql, bindings } of joins) query.joinRaw(sql.trimStart(), [...bindings] as Knex.RawBinding[]);
+}
+
+/** The join a relation query needs on the builder path: plain, or through the join table's own `modify`. */
+export function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog): void {
+  const through = relation.through;
+  if (through === undefined) return;
+  if (through.modify === undefined) {
+    query.joinRaw(joinThrough(relation).trimStart());
+    return;
+  }
+  const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
+  query.join(source, (join) => {
+    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
+  });
 }
 
 export function applySelectAndOrder(query: ModelQuery, knex: Knex, select: string, order: string): void {

@@ -5,13 +5,17 @@
 import type { Column } from '../schema';
 import type { BoundValue } from '../validate';
 
+/**
+ * SQL text with its bindings, in order: client values (BoundValue), or, on the builder path, the
+ * knex query of a relation's records, which knex writes in place of its `?` in parentheses.
+ */
 export interface Fragment {
   readonly sql: string;
-  readonly bindings: readonly (string | number | boolean)[];
+  readonly bindings: readonly unknown[];
 }
 
 /** `fragment('"t"."id" = ?', [1])`: SQL text with its bindings, in order. */
-export const fragment = (sql: string, bindings: readonly BoundValue[] = []): Fragment => ({ sql, bindings });
+export const fragment = (sql: string, bindings: readonly (BoundValue | unknown)[] = []): Fragment => ({ sql, bindings });
 
 /** `join([a, b], ' AND ')` -> `a AND b`, with a's bindings before b's. */
 export function join(parts: readonly Fragment[], separator: string): Fragment {
@@ -38,7 +42,8 @@ export function qualified(table: string, column: string): string {
 
 /** `"users"."first_name"`: a field's column, qualified by the table that holds it. */
 export function columnSql(column: Column): string {
-  return qualified(column.table, column.column);
+  const ref = qualified(column.table, column.column);
+  return column.zeroWhenMissing === true ? `coalesce(${ref}, 0)` : ref;
 }
 
 /**

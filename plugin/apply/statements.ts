@@ -5,7 +5,7 @@
 
 import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
-import { renderGroup } from './conditions';
+import { renderGroup, type RelatedSql } from './conditions';
 import { columnSql, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
@@ -42,19 +42,26 @@ function readColumns(scope: ValidatedScope): Column[] {
   return [...own, ...scope.output.filter((column) => stored(column) && column.table !== table)];
 }
 
+/** The counts a scope shows (`posts_count`), read from their joins. */
+export function countedColumns(scope: ValidatedScope): Column[] {
+  return scope.joins.flatMap((join) => (join.kind === 'count' ? [join.column] : []));
+}
+
 /**
- * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24), and
- * `extra` select-list entries (a join table's owner keys).
+ * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24),
+ * `extra` select-list entries (a join table's owner keys); `related` writes the root's relation
+ * conditions.
  */
-export function scopeSql(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = []): ScopeSql {
-  const selected = readColumns(scope);
+export function scopeSql(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = [], related?: RelatedSql): ScopeSql {
+  // Counts come after the fields, as they are shown (decisions.md 39).
+  const selected = [...readColumns(scope), ...countedColumns(scope)];
   for (const key of keys) {
     if (!selected.some((c) => c.name === key.name)) selected.push(key);
   }
   return {
     from: quoteTable(scope.catalog.table),
     select: [...selected.map(selectColumn), ...extra].join(', '),
-    where: scope.groups.map(renderGroup),
+    where: scope.groups.map((group) => renderGroup(group, related)),
     order: scope.order.map((key) => `${columnSql(key.column)} ${key.direction}`).join(', '),
   };
 }
@@ -100,6 +107,11 @@ function bindingsOf(where: readonly Statement[]): unknown[] {
   return bindings;
 }
 
+/** ` left join lateral (...) as "__kqm_c0" on true ...`: the root's joins to related records, in order. */
+function joinsSql(joins: readonly Fragment[]): string {
+  return joins.map((j) => j.sql).join('');
+}
+
 function whereClause(where: readonly Statement[]): string {
   return where.length === 0 ? '' : ` where ${where.map((w) => w.sql).join(' and ')}`;
 }
@@ -108,6 +120,8 @@ export interface SelectParts {
   readonly select: string;
   readonly from: string;
   readonly join?: string;
+  /** Joins with bindings after `join`: the root's values from related records (related.ts). */
+  readonly joins?: readonly Fragment[];
   /** Conditions joined with `and`; a scope's fragments, then e.g. the owner keys of an expansion. */
   readonly where: readonly Statement[];
   readonly order: string;
@@ -117,8 +131,9 @@ export interface SelectParts {
 
 /** `select … from … [join] [where …] [order by …] [limit ?] [offset ?]`, as knex would write it. */
 export function selectStatement(parts: SelectParts): Statement {
-  const bindings = bindingsOf(parts.where);
-  let sql = `select ${parts.select} from ${parts.from}${parts.join ?? ''}${whereClause(parts.where)}`;
+  const joins = parts.joins ?? [];
+  const bindings = [...bindingsOf(joins), ...bindingsOf(parts.where)];
+  let sql = `select ${parts.select} from ${parts.from}${parts.join ?? ''}${joinsSql(joins)}${whereClause(parts.where)}`;
   if (parts.order !== '') sql += ` order by ${parts.order}`;
   if (parts.limit !== undefined) {
     sql += ' limit ?';
@@ -131,26 +146,29 @@ export function selectStatement(parts: SelectParts): Statement {
   return { sql, bindings };
 }
 
-/** The number of rows matching `where`, written as the builder path writes it (a counted subquery). */
-export function countStatement(from: string, where: readonly Fragment[]): Statement {
+/**
+ * The number of rows matching `where` (with the joins its conditions read), written as the builder
+ * path writes it (a counted subquery).
+ */
+export function countStatement(from: string, where: readonly Fragment[], joins: readonly Fragment[] = []): Statement {
   return {
-    sql: `select count(*) as "count" from (select ${from}.* from ${from}${whereClause(where)}) as "counted"`,
-    bindings: bindingsOf(where),
+    sql: `select count(*) as "count" from (select ${from}.* from ${from}${joinsSql(joins)}${whereClause(where)}) as "counted"`,
+    bindings: [...bindingsOf(joins), ...bindingsOf(where)],
   };
 }
 
 /** The rows matching `where`, counted up to `cap` (`limit ?`): exact below the cap, `cap` at or past it. */
-export function cappedCountStatement(from: string, where: readonly Fragment[], cap: number): Statement {
+export function cappedCountStatement(from: string, where: readonly Fragment[], cap: number, joins: readonly Fragment[] = []): Statement {
   return {
-    sql: `select count(*) as "count" from (select ${from}.* from ${from}${whereClause(where)} limit ?) as "capped"`,
-    bindings: [...bindingsOf(where), cap],
+    sql: `select count(*) as "count" from (select ${from}.* from ${from}${joinsSql(joins)}${whereClause(where)} limit ?) as "capped"`,
+    bindings: [...bindingsOf(joins), ...bindingsOf(where), cap],
   };
 }
 
 /** PostgreSQL's plan of the rows matching `where`; its top node's `Plan Rows` is the planner's estimate. */
-export function estimateStatement(from: string, where: readonly Fragment[]): Statement {
+export function estimateStatement(from: string, where: readonly Fragment[], joins: readonly Fragment[] = []): Statement {
   return {
-    sql: `explain (format json) select ${from}.* from ${from}${whereClause(where)}`,
-    bindings: bindingsOf(where),
+    sql: `explain (format json) select ${from}.* from ${from}${joinsSql(joins)}${whereClause(where)}`,
+    bindings: [...bindingsOf(joins), ...bindingsOf(where)],
   };
 }

@@ -4,6 +4,7 @@
 import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, Catalog } from '../schema';
 import { collectionParameters, pagingParameters } from './parameters';
+import { relationParameters } from './relation-parameters';
 import { collectionSchemas, schemaNames, sharedSchemas } from './schemas';
 import { totalParameter } from './totals';
 import type { JsonSchema } from './value-forms';
@@ -99,7 +100,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
   const schemas: Record<string, JsonSchema> = {};
   for (const collection of catalog.values()) {
     paths[`${options.prefix}/${collection.name}`] = {
-      parameters: [...collectionParameters(collection, options.maxExpandDepth), totalParameter(collection, options)],
+      parameters: [...collectionParameters(collection, options.maxExpandDepth), totalParameter(collection, options), ...relationParameters(collection)],
       get: operation(collection, options, 'get'),
       head: operation(collection, options, 'head'),
     };

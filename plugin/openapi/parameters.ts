@@ -13,7 +13,7 @@ const prefixWords =
   + 'before it: `and`, `or`, `and!` (AND NOT), `or!` (OR NOT), case-insensitive, e.g. KEY_OR. '
   + 'Repeat the key to add clauses; clauses of one family group in query-string order with NOT before AND before OR.';
 
-function column(scope: ScopeCatalog, name: string): Column {
+export function column(scope: ScopeCatalog, name: string): Column {
   return scope.columns.get(name) ?? { name, column: name, table: scope.table, type: 'other', nullable: true, udt: '', orderable: false };
 }
 
@@ -35,54 +35,69 @@ function stringSchema(pattern: string | undefined): JsonSchema {
   return pattern === undefined ? { type: 'string' } : { type: 'string', pattern };
 }
 
-function query(name: string, description: string, schema: JsonSchema, example: unknown, extra: JsonSchema = {}): Parameter {
+export function query(name: string, description: string, schema: JsonSchema, example: unknown, extra: JsonSchema = {}): Parameter {
   return { name, in: 'query', required: false, description, schema, example, ...extra };
 }
 
-function filterParameter(scope: ScopeCatalog, field: string): Parameter {
+/**
+ * How a dot path reads in a description: `posts.status` -> "at least one related `posts` record's
+ * `status`" (decisions.md 36); a field of the collection itself -> "`status`".
+ */
+export interface Subject {
+  /** The key's field: `status` or `posts.status`. */
+  readonly key: string;
+  /** `\`status\``, or the words for a related record's field. */
+  readonly words: string;
+  /** Appended to the description: what a negated clause means for a relation. */
+  readonly note: string;
+}
+
+const own = (field: string): Subject => ({ key: field, words: `\`${field}\``, note: '' });
+
+export function filterParameter(scope: ScopeCatalog, field: string, subject: Subject = own(field)): Parameter {
   const col = column(scope, field);
   const form = valueForm(col);
-  const logical = prefixWords.replace('KEY_OR', `\`filter[or ${field}]\``);
+  const logical = prefixWords.replace('KEY_OR', `\`filter[or ${subject.key}]\``);
   const plainExample = form.shape === undefined || col.type === 'boolean' || !isRanged(col);
-  return query(`filter[${field}]`,
-    `Compare \`${field}\` (${typeWords(col)}) with a value written \`[operator]value\`. ${operatorWords(col)} The value is `
-    + `${form.words}; \`null\` with \`=\` or \`<>\` tests for NULL; a value in double quotes is taken literally. ${logical}`,
+  return query(`filter[${subject.key}]`,
+    `Compare ${subject.words} (${typeWords(col)}) with a value written \`[operator]value\`. ${operatorWords(col)} The value is `
+    + `${form.words}; \`null\` with \`=\` or \`<>\` tests for NULL; a value in double quotes is taken literally. ${logical}${subject.note}`,
     stringSchema(filterPattern(col)), plainExample ? form.example : `>=${form.example}`);
 }
 
-function inParameter(scope: ScopeCatalog, field: string): Parameter {
+export function inParameter(scope: ScopeCatalog, field: string, subject: Subject = own(field)): Parameter {
   const col = column(scope, field);
   const form = valueForm(col);
   const what = col.type === 'array' ? 'contains at least one' : 'equals one';
-  return query(`in[${field}]`,
-    `Keep records whose \`${field}\` (${typeWords(col)}) ${what} of a comma-separated list of items, each ${form.words}; `
+  return query(`in[${subject.key}]`,
+    `Keep records whose ${subject.words} (${typeWords(col)}) ${what} of a comma-separated list of items, each ${form.words}; `
     + 'an item may be double-quoted to contain commas; a bare `null` item matches NULL. '
-    + prefixWords.replace('KEY_OR', `\`in[or ${field}]\``),
+    + prefixWords.replace('KEY_OR', `\`in[or ${subject.key}]\``) + subject.note,
     stringSchema(inPattern(col)), `${form.example},${form.example}`);
 }
 
-function betweenParameter(scope: ScopeCatalog, field: string): Parameter {
+export function betweenParameter(scope: ScopeCatalog, field: string, subject: Subject = own(field)): Parameter {
   const col = column(scope, field);
   const form = valueForm(col);
-  return query(`between[${field}]`,
-    `Keep records whose \`${field}\` (${typeWords(col)}) lies between two comma-separated bounds, both included; each bound is `
-    + `${form.words}. ${prefixWords.replace('KEY_OR', `\`between[or ${field}]\``)}`,
+  return query(`between[${subject.key}]`,
+    `Keep records whose ${subject.words} (${typeWords(col)}) lies between two comma-separated bounds, both included; each bound is `
+    + `${form.words}. ${prefixWords.replace('KEY_OR', `\`between[or ${subject.key}]\``)}${subject.note}`,
     stringSchema(betweenPattern(col)), `${form.example},${form.example}`);
 }
 
-function searchParameter(fields: readonly string[]): Parameter {
+export function searchParameter(fields: readonly string[], note = ''): Parameter {
   const list = fields.join(',');
   return query(`search[${list}]`,
     `Case-insensitive search in ${fields.map((f) => `\`${f}\``).join(' or ')}. A \`*\` at the start or end anchors the term `
     + '(`term*` starts with, `*term` ends with, no star: contains); `%`, `_` and inner `*` are literal. '
-    + 'Several fields may be listed in one key (`search[a,b]`: any of them matches); several `search` keys are ANDed.',
+    + 'Several fields may be listed in one key (`search[a,b]`: any of them matches); several `search` keys are ANDed.' + note,
     { type: 'string', pattern: searchPattern }, 'a');
 }
 
-function sortParameter(field: string): Parameter {
+export function sortParameter(field: string, note = ''): Parameter {
   return query(`sort[${field}]`,
     `Order by \`${field}\`: empty or \`a\`/\`asc\`/\`ascending\` ascending, \`-\`/\`d\`/\`des\`/\`desc\`/\`descending\` descending `
-    + '(case-insensitive). Several sort keys apply in query-string order; the primary key is the final tie-breaker.',
+    + `(case-insensitive). Several sort keys apply in query-string order; the primary key is the final tie-breaker.${note}`,
     { type: 'string', enum: ['', ...sortWordList] }, 'desc', { allowEmptyValue: true });
 }
 

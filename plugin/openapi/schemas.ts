@@ -45,6 +45,17 @@ function relationSchemas(path: string, relations: ReadonlyMap<string, RelationCa
   const embedded: Record<string, JsonSchema> = {};
   const owner = path.slice(path.lastIndexOf('.') + 1);
   const key = (relation: string) => (path.includes('.') ? `<alias>_expand[${relation}]` : `expand[${relation}]`);
+  // At the root, counts come after the fields and before the expansions (decisions.md 39).
+  if (!path.includes('.')) {
+    for (const relation of relations.values()) {
+      if (relation.cardinality === 'many') {
+        embedded[`${relation.name}_count`] = {
+          type: 'integer', minimum: 0,
+          description: `Present with \`count[${relation.name}]\`: the number of related ${relation.name} records (satisfying the alias's conditions when it has one).`,
+        };
+      }
+    }
+  }
   for (const relation of relations.values()) {
     const name = schemaNames.relation(path, relation.name);
     const nested = levelsLeft > 1 ? relationSchemas(`${path}.${relation.name}`, relation.relations, levelsLeft - 1, schemas) : {};
@@ -61,7 +72,7 @@ export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth:
   const schemas: Record<string, JsonSchema> = {};
   const embedded = relationSchemas(collection.name, collection.relations, maxExpandDepth, schemas);
   schemas[schemaNames.record(collection.name)] = recordSchema(collection,
-    `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose) and the expanded relations.`,
+    `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose), the requested counts and the expanded relations.`,
     embedded);
   schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
   schemas[schemaNames.simplePage(collection.name)] = simplePageSchema(ref(schemaNames.record(collection.name)));

@@ -11,6 +11,8 @@ export type { JsonValue } from './values';
 export interface ShapedScope {
   readonly catalog: ScopeCatalog;
   readonly output: readonly Column[];
+  /** The root's counts (`posts_count`, decisions.md 39), shown after the fields. */
+  readonly counts?: readonly Column[];
 }
 
 export interface ShapedExpansion {
@@ -48,9 +50,15 @@ function shapeFields(row: Row, scope: ShapedScope, record: JsonRecord): void {
   }
 }
 
+/** The scope's counts (`posts_count`), after its fields and before its expansions (decisions.md 39). */
+function shapeCounts(row: Row, scope: ShapedScope, record: JsonRecord): void {
+  for (const column of scope.counts ?? []) record[column.name] = formatValue(column, row[column.name]);
+}
+
 function shapeOne(row: Row, scope: ShapedScope, expansions: readonly ShapedExpansion[]): JsonRecord {
   const record: JsonRecord = {};
   shapeFields(row, scope, record);
+  shapeCounts(row, scope, record);
   for (const { relation, scope: related, expansions: nested } of expansions) {
     const value = row[relation.name];
     if (relation.cardinality === 'many') {
@@ -65,7 +73,8 @@ function shapeOne(row: Row, scope: ShapedScope, expansions: readonly ShapedExpan
 }
 
 /**
- * Without expansions a row holds exactly the output columns, in output order (the select list), and
+ * Without expansions a row holds exactly the output columns and then the counts, in that order (the
+ * select list), and
  * both drivers return most types in their JSON form already (numbers, booleans, parsed json and
  * arrays, and text for what the select list casts); such rows are sent as they are, not copied.
  */

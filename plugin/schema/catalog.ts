@@ -49,6 +49,17 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
 }
 
 /**
+ * `count[posts]` adds `posts_count` to each record and lets filters and sorts name it (decisions.md
+ * 39): a to-many relation whose count would have the name of a field of the model cannot be declared.
+ */
+function countCollisions(model: ModelClass, scope: ScopeCatalog, relations: ReadonlyMap<string, RelationCatalog>): string[] {
+  return [...relations.values()]
+    .filter((relation) => relation.cardinality === 'many' && scope.columns.has(`${relation.name}_count`))
+    .map((relation) => `${model.name}.getExpandableRelations().${relation.name}: count[${relation.name}] would add `
+      + `"${relation.name}_count", which is already a field of ${model.name}; rename the relation or the field`);
+}
+
+/**
  * Every model the collections reach, at any depth (nested expansions, decisions.md 40), and the
  * join tables on the way.
  */
@@ -111,7 +122,9 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
     const scope = ctx.scopeOf(model, name);
     if (scope === undefined) continue;
     const fields = fieldsOf(model, model.tableName) as TableFields;
-    catalog.set(name, Object.freeze({ ...scope, name, relations: buildRelations(name, model, fields, ctx) }));
+    const relations = buildRelations(name, model, fields, ctx);
+    problems.push(...countCollisions(model, scope, relations));
+    catalog.set(name, Object.freeze({ ...scope, name, relations }));
   }
   if (problems.length > 0) {
     throw new Error(`koa-query-modifiers: invalid collection declarations:\n- ${[...new Set(problems)].join('\n- ')}`);

@@ -42,6 +42,11 @@ export interface Column {
   readonly udtSchema?: string;
   /** False for types without an ordering (json, point, ...): never sortable (decisions.md 6). */
   readonly orderable: boolean;
+  /**
+   * A count read from a grouped left join (decisions.md 39): a record without related records has
+   * no row there, so NULL means zero.
+   */
+  readonly zeroWhenMissing?: boolean;
   /** An enum's labels in their declared order; for an array of enums, its elements' labels. */
   readonly labels?: readonly string[];
   /** An array's element type name after resolving domains (`text` for `text[]`). */

@@ -1,21 +1,13 @@
 // Turns ordered (key, value) pairs into a QueryDescription: what the client asked for, per scope
 // (the root and each expansion alias), with every syntax problem collected rather than thrown.
 
-import { problem, type Problem } from '../errors';
-import { aliasPrefix, claimsReencodedKey, claimsUndecodableKey, notAnAliasModifier, readKey } from './parse-key';
+import { problem } from '../errors';
+import { addCount, addExpand, addHas, nameRelation, resolveAliases } from './aliases';
+import { freezeScope, malformed, newScope, relationOf, report, type Collector, type PagingKey, type ScopeBuilder } from './collector';
+import { aliasPrefix, claimsReencodedKey, claimsUndecodableKey, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
-import type {
-  ClauseDescription,
-  ExpandDescription,
-  PagingDescription,
-  ProjectionDescription,
-  QueryDescription,
-  ScopeDescription,
-  SearchDescription,
-  SortDescription,
-  WindowBound,
-} from './types';
+import type { PagingDescription, QueryDescription } from './types';
 import {
   parseLogicalPrefix,
   parseSortDirection,
@@ -25,55 +17,11 @@ import {
   type ClauseFamily,
   type LogicalWord,
   type Modifier,
-  type TotalMode,
 } from './vocabulary';
 
-interface ScopeBuilder {
-  clauses: Record<ClauseFamily, ClauseDescription[]>;
-  searches: SearchDescription[];
-  sorts: SortDescription[];
-  projection: ProjectionDescription | undefined;
-  window?: { limit: WindowBound | undefined; offset: WindowBound | undefined };
-}
-
-type PagingKey = 'page' | 'per-page' | 'page-size' | 'limit' | 'offset';
-
-interface Collector {
-  root: ScopeBuilder;
-  aliased: Map<string, { scope: ScopeBuilder; parameters: { key: string; index: number }[] }>;
-  expands: ExpandDescription[];
-  /** Keys not of ours that start like an alias modifier (`p_page`): a mistake if the alias is declared. */
-  aliasLike: { alias: string; key: string; index: number }[];
-  paging: Map<PagingKey, { key: string; value: number }>;
-  total: TotalMode | undefined;
-  problems: { index: number; problem: Problem }[];
-  seen: Set<string>;
-  clauses: number;
-  longestList: number;
-  longestListKey: string | undefined;
-  index: number;
-}
-
-const newScope = (): ScopeBuilder => ({
-  clauses: { filter: [], in: [], between: [] },
-  searches: [],
-  sorts: [],
-  projection: undefined,
-});
-
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total',
+  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total',
 ]);
-
-const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
-
-function report(c: Collector, code: Problem['code'], parameter: string, detail: string, allowed?: readonly string[]): void {
-  c.problems.push({ index: c.index, problem: problem(code, parameter, detail, allowed) });
-}
-
-function malformed(c: Collector, key: string, detail: string, allowed?: readonly string[]): void {
-  report(c, 'MALFORMED_PARAMETER', key, `\`${key}\` ${detail}`, allowed);
-}
 
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
 function readClauseTarget(argument: string): Parsed<{ word: LogicalWord; negated: boolean; field: string }> {
@@ -123,7 +71,8 @@ function addSearch(c: Collector, scope: ScopeBuilder, key: string, argument: str
   if (fields.some((f) => f === '')) return malformed(c, key, 'has an empty field name in its list');
   const pattern = parseSearchPattern(value);
   if (!pattern.ok) return malformed(c, key, pattern.detail);
-  c.clauses++;
+  // One clause for the scope's own fields and one for each relation a dot path names: each is a test.
+  c.clauses += new Set(fields.map((f) => relationOf(f) ?? '')).size;
   scope.searches.push({ kind: 'search', parameter: key, fields, ...pattern.value });
 }
 
@@ -144,18 +93,6 @@ function addProjection(c: Collector, scope: ScopeBuilder, key: string, exclude: 
     return report(c, 'CONFLICTING_PARAMETERS', key, `\`${key}\` cannot be combined with \`${scope.projection.parameter}\`: use one of them`);
   }
   scope.projection = { kind: exclude ? 'exclude' : 'include', parameter: key, fields };
-}
-
-function addExpand(c: Collector, owner: string | undefined, key: string, relation: string, value: string): void {
-  if (value !== '' && !aliasShape.test(value)) {
-    return malformed(c, key, `has an invalid alias "${value}": an alias is a letter followed by letters or digits`);
-  }
-  const alias = value === '' ? undefined : value;
-  const clash = alias === undefined ? undefined : c.expands.find((e) => e.alias === alias);
-  if (clash !== undefined) {
-    return report(c, 'DUPLICATE_PARAMETER', key, `The alias "${alias}" is already used by \`${clash.parameter}\`; give each expansion its own alias`);
-  }
-  c.expands.push({ kind: 'expand', parameter: key, relation, alias, owner });
 }
 
 function addPaging(c: Collector, key: PagingKey, value: string): void {
@@ -181,14 +118,14 @@ function addTotal(c: Collector, value: string): void {
   c.total = mode;
 }
 
-function scopeFor(c: Collector, alias: string | undefined, key: string): ScopeBuilder {
+function scopeFor(c: Collector, alias: string | undefined, key: string, modifier: Modifier): ScopeBuilder {
   if (alias === undefined) return c.root;
   let entry = c.aliased.get(alias);
   if (entry === undefined) {
     entry = { scope: newScope(), parameters: [] };
     c.aliased.set(alias, entry);
   }
-  entry.parameters.push({ key, index: c.index });
+  entry.parameters.push({ key, index: c.index, modifier });
   return entry.scope;
 }
 
@@ -219,7 +156,18 @@ function addPair(c: Collector, pair: QueryPair): void {
     }
     c.seen.add(pair.key);
   }
-  const scope = (): ScopeBuilder => scopeFor(c, alias, pair.key);
+  const scope = (): ScopeBuilder => scopeFor(c, alias, pair.key, modifier);
+  // The root's dot paths reach relations as expand, has and count do.
+  if (alias === undefined) {
+    if (modifier === 'expand' || modifier === 'has' || modifier === 'has!' || modifier === 'count') nameRelation(c, argument, pair.key);
+    if (modifier === 'filter' || modifier === 'in' || modifier === 'between' || modifier === 'sort') {
+      nameRelation(c, relationOf(argument.slice(argument.indexOf(' ') + 1)), pair.key);
+    }
+    if (modifier === 'search') for (const field of argument.split(',')) nameRelation(c, relationOf(field), pair.key);
+  } else if (modifier === 'expand') {
+    // Each nested expansion is one more relation loaded (decisions.md 40); its key names it uniquely.
+    nameRelation(c, pair.key, pair.key);
+  }
   switch (modifier) {
     case 'filter':
     case 'in':
@@ -240,6 +188,11 @@ function addPair(c: Collector, pair: QueryPair): void {
     case 'offset':
       if (alias !== undefined) return addWindow(c, scope(), modifier, pair.key, pair.value);
       return addPaging(c, modifier, pair.value);
+    case 'has':
+    case 'has!':
+      return addHas(c, pair.key, argument, pair.value, modifier === 'has!');
+    case 'count':
+      return addCount(c, pair.key, argument, pair.value);
     case 'page':
     case 'per-page':
     case 'page-size':
@@ -280,33 +233,11 @@ function resolvePaging(c: Collector): PagingDescription {
   return { kind: 'none' };
 }
 
-/**
- * The aliases a root `expand` declares, and those declared by an `<alias>_expand` whose alias is
- * declared, at any depth (decisions.md 40): `p_expand[x]=q&q_expand[y]=p` alone declares nothing.
- */
-function declaredAliases(expands: readonly ExpandDescription[]): Set<string> {
-  const declared = new Set<string>();
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const { alias, owner } of expands) {
-      if (alias === undefined || declared.has(alias) || (owner !== undefined && !declared.has(owner))) continue;
-      declared.add(alias);
-      grew = true;
-    }
-  }
-  return declared;
-}
-
-function freezeScope(scope: ScopeBuilder): ScopeDescription {
-  const window = scope.window === undefined ? {} : { window: Object.freeze({ ...scope.window }) };
-  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }), ...window });
-}
-
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), total: undefined, problems: [],
-    seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
+    root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], counts: [], aliasLike: [], paging: new Map(),
+    total: undefined, problems: [], seen: new Set(), relations: new Map(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
     c.index = index;
@@ -314,32 +245,21 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   });
   c.index = pairs.length;
   const paging = resolvePaging(c);
-  const aliased = new Map<string, ScopeDescription>();
-  const declared = declaredAliases(c.expands);
-  for (const [alias, entry] of c.aliased) {
-    if (declared.has(alias)) {
-      aliased.set(alias, freezeScope(entry.scope));
-      continue;
-    }
-    for (const { key, index } of entry.parameters) {
-      c.problems.push({
-        index,
-        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\` declares it`),
-      });
-    }
-  }
-  for (const { alias, key, index } of c.aliasLike) {
-    if (declared.has(alias)) c.problems.push({ index, problem: problem('MALFORMED_PARAMETER', key, notAnAliasModifier(key, alias)) });
-  }
+  const aliased = resolveAliases(c);
   const problems = c.problems.sort((a, b) => a.index - b.index).map((p) => p.problem);
   return Object.freeze({
     root: freezeScope(c.root),
     expands: Object.freeze([...c.expands]),
+    has: Object.freeze([...c.has]),
+    counts: Object.freeze([...c.counts]),
     aliased,
     paging,
     total: c.total,
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
-    cost: { clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey },
+    cost: {
+      clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey,
+      relations: [...c.relations].map(([name, parameter]) => ({ name, parameter })),
+    },
   });
 }

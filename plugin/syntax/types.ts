@@ -89,6 +89,23 @@ export interface ExpandDescription {
   readonly owner: string | undefined;
 }
 
+/** `has[posts]=p` (negated: `has![posts]=p`): a related record satisfying all of p's conditions (decisions.md 37). */
+export interface HasDescription {
+  readonly kind: 'has';
+  readonly parameter: string;
+  readonly relation: string;
+  readonly alias: string | undefined;
+  readonly negated: boolean;
+}
+
+/** `count[posts]=p`: `posts_count` in each record, of the related records satisfying p's conditions (decisions.md 39). */
+export interface CountDescription {
+  readonly kind: 'count';
+  readonly parameter: string;
+  readonly relation: string;
+  readonly alias: string | undefined;
+}
+
 export type PagingDescription =
   | { readonly kind: 'none' }
   | {
@@ -103,6 +120,8 @@ export interface QueryDescription {
   readonly root: ScopeDescription;
   /** Every expansion at every depth, in query-string order (decisions.md 40). */
   readonly expands: readonly ExpandDescription[];
+  readonly has: readonly HasDescription[];
+  readonly counts: readonly CountDescription[];
   /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
   readonly aliased: ReadonlyMap<string, ScopeDescription>;
   readonly paging: PagingDescription;
@@ -112,6 +131,15 @@ export interface QueryDescription {
   readonly problems: readonly Problem[];
   /** Every key as sent, in order, so problems can be reported in query-string order. */
   readonly keys: readonly string[];
-  /** Number of clauses, list items and expansions, for the cost caps. */
-  readonly cost: { readonly clauses: number; readonly listItems: number; readonly longestList: string | undefined };
+  /** Number of clauses, list items and relations, for the cost caps. */
+  readonly cost: {
+    readonly clauses: number;
+    readonly listItems: number;
+    readonly longestList: string | undefined;
+    /**
+     * Each relation the request names (expand, has, count, a root dot path), once, with the key that
+     * first named it, in query-string order: limits.maxExpansions caps them (decisions.md 32).
+     */
+    readonly relations: readonly { readonly name: string; readonly parameter: string }[];
+  };
 }

@@ -16,7 +16,18 @@ export const aliasModifiers = [...scopedModifiers, 'expand', 'limit', 'offset'] 
 export type AliasModifier = (typeof aliasModifiers)[number];
 
 /** Modifiers of the root only. */
-export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total'] as const;
+export const rootModifiers = [
+  'expand',
+  'has',
+  'has!',
+  'count',
+  'page',
+  'per-page',
+  'page-size',
+  'limit',
+  'offset',
+  'total',
+] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
 export type Modifier = ScopedModifier | RootModifier;
@@ -29,6 +40,9 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   search: true,
   sort: true,
   expand: true,
+  has: true,
+  'has!': true,
+  count: true,
   fields: false,
   'fields!': false,
   page: false,
@@ -38,6 +52,9 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   offset: false,
   total: false,
 };
+
+/** The alias modifiers a `has` alias reads: its conditions (decisions.md 37). */
+export const conditionModifiers: readonly ScopedModifier[] = ['filter', 'in', 'between', 'search'];
 
 export function isScopedModifier(word: string): word is ScopedModifier {
   return (scopedModifiers as readonly string[]).includes(word);

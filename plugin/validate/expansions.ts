@@ -4,21 +4,14 @@
 
 import { problem, type Problem } from '../errors';
 import type { RelationCatalog, ScopeCatalog } from '../schema';
-import type { ExpandDescription, QueryDescription, ScopeDescription, WindowDescription } from '../syntax';
-import { validateScope } from './scope';
+import type { ExpandDescription, QueryDescription, WindowDescription } from '../syntax';
+import type { AliasScopes } from './alias-scopes';
 import type { ExpansionWindow, ValidatedExpansion } from './types';
 
 export interface ExpansionLimits {
   readonly maxExpandDepth: number;
   readonly maxRelatedRows: number;
 }
-
-const emptyScope: ScopeDescription = {
-  clauses: { filter: [], in: [], between: [] },
-  searches: [],
-  sorts: [],
-  projection: undefined,
-};
 
 /** Where a level's expansions come from: the collection, or the relation an alias expanded. */
 interface Owner {
@@ -36,7 +29,7 @@ interface Owner {
 const labelledOf = new WeakMap<ScopeCatalog, Map<string, ScopeCatalog>>();
 
 /** The relation's scope under this path's label (one catalog serves every path to a model). */
-function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
+export function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
   if (scope.label === label) return scope;
   let byLabel = labelledOf.get(scope);
   if (byLabel === undefined) {
@@ -49,6 +42,19 @@ function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
     byLabel.set(label, made);
   }
   return made;
+}
+
+/** The expandable relation `name` of `label`, or the UNKNOWN_RELATION problem listing them. */
+export function relationNamed(
+  label: string, relations: ReadonlyMap<string, RelationCatalog>, name: string, parameter: string, problems: Problem[],
+): RelationCatalog | undefined {
+  const relation = relations.get(name);
+  if (relation !== undefined) return relation;
+  const allowed = [...relations.keys()];
+  // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
+  const none = allowed.length === 0 ? `; ${label} has none` : '';
+  problems.push(problem('UNKNOWN_RELATION', parameter, `\`${parameter}\`: "${name}" is not an expandable relation of ${label}${none}`, allowed));
+  return undefined;
 }
 
 /** `p_limit=3&p_offset=1` on a to-many relation; on a to-one relation each key is refused (decisions.md 41). */
@@ -65,16 +71,9 @@ function validateWindow(window: WindowDescription | undefined, relation: Relatio
   return Object.freeze({ limit: window.limit?.value, offset: window.offset?.value ?? 0 });
 }
 
-function validateOne(expand: ExpandDescription, owner: Owner, description: QueryDescription, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion | undefined {
-  const relation = owner.relations.get(expand.relation);
-  if (relation === undefined) {
-    const allowed = [...owner.relations.keys()];
-    // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
-    const none = allowed.length === 0 ? `; ${owner.label} has none` : '';
-    problems.push(problem('UNKNOWN_RELATION', expand.parameter,
-      `\`${expand.parameter}\`: "${expand.relation}" is not an expandable relation of ${owner.label}${none}`, allowed));
-    return undefined;
-  }
+function validateOne(expand: ExpandDescription, owner: Owner, description: QueryDescription, limits: ExpansionLimits, aliases: AliasScopes, problems: Problem[]): ValidatedExpansion | undefined {
+  const relation = relationNamed(owner.label, owner.relations, expand.relation, expand.parameter, problems);
+  if (relation === undefined) return undefined;
   const depth = owner.depth + 1;
   if (depth > limits.maxExpandDepth) {
     problems.push(problem('LIMIT_EXCEEDED', expand.parameter,
@@ -83,11 +82,10 @@ function validateOne(expand: ExpandDescription, owner: Owner, description: Query
     return undefined;
   }
   const label = `${owner.label}.${relation.name}`;
-  const aliased = expand.alias === undefined ? undefined : description.aliased.get(expand.alias);
-  const scope = validateScope(aliased ?? emptyScope, labelled(relation.scope, label), problems);
-  const window = validateWindow(aliased?.window, relation, problems);
+  const scope = aliases.of(expand.alias, labelled(relation.scope, label));
+  const window = validateWindow(aliases.described(expand.alias)?.window, relation, problems);
   const expansions = expand.alias === undefined ? []
-    : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, problems);
+    : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, aliases, problems);
   // The per-parent window is the way to fewer related records (decisions.md 42).
   const limitParameter = expand.alias !== undefined && relation.cardinality === 'many' ? `${expand.alias}_limit` : expand.parameter;
   return Object.freeze({
@@ -96,17 +94,20 @@ function validateOne(expand: ExpandDescription, owner: Owner, description: Query
   });
 }
 
-function validateLevel(owner: Owner, description: QueryDescription, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion[] {
+function validateLevel(owner: Owner, description: QueryDescription, limits: ExpansionLimits, aliases: AliasScopes, problems: Problem[]): ValidatedExpansion[] {
   const expansions: ValidatedExpansion[] = [];
   for (const expand of description.expands) {
     if (expand.owner !== owner.alias) continue;
-    const validated = validateOne(expand, owner, description, limits, problems);
+    const validated = validateOne(expand, owner, description, limits, aliases, problems);
     if (validated !== undefined) expansions.push(validated);
   }
   return expansions;
 }
 
 /** `expand[posts]=p&p_expand[comments]=c` on users -> [posts with [comments]]; problems added to `problems`. */
-export function validateExpansions(description: QueryDescription, label: string, relations: ReadonlyMap<string, RelationCatalog>, limits: ExpansionLimits, problems: Problem[]): ValidatedExpansion[] {
-  return validateLevel({ label, relations, alias: undefined, depth: 0 }, description, limits, problems);
+export function validateExpansions(
+  description: QueryDescription, label: string, relations: ReadonlyMap<string, RelationCatalog>, limits: ExpansionLimits,
+  aliases: AliasScopes, problems: Problem[],
+): ValidatedExpansion[] {
+  return validateLevel({ label, relations, alias: undefined, depth: 0 }, description, limits, aliases, problems);
 }

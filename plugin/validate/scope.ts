@@ -2,10 +2,11 @@
 // scope's catalog: field permissions, value types, search patterns, sort keys and projection.
 
 import { problem, type Problem } from '../errors';
-import type { Column, ScopeCatalog } from '../schema';
-import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription } from '../syntax';
+import type { Column, RelationCatalog, ScopeCatalog } from '../schema';
+import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription, SortDescription } from '../syntax';
 import { clauseFamilies } from '../syntax';
-import type { Condition, ConditionGroup, OrderKey, Term, ValidatedScope, Operand } from './types';
+import type { Condition, ConditionGroup, OrderKey, RelationJoin, Term, ValidatedScope, Operand } from './types';
+import { relationField, type RelationField } from './relation-fields';
 import { coerceValue, comparisonOf, typeWords } from './values';
 
 type Capability = 'projectable' | 'sortable' | 'searchable' | 'filterable';
@@ -17,21 +18,57 @@ const capabilityWords: Readonly<Record<Capability, string>> = {
   filterable: 'filtered on',
 };
 
+/** One condition on the related records of `relation`, as an EXISTS (decisions.md 36). */
+const exists = (relation: RelationCatalog, condition: Condition): Condition =>
+  ({ kind: 'exists', related: { relation, groups: [{ anyOf: [[{ negated: false, condition }]] }] } });
+
+/** What only the root reaches: its relations (dot paths) and the counts of this request (`posts_count`). */
+export interface RootReach {
+  readonly relations: ReadonlyMap<string, RelationCatalog>;
+  readonly counts: readonly RelationJoin[];
+}
+
 class ScopeValidator {
+  /** The root's relations, which dot paths name; undefined in an alias scope (no dot paths there). */
+  private readonly relations: ReadonlyMap<string, RelationCatalog> | undefined;
+  private readonly counts: readonly RelationJoin[];
+
   constructor(
     private readonly catalog: ScopeCatalog,
     private readonly problems: Problem[],
-  ) {}
+    reach: RootReach | undefined,
+  ) {
+    this.relations = reach?.relations;
+    this.counts = reach?.counts ?? [];
+  }
 
-  /** Unknown and forbidden fields get the same answer, so hidden columns cannot be discovered. */
+  /** `posts.status` at the root -> that relation and its field; anything else -> a field of this scope. */
+  target(name: string, capability: 'filterable' | 'searchable', parameter: string): RelationField | { relation: undefined; column: Column } | undefined {
+    if (this.relations !== undefined && name.includes('.')) {
+      return relationField(this.catalog.label, this.relations, name, capability, parameter, this.problems);
+    }
+    const column = this.field(name, capability, parameter);
+    return column && { relation: undefined, column };
+  }
+
+  /**
+   * Unknown and forbidden fields get the same answer, so hidden columns cannot be discovered. A
+   * count of this request (`posts_count`) is an integer field for filter, in, between and sort.
+   */
   field(name: string, capability: Capability, parameter: string): Column | undefined {
-    const allowed = this.catalog[capability];
+    const counted = capability === 'filterable' || capability === 'sortable' ? this.counts.map((c) => c.column) : [];
+    const allowed = [...this.catalog[capability], ...counted.map((c) => c.name)];
     const column = this.catalog.columns.get(name);
-    if (column !== undefined && allowed.includes(name)) return column;
+    if (column !== undefined && this.catalog[capability].includes(name)) return column;
+    const count = counted.find((c) => c.name === name);
+    if (count !== undefined) return count;
     // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
     const none = allowed.length === 0 ? '; no field can' : '';
+    const countOf = /^(.+)_count$/.exec(name)?.[1];
+    const hint = capability !== 'projectable' && capability !== 'searchable' && countOf !== undefined
+      && this.relations?.get(countOf)?.cardinality === 'many' ? `; add count[${countOf}] to the request to use ${name}` : '';
     this.problems.push(problem('FIELD_NOT_ALLOWED', parameter,
-      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}`, allowed));
+      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}${hint}`, allowed));
     return undefined;
   }
 
@@ -68,9 +105,17 @@ class ScopeValidator {
     return undefined;
   }
 
+  /** A clause of this scope, or through a dot path one EXISTS on the related records. */
   condition(clause: ClauseDescription): Condition | undefined {
-    const column = this.field(clause.field, 'filterable', clause.parameter);
-    if (column === undefined || this.unordered(column, clause)) return undefined;
+    const target = this.target(clause.field, 'filterable', clause.parameter);
+    if (target === undefined) return undefined;
+    const condition = this.conditionOn(target.column, clause);
+    return condition && (target.relation === undefined ? condition : exists(target.relation, condition));
+  }
+
+  /** A clause on `column` (of this scope or a related one): its values checked against the column's type. */
+  conditionOn(column: Column, clause: ClauseDescription): Condition | undefined {
+    if (this.unordered(column, clause)) return undefined;
     const p = clause.parameter;
     switch (clause.kind) {
       case 'filter': {
@@ -105,9 +150,13 @@ class ScopeValidator {
     return anyOf.length > 0 ? { anyOf } : undefined;
   }
 
+  /**
+   * `search[name,posts.title]=an`: the scope's own fields in one condition, each relation's fields in
+   * one EXISTS, any of them matching (decisions.md 18, 36).
+   */
   search(search: SearchDescription): ConditionGroup | undefined {
-    const columns = search.fields.map((f) => this.field(f, 'searchable', search.parameter));
-    if (!columns.every((c) => c !== undefined)) return undefined;
+    const targets = search.fields.map((f) => this.target(f, 'searchable', search.parameter));
+    if (!targets.every((t) => t !== undefined)) return undefined;
     if (search.term.includes('\u0000')) {
       // PostgreSQL text cannot hold NUL; refuse it here rather than let the driver fail.
       this.problems.push(problem('INVALID_VALUE', search.parameter, `\`${search.parameter}\`: the search term must not contain a NUL character`));
@@ -115,7 +164,13 @@ class ScopeValidator {
     }
     const escaped = search.term.replace(/[\\%_]/g, (ch) => '\\' + ch);
     const pattern = (search.anchorStart ? '' : '%') + escaped + (search.anchorEnd ? '' : '%');
-    return { anyOf: [[{ negated: false, condition: { kind: 'search', columns: columns as Column[], pattern } }]] };
+    const bySource = new Map<RelationCatalog | undefined, Column[]>();
+    for (const { relation, column } of targets) bySource.set(relation, [...(bySource.get(relation) ?? []), column]);
+    const anyOf = [...bySource].map(([relation, columns]): Term[] => {
+      const condition: Condition = { kind: 'search', columns, pattern };
+      return [{ negated: false, condition: relation === undefined ? condition : exists(relation, condition) }];
+    });
+    return { anyOf };
   }
 
   output(projection: ProjectionDescription | undefined): Column[] {
@@ -143,19 +198,37 @@ class ScopeValidator {
       if (group !== undefined) groups.push(group);
     }
     const order: OrderKey[] = [];
+    const joins: RelationJoin[] = [...this.counts];
     for (const sort of description.sorts) {
-      const column = this.field(sort.field, 'sortable', sort.parameter);
+      const column = this.sortKey(sort, joins);
       if (column !== undefined) order.push({ column, direction: sort.direction });
     }
     for (const id of this.catalog.idColumns) {
       const column = this.catalog.columns.get(id);
       if (column !== undefined && !order.some((o) => o.column.name === id)) order.push({ column, direction: 'asc' });
     }
-    return Object.freeze({ catalog: this.catalog, output: this.output(description.projection), groups, order });
+    return Object.freeze({ catalog: this.catalog, output: this.output(description.projection), groups, order, joins });
+  }
+
+  /**
+   * A sort key: a sortable field, or at the root a field of a to-one relation's record
+   * (`sort[author.name]`), joined as the first related record's value; NULL without one (decisions.md 38).
+   */
+  sortKey(sort: SortDescription, joins: RelationJoin[]): Column | undefined {
+    if (this.relations === undefined || !sort.field.includes('.')) return this.field(sort.field, 'sortable', sort.parameter);
+    const target = relationField(this.catalog.label, this.relations, sort.field, 'sortable', sort.parameter, this.problems);
+    if (target === undefined) return undefined;
+    const alias = `__kqm_s${joins.length - this.counts.length}`;
+    const column: Column = Object.freeze({ ...target.column, name: sort.field, table: alias, column: 'v' });
+    joins.push({ kind: 'first', alias, related: { relation: target.relation, groups: [] }, field: target.column, column });
+    return column;
   }
 }
 
-/** Validates one scope, adding every problem found to `problems`. */
-export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[]): ValidatedScope {
-  return new ScopeValidator(catalog, problems).scope(description);
+/**
+ * Validates one scope, adding every problem found to `problems`. `reach` (the root's) lets its
+ * conditions name related fields (`filter[posts.status]`) and the request's counts; alias scopes have none.
+ */
+export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[], reach?: RootReach): ValidatedScope {
+  return new ScopeValidator(catalog, problems, reach).scope(description);
 }

@@ -16,7 +16,19 @@ export type Condition =
   | { readonly kind: 'compare'; readonly column: Column; readonly operator: Operator; readonly operand: Operand }
   | { readonly kind: 'in'; readonly column: Column; readonly items: readonly Operand[] }
   | { readonly kind: 'between'; readonly column: Column; readonly min: Operand; readonly max: Operand }
-  | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string };
+  | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string }
+  /** At least one related record satisfies the conditions (decisions.md 36–37). */
+  | { readonly kind: 'exists'; readonly related: RelatedRows };
+
+/**
+ * The related records of one parent that a relation condition reads: those the relation, its
+ * `modify` and the host's hooks let through, narrowed by `groups` (on the related scope's columns,
+ * joined with AND; none: every related record).
+ */
+export interface RelatedRows {
+  readonly relation: RelationCatalog;
+  readonly groups: readonly ConditionGroup[];
+}
 
 export interface Term {
   readonly negated: boolean;
@@ -28,10 +40,27 @@ export interface ConditionGroup {
   readonly anyOf: readonly (readonly Term[])[];
 }
 
+/** A sort key: a column of the scope, or a value joined from related records (`RelationJoin`). */
 export interface OrderKey {
   readonly column: Column;
   readonly direction: SortDirection;
 }
+
+/**
+ * A value of each root record computed from its related records (decisions.md 38–39), joined to the
+ * root statement as `left join lateral (...) as "<alias>" on true`: one row per record, so records
+ * are never repeated. `column` is how the root statement reads it (`"<alias>"."<column>"`).
+ * `first`: a field of the first related record (primary-key order), NULL without one; `count`: how
+ * many related records there are.
+ */
+export type RelationJoin =
+  | { readonly kind: 'first'; readonly alias: string; readonly related: RelatedRows; readonly field: Column; readonly column: Column }
+  /**
+   * `grouped`: counted for every record at once (a grouped left join), for a count the request
+   * sorts by, which needs every record's count anyway; otherwise per record (a lateral join), which
+   * costs only the records read.
+   */
+  | { readonly kind: 'count'; readonly alias: string; readonly related: RelatedRows; readonly column: Column; readonly grouped: boolean };
 
 export interface ValidatedScope {
   readonly catalog: ScopeCatalog;
@@ -41,6 +70,8 @@ export interface ValidatedScope {
   readonly groups: readonly ConditionGroup[];
   /** Requested sort keys followed by the primary-key tie-breaker. */
   readonly order: readonly OrderKey[];
+  /** Values joined from related records, in the order their aliases were given; the root's only. */
+  readonly joins: readonly RelationJoin[];
 }
 
 /** `<alias>_limit` / `<alias>_offset`: each parent's related records from `offset`, at most `limit` (decisions.md 41). */

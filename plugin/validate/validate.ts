@@ -2,12 +2,13 @@
 // (expansions.ts), pagination and the cost caps. Reports every problem at once (decisions.md 29).
 
 import { problem, QueryError, type Problem } from '../errors';
-import type { CollectionCatalog } from '../schema';
+import type { CollectionCatalog, Column, RelationCatalog } from '../schema';
 import type { QueryDescription } from '../syntax';
-import { validateExpansions } from './expansions';
+import { AliasScopes } from './alias-scopes';
+import { labelled, relationNamed, validateExpansions } from './expansions';
 import { validateScope } from './scope';
 import { validateTotal, type TotalSettings } from './total';
-import type { ValidatedPaging, ValidatedQuery } from './types';
+import type { ConditionGroup, RelationJoin, ValidatedPaging, ValidatedQuery } from './types';
 
 export interface ValidationLimits extends TotalSettings {
   readonly defaultPageSize: number;
@@ -56,12 +57,54 @@ function checkCost(description: QueryDescription, limits: ValidationLimits, prob
       `\`${parameter}\` has ${description.cost.listItems} items; at most ${limits.maxListItems} are allowed in one list`,
       limits.maxListItems));
   }
-  // Expansions at every depth count (decisions.md 40).
-  if (description.expands.length > limits.maxExpansions) {
-    problems.push(problem('LIMIT_EXCEEDED', description.expands[limits.maxExpansions]?.parameter,
-      `The request expands ${description.expands.length} relations; at most ${limits.maxExpansions} are allowed`,
+  // Each relation the request names at the root, and each nested expansion (decisions.md 32, 40).
+  const { relations } = description.cost;
+  if (relations.length > limits.maxExpansions) {
+    problems.push(problem('LIMIT_EXCEEDED', relations[limits.maxExpansions]?.parameter,
+      `The request names ${relations.length} relations (in expand, has, count, dot paths and nested expansions); at most ${limits.maxExpansions} are allowed`,
       limits.maxExpansions));
   }
+}
+
+/** The scope catalog of a root relation, labelled with its path (`users.posts`) as expand labels it. */
+const rootScope = (collection: CollectionCatalog, relation: RelationCatalog) => labelled(relation.scope, `${collection.name}.${relation.name}`);
+
+/**
+ * `has[posts]=p` -> one group: at least one related record satisfies all of p's conditions
+ * together (one EXISTS); `has![posts]=p` -> none does (decisions.md 37).
+ */
+function validateHas(description: QueryDescription, collection: CollectionCatalog, aliases: AliasScopes, problems: Problem[]): ConditionGroup[] {
+  return description.has.flatMap((has) => {
+    const relation = relationNamed(collection.name, collection.relations, has.relation, has.parameter, problems);
+    if (relation === undefined) return [];
+    const related = { relation, groups: aliases.of(has.alias, rootScope(collection, relation)).groups };
+    return [{ anyOf: [[{ negated: has.negated, condition: { kind: 'exists', related } }]] }];
+  });
+}
+
+/**
+ * `count[posts]=p` -> `posts_count`, an integer field of the request: the number of related records
+ * satisfying p's conditions (all without an alias), joined once per record (decisions.md 39).
+ */
+function validateCounts(description: QueryDescription, collection: CollectionCatalog, aliases: AliasScopes, problems: Problem[]): RelationJoin[] {
+  return description.counts.flatMap((count, index): RelationJoin[] => {
+    const relation = relationNamed(collection.name, collection.relations, count.relation, count.parameter, problems);
+    if (relation === undefined) return [];
+    if (relation.cardinality === 'one') {
+      problems.push(problem('MALFORMED_PARAMETER', count.parameter,
+        `\`${count.parameter}\`: ${relation.name} is a ${relation.kind} relation, so each record has at most one; count takes a to-many relation`));
+      return [];
+    }
+    const alias = `__kqm_c${index}`;
+    const name = `${relation.name}_count`;
+    const grouped = description.root.sorts.some((sort) => sort.field === name);
+    const column: Column = Object.freeze({
+      name, column: 'n', table: alias, type: 'integer', nullable: false, udt: 'int4', orderable: true,
+      ...(grouped ? { zeroWhenMissing: true } : {}),
+    });
+    const groups = aliases.of(count.alias, rootScope(collection, relation)).groups;
+    return [{ kind: 'count', alias, related: { relation, groups }, column, grouped }];
+  });
 }
 
 /** Orders problems by where their parameter stands in the query string; those without one go last. */
@@ -76,8 +119,12 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
 /** `filter[id]=>=5` on users -> a ValidatedQuery; throws a QueryError listing every problem. */
 export function validateQuery(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits): ValidatedQuery {
   const problems: Problem[] = [...description.problems];
-  const root = validateScope(description.root, collection, problems);
-  const expansions = validateExpansions(description, collection.name, collection.relations, limits, problems);
+  const aliases = new AliasScopes(description, problems);
+  const counts = validateCounts(description, collection, aliases, problems);
+  const own = validateScope(description.root, collection, problems, { relations: collection.relations, counts });
+  const expansions = validateExpansions(description, collection.name, collection.relations, limits, aliases, problems);
+  // `has` groups are ANDed with the other groups (decisions.md 37).
+  const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
   const paging = validatePaging(description, collection, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));

@@ -188,6 +188,122 @@ describe('admin UI (browser)', function () {
     await admin.screenshot('admin-ui-navigation');
   });
 
+  it('filters users by their related records (a relation, then its field; the condition says EXISTS) and sorts by a to-one relation', async function () {
+    await admin.open();
+    const draft = await admin.addRow('root-filter', 'Add filter');
+    expect(await draft.getByLabel('Of', { exact: true }).inputValue()).to.equal('');
+    await draft.getByLabel('Of', { exact: true }).selectOption('posts');
+    expect(await draft.getByLabel('Field', { exact: true }).inputValue()).to.equal('posts.id');
+    await draft.getByLabel('Field', { exact: true }).selectOption('posts.status');
+    await draft.getByLabel('Value', { exact: true }).fill('draft');
+    const admins = await admin.addRow('root-filter', 'Add filter');
+    await admins.getByLabel('Join', { exact: true }).selectOption('and!');
+    await admins.getByLabel('Of', { exact: true }).selectOption('roles');
+    await admins.getByLabel('Field', { exact: true }).selectOption('roles.name');
+    await admins.getByLabel('Value', { exact: true }).fill('admin');
+    const search = await admin.addRow('root-search', 'Add search');
+    await search.getByLabel('posts.title', { exact: true }).check();
+    await search.getByLabel(/^Contains/).fill('the');
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    const sort = await admin.addRow('root-sort', 'Add sort');
+    await sort.getByLabel('Sort by', { exact: true }).selectOption('phone.kind');
+    await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
+
+    const query = 'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name&sort[phone.kind]=desc';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal(
+      "WHERE (EXISTS a posts record with status = 'draft' AND NOT EXISTS a roles record with name = 'admin')\n"
+      + "  AND (name contains 'the' OR EXISTS a posts record with title contains 'the')");
+    await admin.run();
+    const records = await apiJson(`${server.origin}/api/users?${query}`) as Row[];
+    expect(records.length).to.be.greaterThan(0);
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+
+    // A pasted URL comes back with the relation chosen in its row.
+    await page.getByLabel('Paste a URL to edit it here').fill('/api/users?in[or!+roles.name]=admin,editor');
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('roles.name')`);
+    const pasted = page.locator('#root-in > .row').first();
+    expect(await pasted.getByLabel('Of', { exact: true }).inputValue()).to.equal('roles');
+    expect(await pasted.getByLabel('Field', { exact: true }).inputValue()).to.equal('roles.name');
+    expect(await admin.condition()).to.equal("WHERE (NOT EXISTS a roles record with name IN ('admin', 'editor'))");
+  });
+
+  it('keeps users that have a related record matching all conditions, or none; the condition says EXISTS', async function () {
+    await admin.open();
+    await page.getByRole('button', { name: 'Add has' }).click();
+    const box = page.locator('#has .expansion').first();
+    expect(await box.getByLabel('Related', { exact: true }).inputValue()).to.equal('posts');
+    const filter = box.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    await filter.getByRole('button', { name: 'Add filter' }).click();
+    const status = filter.locator(':scope > .row').last();
+    await status.getByLabel('Field', { exact: true }).selectOption('status');
+    await status.getByLabel('Value', { exact: true }).fill('published');
+    await filter.getByRole('button', { name: 'Add filter' }).click();
+    const views = filter.locator(':scope > .row').last();
+    await views.getByLabel('Field', { exact: true }).selectOption('views');
+    await views.getByLabel('Operator', { exact: true }).selectOption('>');
+    await views.getByLabel('Value', { exact: true }).fill('4900');
+
+    await page.getByRole('button', { name: 'Add has' }).click();
+    const none = page.locator('#has .expansion').nth(1);
+    await none.getByLabel('Keep records that', { exact: true }).selectOption('has!');
+    await none.getByLabel('Related', { exact: true }).selectOption('phone');
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    await page.locator('#root-fields').getByLabel('id', { exact: true }).check();
+
+    const query = 'fields=id&has[posts]=p&p_filter[status]=published&p_filter[views]=%3E4900&has![phone]';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal(
+      "WHERE (EXISTS a posts record with (status = 'published' AND views > 4900))\n  AND (NOT EXISTS a phone record)");
+    await admin.run();
+    const records = await apiJson(`${server.origin}/api/users?${query}`) as Row[];
+    expect(records.length).to.be.greaterThan(0);
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+
+    // A pasted URL whose has shares its alias with expand keeps one set of conditions.
+    const shared = 'has[posts]=p&expand[posts]=p&p_filter[status]=draft';
+    await page.getByLabel('Paste a URL to edit it here').fill(`/api/users?${shared}`);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('has[posts]')`);
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${shared}`);
+    expect(await admin.condition()).to.equal("WHERE (EXISTS a posts record with (status = 'draft'))\n\n"
+      + "posts (alias p): only related records\nWHERE (status = 'draft')");
+  });
+
+  it('adds a count column, filters and sorts by it', async function () {
+    await admin.open();
+    await page.getByRole('button', { name: 'Add count' }).click();
+    const box = page.locator('#count .expansion').first();
+    expect(await box.getByLabel('Count related', { exact: true }).inputValue()).to.equal('posts');
+    const filter = box.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    await filter.getByRole('button', { name: 'Add filter' }).click();
+    const status = filter.locator(':scope > .row').last();
+    await status.getByLabel('Field', { exact: true }).selectOption('status');
+    await status.getByLabel('Value', { exact: true }).fill('published');
+    const rootFilter = await admin.addRow('root-filter', 'Add filter');
+    await rootFilter.getByLabel('Field', { exact: true }).selectOption('posts_count');
+    await rootFilter.getByLabel('Operator', { exact: true }).selectOption('>=');
+    await rootFilter.getByLabel('Value', { exact: true }).fill('2');
+    const sort = await admin.addRow('root-sort', 'Add sort');
+    await sort.getByLabel('Sort by', { exact: true }).selectOption('posts_count');
+    await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
+    await page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    await page.getByLabel('Pages', { exact: true }).check();
+    await page.getByLabel(/^Page size/).fill('5');
+
+    const query = 'filter[posts_count]=%3E%3D2&fields=id,name&sort[posts_count]=desc&count[posts]=p&p_filter[status]=published&per-page=5';
+    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
+    expect(await admin.condition()).to.equal('WHERE (posts_count >= 2)');
+    await admin.run();
+    const records = envelopeData(await apiJson(`${server.origin}/api/users?${query}`));
+    expect(await admin.columns()).to.deep.equal(['id', 'name', 'posts_count']);
+    expect(await admin.column('posts_count')).to.deep.equal(records.map((r) => String(r.posts_count)));
+    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+  });
+
   it('shows each problem next to the control that caused it', async function () {
     await admin.open();
     const row = await admin.addRow('root-filter', 'Add filter');

@@ -188,18 +188,91 @@ describe('OpenAPI document', function () {
     expect(Object.keys(asJson(deepest.properties, 'properties'))).to.deep.equal(['id', 'name', 'status']);
   });
 
+  it('allows exactly the documented dot paths in sort, filter, in, between and search (decisions.md 36, 38)', async function () {
+    let allowed = 0;
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const documented = documentedFields(parametersOf(doc, path));
+      const relations: [string, ModelClass][] = Object.entries(model.getRelations()).map(([r, m]) => [r, m.relatedModelClass]);
+      for (const [relation, related] of [...relations, ['no_such_relation', model] as [string, ModelClass]]) {
+        for (const column of await tableColumns(app.db.knex, related.tableName)) {
+          const dotted = { ...column, name: `${relation}.${column.name}` };
+          for (const modifier of ['sort', 'filter', 'in', 'between', 'search'] as const) {
+            const url = `${path}?${probe(modifier, dotted)}`;
+            if (!documented[modifier].has(dotted.name)) await expectRefused(url, 'FIELD_NOT_ALLOWED');
+            else {
+              await expectStatus(url, 200);
+              allowed += 1;
+            }
+          }
+        }
+      }
+    }
+    expect(allowed).to.be.greaterThan(10);
+  });
+
+  it('allows exactly the documented has and has! relations, and the documented conditions of their alias (decisions.md 37)', async function () {
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const params = parametersOf(doc, path);
+      const relations = model.getRelations();
+      for (const relation of [...Object.keys(relations), 'no_such_relation']) {
+        for (const key of [`has[${relation}]`, `has![${relation}]`]) {
+          const param = params.find((p) => p.name === key);
+          if (param === undefined) {
+            await expectRefused(`${path}?${key}`, 'UNKNOWN_RELATION');
+            continue;
+          }
+          await expectStatus(`${path}?${key}`, 200);
+          const allowed = aliasFields(param.extensions['x-alias-modifiers']);
+          const related = relations[relation]?.relatedModelClass.tableName ?? '';
+          for (const modifier of ['filter', 'in', 'between', 'search'] as const) {
+            for (const column of await tableColumns(app.db.knex, related)) {
+              const url = `${path}?${key}=h&${probe(modifier, column, 'h_')}`;
+              if (allowed[modifier].has(column.name)) await expectStatus(url, 200);
+              else await expectRefused(url, 'FIELD_NOT_ALLOWED');
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('documents count[<relation>] exactly for to-many relations, and <relation>_count as an integer field of the request', async function () {
+    for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
+      const path = `/api/${name}`;
+      const params = parametersOf(doc, path);
+      for (const relation of [...Object.keys(model.getRelations()), 'no_such_relation']) {
+        const param = params.find((p) => p.name === `count[${relation}]`);
+        const res = await get(`${path}?count[${relation}]`);
+        if (param === undefined) {
+          expect(res.status, `${path}?count[${relation}]`).to.equal(400);
+          continue;
+        }
+        expect(res.status, `${path}?count[${relation}]`).to.equal(200);
+        const field = `${relation}_count`;
+        expect(param.extensions['x-count-field']).to.equal(field);
+        for (const key of [`sort[${field}]=desc`, `filter[${field}]=>=1`, `in[${field}]=0,1`, `between[${field}]=0,2`]) {
+          await expectStatus(`${path}?count[${relation}]&${key}`, 200);
+          await expectRefused(`${path}?${key}`, 'FIELD_NOT_ALLOWED');
+        }
+      }
+    }
+  });
+
   it('returns each documented record field when asked for it with fields', async function () {
     for (const name of Object.keys(collections)) {
       const record = asJson(schemas.named(`record.${name}`).schema, 'record');
       const params = parametersOf(doc, `/api/${name}`);
       for (const field of Object.keys(asJson(record.properties, 'properties'))) {
         const isRelation = params.some((p) => p.name === `expand[${field}]`);
-        const query = isRelation ? `expand[${field}]&limit=3` : `fields=${field}&limit=3`;
+        const counter = params.find((p) => p.extensions['x-count-field'] === field);
+        const query = isRelation ? `expand[${field}]&limit=3` : counter !== undefined ? `${counter.name}&limit=3` : `fields=${field}&limit=3`;
         const res = await expectStatus(`/api/${name}?${query}`, 200);
         const rows = res.body as Json[];
         expect(rows.length, `${name}?${query}`).to.be.greaterThan(0);
         for (const row of rows) {
-          if (isRelation) expect(row).to.have.property(field);
+          if (isRelation || counter !== undefined) expect(row).to.have.property(field);
           else expect(Object.keys(row)).to.deep.equal([field]);
         }
       }
@@ -210,7 +283,7 @@ describe('OpenAPI document', function () {
     for (const name of Object.keys(collections)) {
       const path = `/api/${name}`;
       const validate = schemas.compile(okSchema(doc, path));
-      const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[')).map((p) => p.name).join('&');
+      const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[') || p.name.startsWith('count[')).map((p) => p.name).join('&');
       const pages = [`${expands}&per-page=5&page=2`, 'page=99'];
       const totals = ['estimated', 'none'].flatMap((total) => pages.map((page) => `${page}&total=${total}`));
       for (const query of ['', expands, ...pages, ...totals]) {

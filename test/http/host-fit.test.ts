@@ -154,6 +154,22 @@ for (const { mapping, copy } of setups) {
       expect(page.total).to.equal(2);
     });
 
+    it('reaches relations from conditions and counts: join table extras, redacted records, tenant scopes (decisions.md 36–39)', async function () {
+      // Ann's article 2 and the article 4 she edits belong to tenant 2: never counted for acme.
+      expect(await body('/api/authors?fields=fullName,email&count[articles]&count[editedArticles]')).to.deep.equal([
+        { fullName: 'Ann Lee', email: 'a***@example.com', articles_count: 1, editedArticles_count: 1 },
+        { fullName: 'Bob Stone', email: 'b***@example.com', articles_count: 1, editedArticles_count: 1 },
+      ]);
+      // Tags through cms.article_tags, its extra isPrimary a condition inside the subquery.
+      expect(await body('/api/articles?fields=id&count[tags]=t&t_filter[isPrimary]=true&sort[tags_count]=desc')).to.deep.equal([
+        { id: 1, tags_count: 1 }, { id: 3, tags_count: 1 },
+      ]);
+      expect(await body('/api/articles?fields=id&filter[tags.isPrimary]=false')).to.deep.equal([{ id: 1 }]);
+      expect(await body('/api/articles?fields=id&has![tags]=t&t_filter[isPrimary]=false')).to.deep.equal([{ id: 3 }]);
+      // Article 2's author is tenant 1's: hidden from globex, so it has no author there.
+      expect(await body('/api/articles?fields=id&has![author]', 'globex')).to.deep.equal([{ id: 2 }]);
+    });
+
     it('shows the restriction in explain', async function () {
       const explained = (await body('/api/_explain/authors?expand[articles]=a')) as { statements: { sql: string; bindings: unknown[] }[] };
       expect(explained.statements).to.have.length(2);

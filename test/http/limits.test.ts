@@ -76,6 +76,27 @@ describe('limits', function () {
       expect(rows).to.have.length(1);
       expectProblem(await h.get('/api/users?expand[posts]&expand[phone]&expand[roles]'), { code: 'LIMIT_EXCEEDED', allowed: 2 });
     });
+
+    it('distinct relations across expand, has, count and dot paths', async function () {
+      // One relation named four ways, and a second: two relations.
+      expect(await h.userIds('fields=id&expand[posts]&has[posts]&count[posts]&filter[posts.status]=draft&in[roles.name]=editor'))
+        .to.deep.equal([1, 2, 8]);
+      expectProblem(await h.get('/api/users?expand[posts]&has[roles]&has![phone]'), { code: 'LIMIT_EXCEEDED', parameter: 'has![phone]', allowed: 2 });
+      expectProblem(await h.get('/api/users?count[posts]&filter[or roles.name]=admin&expand[phone]'),
+        { code: 'LIMIT_EXCEEDED', parameter: 'expand[phone]', allowed: 2 });
+    });
+
+    it('a nested expansion counts besides the relations the root names', async function () {
+      // posts (named three ways) and one nested expansion: two.
+      const rows = await h.rows('/api/users?fields=id&filter[id]=1&has[posts]=p&expand[posts]=p&filter[posts.status]=draft&p_fields=id&p_expand[comments]');
+      expect(rows).to.have.length(1);
+      expectProblem(await h.get('/api/users?has[roles]&expand[posts]=p&p_expand[comments]'),
+        { code: 'LIMIT_EXCEEDED', parameter: 'p_expand[comments]', allowed: 2 });
+    });
+
+    it('a has counts as a clause', async function () {
+      expectProblem(await h.get('/api/users?filter[id]=1&in[id]=1&has[posts]&has[roles]'), { code: 'LIMIT_EXCEEDED', allowed: 3 });
+    });
   });
 
   // Rule 42: an expansion loads at most maxRelatedRows records for all parents of a response; the

@@ -5,9 +5,9 @@
 
 import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
-import { FieldSpec, RelationSpec, ScopeSpec } from './model';
+import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
-  ClauseSpec, Encoding, ExpandSpec, Family, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
+  ClauseSpec, CountSpec, Encoding, ExpandSpec, Family, HasSpec, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
   SearchMode, SearchSpec, SortSpec, TotalChoice, WindowSpec, EMPTY_SCOPE,
 } from './query';
 
@@ -56,13 +56,44 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
   });
 }
 
-function searchArb(ctx: GeneratorContext, scope: ScopeSpec): fc.Arbitrary<SearchSpec> | undefined {
-  if (scope.searchable.length === 0) return undefined;
+/**
+ * A root clause: on the collection's own field, or now and then on a relation's field through a
+ * dot path (decision 36), drawn from that relation's filterable fields and values.
+ */
+function rootClauseArb(ctx: GeneratorContext, collection: CollectionSpec, family: Family, counted: readonly string[] = []): fc.Arbitrary<ClauseSpec> | undefined {
+  const own = clauseArb(ctx, collection, family);
+  const related = collection.relations.flatMap((relation) => {
+    const arb = clauseArb(ctx, relation.scope, family);
+    return arb === undefined ? [] : [arb.map((clause): ClauseSpec => ({ ...clause, field: `${relation.name}.${clause.field}` }))];
+  });
+  const options = [...(own === undefined ? [] : [{ arbitrary: own, weight: 3 * Math.max(related.length, 1) }]),
+    ...related.map((arbitrary) => ({ arbitrary, weight: 2 })),
+    ...counted.map((name) => ({ arbitrary: countClauseArb(`${name}_count`, family), weight: 2 }))];
+  return options.length === 0 ? undefined : fc.oneof(...options);
+}
+
+/** A field a search may name: the scope's own, or at the root a relation's as `<relation>.<field>`. */
+interface Searchable {
+  readonly name: string;
+  readonly table: string;
+  readonly field: string;
+}
+
+function searchables(scope: ScopeSpec, relations: readonly RelationSpec[]): Searchable[] {
+  return [
+    ...scope.searchable.map((field) => ({ name: field, table: scope.table, field })),
+    ...relations.flatMap((r) => r.scope.searchable.map((field) => ({ name: `${r.name}.${field}`, table: r.scope.table, field }))),
+  ];
+}
+
+function searchArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[]): fc.Arbitrary<SearchSpec> | undefined {
+  const candidates = searchables(scope, relations);
+  if (candidates.length === 0) return undefined;
   const odd = fc.constantFrom('%', '_', '\\', '*', 'a*b', 'Star*', '100%', 'e_r', ' ', "'", '"', 'zzz', 'é');
-  const fields = fc.shuffledSubarray([...scope.searchable], { minLength: 1, maxLength: Math.min(3, scope.searchable.length) });
-  return fields.chain((names) => {
+  const fields = fc.shuffledSubarray(candidates, { minLength: 1, maxLength: Math.min(3, candidates.length) });
+  return fields.chain((chosen) => {
     // Terms cut from the searched fields' own text forms, so that searches find something.
-    const texts = names.flatMap((name) => pool(ctx.data, scope.table, name));
+    const texts = chosen.flatMap((c) => pool(ctx.data, c.table, c.field));
     const fromData = texts.length === 0 ? odd : fc.tuple(fc.constantFrom(...texts), fc.nat(40), fc.nat(8), fc.nat(255))
       .map(([s, at, len, n]) => {
         const start = at % Math.max(s.length, 1);
@@ -72,15 +103,19 @@ function searchArb(ctx: GeneratorContext, scope: ScopeSpec): fc.Arbitrary<Search
       // Outer stars are wildcards, and edge spaces or quotes are not this test's question: trim them.
       .map((t) => t.replace(/^[*\s"]+|[*\s"]+$/g, ''))
       .filter((t) => t.length > 0);
-    return fc.record({ fields: fc.constant(names), term, mode: fc.constantFrom<SearchMode>('contains', 'both', 'start', 'end') });
+    return fc.record({ fields: fc.constant(chosen.map((c) => c.name)), term, mode: fc.constantFrom<SearchMode>('contains', 'both', 'start', 'end') });
   });
 }
 
 const ASCENDING = ['', 'a', 'asc', 'ascending'];
 const DESCENDING = ['-', 'd', 'des', 'desc', 'descending'];
 
-function sortsArb(ctx: GeneratorContext, scope: ScopeSpec): fc.Arbitrary<SortSpec[]> {
-  const sortable = orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name);
+/** Sort keys: the scope's sortable fields and, at the root, to-one relations' sortable fields (decision 38). */
+function sortsArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[] = [], counted: readonly string[] = []): fc.Arbitrary<SortSpec[]> {
+  const related = relations.filter((r) => r.cardinality === 'one').flatMap((r) =>
+    orderable(ctx, r.scope.fields.filter((f) => r.scope.sortable.includes(f.name))).map((f) => `${r.name}.${f.name}`));
+  const sortable = [...orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name), ...related,
+    ...counted.map((name) => `${name}_count`)];
   if (sortable.length === 0) return fc.constant([]);
   return fc.shuffledSubarray(sortable, { maxLength: Math.min(3, sortable.length) }).chain((fields) => fc.tuple(
     ...fields.map((field) => fc.tuple(casedWord([...ASCENDING, ...DESCENDING]), fc.boolean())
@@ -115,15 +150,20 @@ interface ScopeSizes {
   readonly searches: number;
 }
 
-function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes): fc.Arbitrary<ScopeQuery> {
+/**
+ * One scope's modifiers; at the root (`collection` given) clauses and searches may name related
+ * fields, and clauses and sorts the counts of the request (`counted`: their relations).
+ */
+function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes, collection?: CollectionSpec, counted: readonly string[] = []): fc.Arbitrary<ScopeQuery> {
   const families: Family[] = ['filter', 'filter', 'in', 'between'];
-  const clauseArbs = families.map((f) => clauseArb(ctx, scope, f)).filter((a): a is fc.Arbitrary<ClauseSpec> => a !== undefined);
-  const search = searchArb(ctx, scope);
+  const clauseArbs = families.map((f) => (collection === undefined ? clauseArb(ctx, scope, f) : rootClauseArb(ctx, collection, f, counted)))
+    .filter((a): a is fc.Arbitrary<ClauseSpec> => a !== undefined);
+  const search = searchArb(ctx, scope, collection?.relations ?? []);
   return fc.record({
     clauses: clauseArbs.length === 0 ? fc.constant([]) : listOf(fc.oneof(...clauseArbs), sizes.clauses),
     searches: search === undefined ? fc.constant([]) : listOf(search, sizes.searches, [6, 3, 1]),
     projection: projectionArb(scope),
-    sorts: sortsArb(ctx, scope),
+    sorts: sortsArb(ctx, scope, collection?.relations, counted),
   });
 }
 
@@ -166,12 +206,19 @@ function draftsArb(ctx: GeneratorContext, relations: readonly RelationSpec[], de
     }))));
 }
 
-/** Aliases handed out in order, unique in the request; expansions past the count cap dropped with their subtrees. */
-function finish(drafts: readonly Draft[], aliases: string[], budget: { left: number }): ExpandSpec[] {
+/**
+ * Aliases handed out in order, unique in the request; nested expansions past `budget` dropped with
+ * their subtrees. The cap (decisions 32, 40) counts each relation the root names (by expand, has,
+ * count or a dot path: at most all of the collection's) and each nested expansion, so the budget is
+ * what the root's relations leave.
+ */
+function finish(drafts: readonly Draft[], aliases: string[], budget: { left: number }, depth = 1): ExpandSpec[] {
   const out: ExpandSpec[] = [];
   for (const draft of drafts) {
-    if (budget.left === 0) break;
-    budget.left -= 1;
+    if (depth > 1) {
+      if (budget.left === 0) break;
+      budget.left -= 1;
+    }
     const alias = draft.aliased ? aliases.shift() ?? null : null;
     out.push({
       relation: draft.relation.name,
@@ -179,16 +226,74 @@ function finish(drafts: readonly Draft[], aliases: string[], budget: { left: num
       bare: draft.bare,
       scope: alias === null ? EMPTY_SCOPE : draft.scope,
       window: alias === null ? null : draft.window,
-      expands: alias === null ? [] : finish(draft.children, aliases, budget),
+      expands: alias === null ? [] : finish(draft.children, aliases, budget, depth + 1),
     });
   }
   return out;
 }
 
-function expandsArb(ctx: GeneratorContext, relations: readonly RelationSpec[]): fc.Arbitrary<ExpandSpec[]> {
+function expandsArb(ctx: GeneratorContext, collection: CollectionSpec): fc.Arbitrary<ExpandSpec[]> {
+  const { relations } = collection;
   if (relations.length === 0) return fc.constant([]);
   return fc.tuple(draftsArb(ctx, relations, 1), fc.shuffledSubarray(ALIASES, { minLength: MAX_EXPANSIONS, maxLength: MAX_EXPANSIONS }))
-    .map(([drafts, aliases]) => finish(drafts, aliases, { left: MAX_EXPANSIONS }));
+    .map(([drafts, aliases]) => finish(drafts, aliases, { left: Math.max(0, MAX_EXPANSIONS - relations.length) }));
+}
+
+/** Aliases of `count` that no expand or has uses. */
+const COUNT_ALIASES = ['c', 'C2'];
+
+/** Up to two counts of distinct to-many relations, with their own alias conditions or an expand's (decision 39). */
+function countsArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<CountSpec[]> {
+  const many = collection.relations.filter((r) => r.cardinality === 'many');
+  if (many.length === 0) return fc.constant([]);
+  const lengths = fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.constant(2), weight: 1 });
+  return fc.tuple(fc.shuffledSubarray(many, { maxLength: Math.min(2, many.length) }), lengths).chain(([chosen, n]) => fc.tuple(
+    ...chosen.slice(0, n).map((relation, i) => fc.record({
+      aliased: fc.nat(2), share: fc.boolean(), bare: fc.boolean(), scope: scopeArb(ctx, relation.scope, { clauses: 2, searches: 1 }),
+    }).map(({ aliased, share, bare, scope }): CountSpec => {
+      const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
+      if (expand !== undefined && share) return { relation: relation.name, alias: expand.alias, bare, scope: expand.scope, shared: true };
+      const alias = aliased > 0 ? COUNT_ALIASES[i] ?? null : null;
+      return { relation: relation.name, alias, bare, scope: alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] }, shared: false };
+    }))));
+}
+
+const small = fc.integer({ min: 0, max: 5 }).map((n): Literal => ({ isNull: false, text: String(n), quoted: false }));
+
+/** A clause on `<relation>_count`, an integer field of the request (decision 39). */
+function countClauseArb(field: string, family: Family): fc.Arbitrary<ClauseSpec> {
+  const values: fc.Arbitrary<Literal[]> = family === 'filter' ? small.map((l) => [l])
+    : family === 'in' ? fc.array(small, { minLength: 1, maxLength: 3 }) : fc.tuple(small, small).map(([a, b]) => [a, b]);
+  return fc.record({ prefix: prefixArb, values, operator: fc.constantFrom<Operator>('=', '<>', '>', '>=', '<', '<='), writeOperator: fc.boolean() })
+    .map(({ prefix, values: vs, operator, writeOperator }): ClauseSpec => ({ family, prefix, field, operator, writeOperator, values: vs }));
+}
+
+/** Aliases of `has` that no expand uses: an alias names one relation, and two `has` never share a relation here. */
+const HAS_ALIASES = ['h', 'H2', 'hasOwnProperty'];
+
+/**
+ * Up to two `has` / `has!` on distinct relations, their alias's conditions only (decision 37); when
+ * the relation is expanded with an alias, often that alias, so the expansion shows what qualified.
+ */
+function hasArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<HasSpec[]> {
+  if (collection.relations.length === 0) return fc.constant([]);
+  const relations = fc.shuffledSubarray([...collection.relations], { maxLength: Math.min(2, collection.relations.length) });
+  const lengths = fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.constant(2), weight: 1 });
+  return fc.tuple(relations, lengths).chain(([chosen, n]) => fc.tuple(...chosen.slice(0, n).map((relation, i) => fc.record({
+    negated: fc.boolean(),
+    aliased: fc.nat(3),
+    share: fc.boolean(),
+    bare: fc.boolean(),
+    scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
+  }).map(({ negated, aliased, share, bare, scope }): HasSpec => {
+    const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
+    if (expand !== undefined && share) {
+      return { relation: relation.name, negated, alias: expand.alias, bare, scope: expand.scope, shared: true };
+    }
+    const alias = aliased > 0 ? HAS_ALIASES[i] ?? null : null;
+    const conditions = alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] };
+    return { relation: relation.name, negated, alias, bare, scope: conditions, shared: false };
+  }))));
 }
 
 const pagingArb: fc.Arbitrary<Paging> = fc.oneof(
@@ -220,10 +325,12 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
   const weights: Readonly<Record<string, number>> = { users: 7, posts: 2, roles: 1 };
   return fc.oneof(...collections.map((collection) => ({
     weight: weights[collection.name] ?? 1,
-    arbitrary: fc.record({
+    arbitrary: expandsArb(ctx, collection).chain((expands) => countsArb(ctx, collection, expands).chain((counts) => fc.record({
       collection: fc.constant(collection.name),
-      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }),
-      expands: expandsArb(ctx, collection.relations),
+      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }, collection, counts.map((c) => c.relation)),
+      expands: fc.constant(expands),
+      counts: fc.constant(counts),
+      has: hasArb(ctx, collection, expands),
       paging: pagingArb,
       total: fc.oneof(
         { arbitrary: fc.constant(null), weight: 3 },
@@ -232,6 +339,6 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
       noise: fc.subarray([...NOISE], { maxLength: 2 }),
       merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
       encoding: encodingArb,
-    }),
+    }))),
   })));
 }

@@ -22,7 +22,7 @@ import { closeIdleSockets, rawGet } from './http';
 import { Dataset, loadDataset, textInByteOrder } from './model';
 import { serializeQuery, type ExpandSpec } from './query';
 import { evaluate, ReferenceOptions } from './reference';
-import { addTypedColumns, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
+import { addTypedColumns, RELATION_SORTS, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
 
 const DEFAULT_SEED = 20250417;
 const DEFAULT_RUNS = 1500;
@@ -76,7 +76,7 @@ describe('differential: the API against the reference evaluator', function () {
     // Searches on timestamps match their text form, which follows the session time zone.
     db = await createTestDatabase({ timezone: 'UTC' });
     await addTypedColumns(db.knex);
-    data = await loadDataset(db.knex, TYPED_USER_FIELDS);
+    data = await loadDataset(db.knex, TYPED_USER_FIELDS, RELATION_SORTS);
     const collation = await textInByteOrder(db.knex);
     textOrder = collation.byteOrder;
     if (!textOrder) console.log(`    collation ${collation.collation}: text ordering is left out of the generated queries`);

@@ -115,9 +115,14 @@ function where(data: Dataset, table: string, test: (row: StoredRow) => boolean):
 
 /**
  * Loads the fixture tables once and describes the collections the fixture app serves; `userFields`
- * are the projectable fields of the `users` collection (the typed-columns variant adds three).
+ * are the projectable fields of the `users` collection (the typed-columns variant adds three), and
+ * `relationSorts` the sortable fields of the to-one relations (the typed-columns variant's).
  */
-export async function loadDataset(knex: Knex, userFieldNames: readonly string[] = USER_FIELDS): Promise<Dataset> {
+export async function loadDataset(
+  knex: Knex,
+  userFieldNames: readonly string[] = USER_FIELDS,
+  relationSorts: { readonly phone: readonly string[]; readonly author: readonly string[] } = { phone: [], author: [] },
+): Promise<Dataset> {
   const rows = new Map<string, readonly StoredRow[]>();
   const types = new Map<string, ReadonlyMap<string, FieldSpec>>();
   for (const table of TABLES) {
@@ -192,9 +197,13 @@ export async function loadDataset(knex: Knex, userFieldNames: readonly string[] 
     related: (parent, data) => where(data, 'users', (u) => u.id === parent.author_id),
     relations: userRelations,
   });
+  // The collections' own models (the typed-columns variant's) make their to-one relations sortable;
+  // the models reached through a relation are the fixture's, whose relations are not.
+  const sortableAt = (relations: readonly RelationSpec[], name: string, sortable: readonly string[]): RelationSpec[] =>
+    relations.map((r) => (r.name === name ? { ...r, scope: { ...r.scope, sortable } } : r));
   const collections = new Map<string, CollectionSpec>([
-    ['users', { name: 'users', table: 'users', fields: userFields, sortable: names(userFields), searchable: names(userFields), filterable: names(userFields), relations: userRelations }],
-    ['posts', { name: 'posts', table: 'posts', fields: postFields, sortable: ['id', 'title', 'created_at'], searchable: ['title'], filterable: names(postFields), relations: postRelations }],
+    ['users', { name: 'users', table: 'users', fields: userFields, sortable: names(userFields), searchable: names(userFields), filterable: names(userFields), relations: sortableAt(userRelations, 'phone', relationSorts.phone) }],
+    ['posts', { name: 'posts', table: 'posts', fields: postFields, sortable: ['id', 'title', 'created_at'], searchable: ['title'], filterable: names(postFields), relations: sortableAt(postRelations, 'author', relationSorts.author) }],
     ['roles', { name: 'roles', table: 'roles', fields: roleFields, sortable: names(roleFields), searchable: names(roleFields), filterable: names(roleFields), relations: [] }],
   ]);
   return { rows, types, collections };

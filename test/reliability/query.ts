@@ -71,6 +71,28 @@ export interface ExpandSpec {
   readonly expands: readonly ExpandSpec[];
 }
 
+/** `has[r]=alias` or `has![r]=alias` (decision 37); `sharedWith` names the expand whose alias (and conditions) it uses. */
+export interface HasSpec {
+  readonly relation: string;
+  readonly negated: boolean;
+  /** null: no alias (`has[r]` or `has[r]=`), so any related record counts. */
+  readonly alias: string | null;
+  readonly bare: boolean;
+  /** Conditions only (no sorts, no projection); the expand's scope when the alias is shared. */
+  readonly scope: ScopeQuery;
+  readonly shared: boolean;
+}
+
+/** `count[r]=alias` (decision 39): `<r>_count` in each record; `shared` when the alias is an expand's. */
+export interface CountSpec {
+  readonly relation: string;
+  readonly alias: string | null;
+  readonly bare: boolean;
+  /** Conditions only; the expand's scope when the alias is shared. */
+  readonly scope: ScopeQuery;
+  readonly shared: boolean;
+}
+
 export type Paging =
   | { readonly kind: 'none' }
   | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
@@ -90,6 +112,8 @@ export interface QuerySpec {
   readonly collection: string;
   readonly root: ScopeQuery;
   readonly expands: readonly ExpandSpec[];
+  readonly has: readonly HasSpec[];
+  readonly counts: readonly CountSpec[];
   readonly paging: Paging;
   /** `total=...`, or absent (null); sent with any paging, ignored without pages. */
   readonly total?: TotalChoice | null;
@@ -197,6 +221,13 @@ function expandSequences(expands: readonly ExpandSpec[], owner: string): Pair[][
 export function serializeQuery(spec: QuerySpec): string {
   const sequences: Pair[][] = [...scopeSequences(spec.root, '')];
   sequences.push(...expandSequences(spec.expands, ''));
+  if (spec.has.length > 0) {
+    sequences.push(spec.has.map((h): Pair => [`${h.negated ? 'has!' : 'has'}[${h.relation}]`, h.alias ?? (h.bare ? null : '')]));
+  }
+  // A shared alias's conditions are written once, with its expand.
+  for (const h of spec.has) if (h.alias !== null && !h.shared) sequences.push(...scopeSequences(h.scope, `${h.alias}_`));
+  if (spec.counts.length > 0) sequences.push(spec.counts.map((c): Pair => [`count[${c.relation}]`, c.alias ?? (c.bare ? null : '')]));
+  for (const c of spec.counts) if (c.alias !== null && !c.shared) sequences.push(...scopeSequences(c.scope, `${c.alias}_`));
   sequences.push(...pagingPairs(spec.paging));
   if (spec.total !== undefined && spec.total !== null) sequences.push([['total', spec.total]]);
   for (const pair of spec.noise) sequences.push([pair]);

@@ -1,10 +1,10 @@
 // The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
-// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, nested expansion
-// and per-parent windows 40-41, totals 44). It shares no code with plugin/.
+// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, relations in
+// conditions 36-39, nested expansion and per-parent windows 40-41, totals 44). It shares no code with plugin/.
 
 import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
-import { ClauseSpec, ExpandSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec, WindowSpec } from './query';
+import { ClauseSpec, CountSpec, ExpandSpec, HasSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec, WindowSpec } from './query';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -93,9 +93,54 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
   }
 }
 
-function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec): boolean {
-  const field = fieldOf(scope, clause.field);
-  const stored = row[clause.field] ?? null;
+/** What a scope's conditions may reach besides its own fields: the root's relations (decision 36). */
+interface Reach {
+  readonly data: Dataset;
+  readonly relations: readonly RelationSpec[];
+  /** The counts of the request: `<relation>_count` is an integer field (decision 39). */
+  readonly counts: readonly CountSpec[];
+}
+
+const NOWHERE: Reach = { data: { rows: new Map(), types: new Map(), collections: new Map() }, relations: [], counts: [] };
+
+const COUNT_FIELD: Omit<FieldSpec, 'name'> = { type: 'integer', nullable: false };
+
+/** How many related records satisfy the count's alias conditions. */
+function countOf(row: StoredRow, count: CountSpec, reach: Reach): number {
+  const relation = reach.relations.find((r) => r.name === count.relation);
+  if (!relation) throw new Error(`reference: no relation ${count.relation}`);
+  return relation.related(row, reach.data).filter((r) => matches(relation.scope, count.scope, r, NOWHERE)).length;
+}
+
+/** `posts_count` of the request -> its field and the row's value as text; anything else -> undefined. */
+function countField(name: string, reach: Reach): { field: FieldSpec; value: (row: StoredRow) => string } | undefined {
+  const count = reach.counts.find((c) => `${c.relation}_count` === name);
+  if (!count) return undefined;
+  return { field: { ...COUNT_FIELD, name }, value: (row) => String(countOf(row, count, reach)) };
+}
+
+/** `posts.status` -> the posts relation and `status`; a plain field -> undefined. */
+function throughRelation(reach: Reach, name: string): { relation: RelationSpec; field: string } | undefined {
+  const dot = name.indexOf('.');
+  if (dot === -1) return undefined;
+  const relation = reach.relations.find((r) => r.name === name.slice(0, dot));
+  if (!relation) throw new Error(`reference: no relation in ${name}`);
+  return { relation, field: name.slice(dot + 1) };
+}
+
+/** A clause on a relation's field holds when at least one related record satisfies it (decision 36). */
+function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec, reach: Reach): boolean {
+  const counted = countField(clause.field, reach);
+  if (counted) return holdsOn(counted.field, counted.value(row), clause);
+  const path = throughRelation(reach, clause.field);
+  if (path) {
+    const bare = { ...clause, field: path.field };
+    return path.relation.related(row, reach.data).some((r) => holds(path.relation.scope, r, bare, NOWHERE));
+  }
+  return holdsOn(fieldOf(scope, clause.field), row[clause.field] ?? null, clause);
+}
+
+function holdsOn(field: FieldSpec, stored: string | null, clause: ClauseSpec): boolean {
   const [first, second] = clause.values as [Literal, Literal];
   switch (clause.family) {
     case 'filter':
@@ -120,7 +165,7 @@ function term(clause: ClauseSpec, index: number): Term {
 }
 
 /** A family's clauses in query order with NOT > AND > OR (decision 15); an empty group is true. */
-function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSpec[]): boolean {
+function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSpec[], reach: Reach): boolean {
   const alternatives: Term[][] = [];
   clauses.map(term).forEach((t) => {
     const last = alternatives[alternatives.length - 1];
@@ -128,43 +173,77 @@ function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSp
     else last.push(t);
   });
   if (alternatives.length === 0) return true;
-  return alternatives.some((all) => all.every((t) => holds(scope, row, t.clause) !== t.negated));
+  return alternatives.some((all) => all.every((t) => holds(scope, row, t.clause, reach) !== t.negated));
 }
 
 /** The text PostgreSQL compares for a search: the value itself, or the column cast to text. */
-function searchHolds(row: StoredRow, search: SearchSpec): boolean {
+function textMatches(stored: string | null | undefined, search: SearchSpec): boolean {
+  if (stored === null || stored === undefined) return false;
   const term = search.term.toLowerCase();
+  const text = stored.toLowerCase();
+  switch (search.mode) {
+    case 'contains':
+    case 'both': return text.includes(term);
+    case 'start': return text.startsWith(term);
+    case 'end': return text.endsWith(term);
+  }
+}
+
+/** Any listed field matches; a related field when at least one related record's does (decision 36). */
+function searchHolds(row: StoredRow, search: SearchSpec, reach: Reach): boolean {
   return search.fields.some((name) => {
-    const stored = row[name];
-    if (stored === null || stored === undefined) return false;
-    const text = stored.toLowerCase();
-    switch (search.mode) {
-      case 'contains':
-      case 'both': return text.includes(term);
-      case 'start': return text.startsWith(term);
-      case 'end': return text.endsWith(term);
-    }
+    const path = throughRelation(reach, name);
+    if (!path) return textMatches(row[name], search);
+    return path.relation.related(row, reach.data).some((r) => textMatches(r[path.field], search));
   });
 }
 
-function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow): boolean {
+function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow, reach: Reach, has: readonly HasSpec[] = []): boolean {
   const families = ['filter', 'in', 'between'] as const;
-  return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f)))
-    && query.searches.every((s) => searchHolds(row, s));
+  return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f), reach))
+    && query.searches.every((s) => searchHolds(row, s, reach))
+    && has.every((h) => hasHolds(row, h, reach));
+}
+
+/** One related record satisfies all of the alias's conditions together; `has!`: none does (decision 37). */
+function hasHolds(row: StoredRow, has: HasSpec, reach: Reach): boolean {
+  const relation = reach.relations.find((r) => r.name === has.relation);
+  if (!relation) throw new Error(`reference: no relation ${has.relation}`);
+  const any = relation.related(row, reach.data).some((r) => matches(relation.scope, has.scope, r, NOWHERE));
+  return any !== has.negated;
 }
 
 // ---- order and projection -------------------------------------------------------------------
 
 const DESCENDING = new Set(['-', 'd', 'des', 'desc', 'descending']);
 
+/**
+ * A sort key's field and its value in a row: a field of the row, or of a to-one relation's first
+ * related record in primary-key order, NULL without one (decision 38).
+ */
+function sortKey(scope: ScopeSpec, name: string, reach: Reach): { field: FieldSpec; value: (row: StoredRow) => string | null } {
+  const counted = countField(name, reach);
+  if (counted) return counted;
+  const path = throughRelation(reach, name);
+  if (!path) return { field: fieldOf(scope, name), value: (row) => row[name] ?? null };
+  const id = fieldOf(path.relation.scope, 'id');
+  return {
+    field: fieldOf(path.relation.scope, path.field),
+    value: (row) => {
+      const related = [...path.relation.related(row, reach.data)].sort((a, b) => compareField(id, a.id ?? '', b.id ?? ''));
+      return related[0]?.[path.field] ?? null;
+    },
+  };
+}
+
 /** Sort keys in order, NULLS LAST ascending and FIRST descending, then the primary key (decision 20). */
-function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[]): StoredRow[] {
-  const keys = [...sorts.map((s) => ({ field: fieldOf(scope, s.field), desc: DESCENDING.has(s.word.toLowerCase()) })),
-    { field: fieldOf(scope, 'id'), desc: false }];
+function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[], reach: Reach = NOWHERE): StoredRow[] {
+  const keys = [...sorts.map((s) => ({ ...sortKey(scope, s.field, reach), desc: DESCENDING.has(s.word.toLowerCase()) })),
+    { ...sortKey(scope, 'id', reach), desc: false }];
   return [...rows].sort((a, b) => {
-    for (const { field, desc } of keys) {
-      const x = a[field.name] ?? null;
-      const y = b[field.name] ?? null;
+    for (const { field, value, desc } of keys) {
+      const x = value(a);
+      const y = value(b);
       if (x === null && y === null) continue;
       // NULL is larger than every value in PostgreSQL's default ordering.
       const c = x === null ? 1 : y === null ? -1 : compareField(field, x, y);
@@ -188,8 +267,8 @@ function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
 }
 
 /** Filtered, ordered and projected records of one scope (root rows or one parent's related rows). */
-function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[]): { rows: StoredRow[]; fields: FieldSpec[] } {
-  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r))), fields: outputFields(scope, query) };
+function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], reach: Reach = NOWHERE, has: readonly HasSpec[] = []): { rows: StoredRow[]; fields: FieldSpec[] } {
+  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach, has)), reach), fields: outputFields(scope, query) };
 }
 
 /** Each parent's related records from the offset, at most the limit, in the alias's order (decision 41). */
@@ -200,8 +279,13 @@ function windowed(rows: readonly StoredRow[], window: WindowSpec | null): Stored
 }
 
 /** A record's fields, then each expansion under its relation's name, nested ones inside (decisions 22, 40). */
-function withExpansions(relations: readonly RelationSpec[], expands: readonly ExpandSpec[], data: Dataset, row: StoredRow, fields: readonly FieldSpec[]): JsonRecord {
+function withExpansions(
+  relations: readonly RelationSpec[], expands: readonly ExpandSpec[], data: Dataset, row: StoredRow, fields: readonly FieldSpec[],
+  root?: { readonly reach: Reach; readonly counts: readonly CountSpec[] },
+): JsonRecord {
   const record = project(fields, row);
+  // At the root, counts after the fields, before the expansions (decision 39).
+  if (root !== undefined) for (const count of root.counts) record[`${count.relation}_count`] = countOf(row, count, root.reach);
   for (const expand of expands) {
     const relation = relations.find((r) => r.name === expand.relation);
     if (!relation) throw new Error(`reference: no relation ${expand.relation}`);
@@ -276,8 +360,9 @@ function simpleEnvelope(records: JsonRecord[], paging: Extract<Paging, { kind: '
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
   if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
-  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? []);
-  const records = rows.map((row) => withExpansions(collection.relations, spec.expands, data, row, fields));
+  const reach: Reach = { data, relations: collection.relations, counts: spec.counts };
+  const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], reach, spec.has);
+  const records = rows.map((row) => withExpansions(collection.relations, spec.expands, data, row, fields, { reach, counts: spec.counts }));
   const paging = spec.paging;
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;

@@ -24,6 +24,8 @@ function spec(collection: string, root: Partial<ScopeQuery>, rest: Partial<Query
     collection,
     root: { ...EMPTY_SCOPE, ...root },
     expands: [],
+    has: [],
+    counts: [],
     paging: { kind: 'none' },
     noise: [],
     merge: [0],

@@ -4,7 +4,7 @@
 // subclass of the fixture's User model projects them, so every other suite keeps the plain fixture.
 
 import type { Knex } from 'knex';
-import { User, USER_FIELDS, collections } from '../support/fixture';
+import { Post, User, USER_FIELDS, collections } from '../support/fixture';
 
 /** Declared order: sad < ok < happy (alphabetically happy < ok < sad). */
 export const MOOD = ['sad', 'ok', 'happy'] as const;
@@ -30,11 +30,32 @@ export async function addTypedColumns(knex: Knex): Promise<void> {
   }
 }
 
-/** The fixture's User with the typed columns projected (and so sortable, searchable and filterable). */
+/** Sortable fields of the to-one relations in the differential app (decisions.md 38); none in the plain fixture. */
+export const RELATION_SORTS = { phone: ['number', 'id'], author: ['name', 'status', 'score', 'birthday', 'created_at', 'id'] } as const;
+
+/**
+ * The fixture's User with the typed columns projected (and so sortable, searchable and filterable),
+ * and its phone sortable.
+ */
 export class TypedUser extends User {
   static override getProjectableFields(): string[] {
     return [...TYPED_USER_FIELDS];
   }
+
+  static override getExpandableRelations(): Record<string, unknown> {
+    const relations = User.getExpandableRelations() as Record<string, { options: Record<string, unknown> }>;
+    const phone = relations.phone as { options: Record<string, unknown> };
+    return { ...relations, phone: { ...phone, options: { ...phone.options, sortable_fields: [...RELATION_SORTS.phone] } } };
+  }
 }
 
-export const typedCollections = { ...collections, users: TypedUser };
+/** The fixture's Post with its author sortable. */
+export class TypedPost extends Post {
+  static override getExpandableRelations(): Record<string, unknown> {
+    const relations = Post.getExpandableRelations() as Record<string, { options: Record<string, unknown> }>;
+    const { author } = relations;
+    return { ...relations, author: { ...author, options: { ...author?.options, sortable_fields: [...RELATION_SORTS.author] } } };
+  }
+}
+
+export const typedCollections = { ...collections, users: TypedUser, posts: TypedPost };

@@ -35,6 +35,8 @@ export interface TestDatabaseOptions {
   readonly timezone?: string;
   /** Skip loading the fixture (a suite that creates its own tables). */
   readonly empty?: boolean;
+  /** Run after the fixture is loaded and before the app starts: a suite's own rows and columns. */
+  readonly prepare?: (knex: Knex) => Promise<void>;
 }
 
 export function testDbKind(): TestDbKind {
@@ -48,6 +50,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const db = testDbKind() === 'pglite' ? await createPglite(options) : await createPostgres(options);
   try {
     if (!options.empty) await loadFixture(db.knex);
+    await options.prepare?.(db.knex);
   } catch (error) {
     await db.destroy();
     throw error;

@@ -210,6 +210,18 @@ describe('syntax: describeQuery', () => {
 
   it('counts clauses and the longest list for the cost caps', () => {
     const d = describe_('in[id]=1,2,3&in[or id]=4&filter[id]=1&search[name]=a');
-    expect(d.cost).to.deep.equal({ clauses: 4, listItems: 3, longestList: 'in[id]' });
+    expect(d.cost).to.deep.equal({ clauses: 4, listItems: 3, longestList: 'in[id]', relations: [] });
+  });
+
+  it('counts each relation the request names once, with the first key, and one clause per relation a search reaches', () => {
+    const d = describe_('filter[or! posts.status]=a&expand[posts]&has[roles]=r&r_filter[x.y]=1&count[posts]&search[name,posts.title,phone.kind]=a&sort[author.name]');
+    expect(d.cost.relations).to.deep.equal([
+      { name: 'posts', parameter: 'filter[or! posts.status]' },
+      { name: 'roles', parameter: 'has[roles]' },
+      { name: 'phone', parameter: 'search[name,posts.title,phone.kind]' },
+      { name: 'author', parameter: 'sort[author.name]' },
+    ]);
+    // filter 1, has 1, r_filter 1, the search 3 (own fields, posts, phone).
+    expect(d.cost.clauses).to.equal(6);
   });
 });

@@ -2,6 +2,7 @@
 // list or bounds), in the order the clauses will be evaluated.
 import { button, choices, h, input, labelled, select } from '../dom';
 import { fieldLabels, fieldType, type ScopeMeta } from '../meta';
+import { dotPaths, readPath, relationsOf } from '../query/paths';
 import { newClause, type ClauseFamily, type ClauseRow, type ScopeState } from '../state';
 import type { FormContext } from './context';
 import { logicalChoices, operatorChoices, valuePlaceholder } from './hints';
@@ -20,8 +21,9 @@ function labelList(id: string, labels: readonly string[]): HTMLElement[] {
 }
 
 function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
-  const placeholder = valuePlaceholder(fieldType(meta, row.field));
-  const labels = fieldLabels(meta, row.field);
+  const { scope, field } = readPath(meta, row.field);
+  const placeholder = valuePlaceholder(ctx.counted.includes(row.field) ? 'integer' : fieldType(scope, field));
+  const labels = fieldLabels(scope, field);
   const listId = `${row.id}-labels`;
   const attrs = labels.length === 0 ? { placeholder } : { placeholder, list: listId };
   const set = (part: 'value' | 'max') => (value: string) => {
@@ -49,6 +51,23 @@ function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ct
   }
 }
 
+/**
+ * At the root, where the field comes from: the record itself or a relation whose records it tests
+ * (at least one related record satisfies the clause; negated, none does). Absent where no relation
+ * offers a field.
+ */
+function sourceControl(row: ClauseRow, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
+  const relations = relationsOf(meta).filter((r) => r.filterable.length > 0);
+  if (relations.length === 0) return [];
+  const current = readPath(meta, row.field).relation?.name ?? '';
+  const sources = [{ value: '', label: 'this record' }, ...relations.map((r) => ({ value: r.name, label: `a related ${r.name} record` }))];
+  return [labelled('Of', select(`${row.id}-source`, sources, current, (v) => {
+    const relation = relations.find((r) => r.name === v);
+    row.field = relation === undefined ? meta.filterable[0] ?? '' : `${relation.name}.${relation.filterable[0] ?? ''}`;
+    ctx.rebuild(`${row.id}-source`);
+  }))];
+}
+
 function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta: ScopeMeta, ctx: FormContext, addId: string): HTMLElement {
   const index = rows.indexOf(row);
   const name = `${titles[family].legend} ${index + 1}`;
@@ -56,7 +75,11 @@ function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta
     row.logical = v;
     ctx.changed();
   });
-  const field = select(`${row.id}-field`, choices(meta.filterable), row.field, (v) => {
+  const target = readPath(meta, row.field);
+  const prefix = target.relation === undefined ? '' : `${target.relation.name}.`;
+  // The request's counts (`posts_count`) are integer fields of the record itself.
+  const offered = target.relation === undefined && 'relations' in meta ? [...target.scope.filterable, ...ctx.counted] : target.scope.filterable;
+  const field = select(`${row.id}-field`, choices(offered).map((c) => ({ value: `${prefix}${c.value}`, label: c.label })), row.field, (v) => {
     row.field = v;
     // The placeholder depends on the field's type.
     ctx.rebuild(`${row.id}-field`);
@@ -69,18 +92,19 @@ function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta
     ctx.rebuild(rows[index]?.id !== undefined ? `${rows[index]?.id}-logical` : addId);
   }, { class: 'icon', label: `Remove ${name.toLowerCase()}` });
   return h('div', { class: 'row', id: row.id, attrs: { role: 'group', 'aria-label': name } },
-    labelled(index === 0 ? 'Match' : 'Join', logical), labelled('Field', field), ...valueControls(family, row, meta, ctx),
+    labelled(index === 0 ? 'Match' : 'Join', logical), ...sourceControl(row, meta, ctx), labelled('Field', field), ...valueControls(family, row, meta, ctx),
     h('div', { class: 'control end' }, remove));
 }
 
 /** The builder for one family; empty when the scope has no filterable field. */
 export function clauseSection(family: ClauseFamily, scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement | null {
-  if (meta.filterable.length === 0) return null;
+  const first = meta.filterable[0] ?? dotPaths(meta, 'filterable')[0];
+  if (first === undefined) return null;
   const rows = scope[family];
   const { legend, add, help } = titles[family];
   const addId = `${scope.id}-add-${family}`;
   const addButton = button(add, () => {
-    const row = newClause(meta.filterable[0] ?? '');
+    const row = newClause(first);
     rows.push(row);
     ctx.rebuild(`${row.id}-field`);
   }, { id: addId, class: 'add' });

@@ -8,4 +8,6 @@ export interface FormContext {
   rebuild(focusId?: string): void;
   /** The operators the API accepts (`_meta` `operators`). */
   readonly operators: readonly string[];
+  /** The count fields the form adds (`posts_count`): integer fields of the root for filters and sorts. */
+  readonly counted: readonly string[];
 }

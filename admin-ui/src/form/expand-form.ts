@@ -3,7 +3,7 @@
 // window for lists, and the expansions of its records nested inside it, as deep as the API allows.
 import { button, choices, h, input, labelled, select } from '../dom';
 import type { CollectionMeta, RelationMeta } from '../meta';
-import { allExpands, autoAlias, emptyScope, newExpand, type ExpandState, type FormState } from '../state';
+import { allExpands, autoAlias, emptyScope, newExpand, takenAliases, type ExpandState, type FormState } from '../state';
 import type { FormContext } from './context';
 import { scopeSections } from './scope-form';
 import { sectionBox } from './section';
@@ -14,9 +14,6 @@ interface Level {
   readonly relations: readonly RelationMeta[];
   readonly depth: number;
 }
-
-const takenAliases = (state: FormState, except: ExpandState): string[] =>
-  allExpands(state.expands).filter((e) => e !== except).map((e) => e.alias);
 
 /** `p_limit` and `p_offset`: each record's related records from the offset, at most the limit. */
 function windowRow(expand: ExpandState, ctx: FormContext): HTMLElement {
@@ -39,6 +36,8 @@ function expansionBox(state: FormState, expand: ExpandState, level: Level, meta:
   const others = level.list.filter((e) => e !== expand);
   const free = level.relations.map((r) => r.name).filter((name) => name === expand.relation || !others.some((e) => e.relation === name));
   const relation = select(`${expand.id}-relation`, choices(free), expand.relation, (value) => {
+    // A has or count row that shared this expansion's alias keeps its conditions as its own.
+    for (const row of [...state.has, ...state.counts]) if (row.scope === expand.scope) row.scope = { ...expand.scope };
     const fresh = { ...newExpand(value, autoAlias(value, takenAliases(state, expand))), id: expand.id, scope: emptyScope(expand.scope.id) };
     level.list[level.list.indexOf(expand)] = fresh;
     ctx.rebuild(`${expand.id}-relation`);
@@ -51,6 +50,7 @@ function expansionBox(state: FormState, expand: ExpandState, level: Level, meta:
     ctx.changed();
   }, { size: '6', pattern: '[A-Za-z][A-Za-z0-9]*' });
   const remove = button('Remove expansion', () => {
+    for (const row of [...state.has, ...state.counts]) if (row.scope === expand.scope) row.scope = { ...expand.scope };
     level.list.splice(level.list.indexOf(expand), 1);
     ctx.rebuild('add-expand');
   }, { class: 'secondary' });
@@ -75,7 +75,7 @@ function expandList(state: FormState, level: Level, meta: CollectionMeta, ctx: F
   const add = button(level.depth === 1 ? 'Add expansion' : 'Add nested expansion', () => {
     const first = unused[0];
     if (first === undefined) return;
-    const expand = newExpand(first.name, autoAlias(first.name, allExpands(state.expands).map((e) => e.alias)));
+    const expand = newExpand(first.name, autoAlias(first.name, takenAliases(state)));
     level.list.push(expand);
     ctx.rebuild(`${expand.id}-relation`);
   }, { id: addId, class: 'add' });

@@ -2,6 +2,7 @@
 // between rows, search, fields and sort. Only what the scope's metadata allows is offered.
 import { button, choices, h, input, labelled, select } from '../dom';
 import type { ScopeMeta } from '../meta';
+import { dotPaths } from '../query/paths';
 import { newId, type ProjectionMode, type ScopeState, type SearchRow, type SortRow } from '../state';
 import { clauseSection } from './clause-rows';
 import type { FormContext } from './context';
@@ -43,19 +44,27 @@ function searchRow(scope: ScopeState, row: SearchRow, meta: ScopeMeta, ctx: Form
     ctx.rebuild(`${scope.id}-add-search`);
   }, { class: 'icon', label: `Remove search ${index + 1}` });
   return h('div', { class: 'row wrap', id: row.id, attrs: { role: 'group', 'aria-label': `Search ${index + 1}` } },
-    fieldChecks(`${row.id}-fields`, 'Search in', meta.searchable, row.fields, ctx),
+    fieldChecks(`${row.id}-fields`, 'Search in', searchable(meta), row.fields, ctx),
     labelled('Contains (case-insensitive; * = any text)', pattern, 'grow'),
     h('div', { class: 'control end' }, remove));
 }
 
+/** The scope's own searchable fields, then (at the root) the related fields a search may reach. */
+const searchable = (meta: ScopeMeta): string[] => [...meta.searchable, ...dotPaths(meta, 'searchable')];
+
+function searchHelp(meta: ScopeMeta): string {
+  const related = dotPaths(meta, 'searchable').length > 0 ? ' A related field (relation.field) matches when at least one related record matches.' : '';
+  return `Find text in one or more fields.${related}`;
+}
+
 function searchSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement | null {
-  if (meta.searchable.length === 0) return null;
+  if (searchable(meta).length === 0) return null;
   const add = button('Add search', () => {
-    const row: SearchRow = { id: newId('search'), fields: meta.searchable.slice(0, 1), pattern: '' };
+    const row: SearchRow = { id: newId('search'), fields: searchable(meta).slice(0, 1), pattern: '' };
     scope.search.push(row);
     ctx.rebuild(`${row.id}-pattern`);
   }, { id: `${scope.id}-add-search`, class: 'add' });
-  return sectionBox(`${scope.id}-search`, 'Search', 'Find text in one or more fields.', scope.search.map((row) => searchRow(scope, row, meta, ctx)), add);
+  return sectionBox(`${scope.id}-search`, 'Search', searchHelp(meta), scope.search.map((row) => searchRow(scope, row, meta, ctx)), add);
 }
 
 const projectionModes: ReadonlyArray<[ProjectionMode, string]> = [['all', 'All fields'], ['include', 'Only these'], ['exclude', 'All except these']];
@@ -82,7 +91,7 @@ function fieldsSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HT
 function sortRow(scope: ScopeState, row: SortRow, meta: ScopeMeta, ctx: FormContext): HTMLElement {
   const index = scope.sort.indexOf(row);
   const name = `Sort ${index + 1}`;
-  const field = select(`${row.id}-field`, choices(meta.sortable), row.field, (v) => {
+  const field = select(`${row.id}-field`, choices(sortable(meta, ctx)), row.field, (v) => {
     row.field = v;
     ctx.changed();
   });
@@ -105,15 +114,30 @@ function sortRow(scope: ScopeState, row: SortRow, meta: ScopeMeta, ctx: FormCont
     labelled(index === 0 ? 'Sort by' : 'Then by', field), labelled('Direction', direction, 'grow'), h('div', { class: 'control end' }, up, remove));
 }
 
+/** The scope's sortable fields, then (at the root) the fields of to-one relations (`author.name`) and the request's counts. */
+const sortable = (meta: ScopeMeta, ctx: FormContext): string[] =>
+  [...meta.sortable, ...dotPaths(meta, 'sortable'), ...('relations' in meta ? ctx.counted : [])];
+
 function sortSection(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement | null {
-  if (meta.sortable.length === 0) return null;
+  const offered = sortable(meta, ctx);
+  if (offered.length === 0) return null;
   const add = button('Add sort', () => {
     const used = scope.sort.map((s) => s.field);
-    const row: SortRow = { id: newId('sort'), field: meta.sortable.find((f) => !used.includes(f)) ?? meta.sortable[0] ?? '', direction: 'asc' };
+    const row: SortRow = { id: newId('sort'), field: offered.find((f) => !used.includes(f)) ?? offered[0] ?? '', direction: 'asc' };
     scope.sort.push(row);
     ctx.rebuild(`${row.id}-field`);
   }, { id: `${scope.id}-add-sort`, class: 'add' });
   return sectionBox(`${scope.id}-sort`, 'Sort', 'Order the records; the first sort decides first.', scope.sort.map((row) => sortRow(scope, row, meta, ctx)), add);
+}
+
+/** The condition builders of a scope only (filter, in, between, search): what a `has` alias reads. */
+export function conditionSections(scope: ScopeState, meta: ScopeMeta, ctx: FormContext): HTMLElement[] {
+  return [
+    clauseSection('filter', scope, meta, ctx),
+    clauseSection('in', scope, meta, ctx),
+    clauseSection('between', scope, meta, ctx),
+    searchSection(scope, meta, ctx),
+  ].filter((section): section is HTMLElement => section !== null);
 }
 
 /** Every builder of a scope, in the order the URL lists their parameters. */

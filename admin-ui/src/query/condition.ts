@@ -1,8 +1,9 @@
 // Owns the condition preview: the WHERE clause the request will mean, written with explicit
 // parentheses (decisions.md 15-17). Each family (filter, in, between) is one group in form order with
 // NOT before AND before OR; every search parameter is one more group; the groups are joined by AND.
-import { fieldType, type ScopeMeta } from '../meta';
-import { clauseFamilies, type ClauseFamily, type ClauseRow, type ScopeState, type SearchRow } from '../state';
+import { fieldType, type RelationMeta, type ScopeMeta } from '../meta';
+import { readPath } from './paths';
+import { clauseFamilies, type ClauseFamily, type ClauseRow, type HasState, type ScopeState, type SearchRow } from '../state';
 import { splitList, unquote } from './values';
 
 const numericTypes = new Set(['smallint', 'integer', 'bigint', 'numeric', 'float', 'boolean', 'timestamptz', 'timestamp', 'date']);
@@ -14,9 +15,29 @@ function showValue(raw: string, quoteText: boolean): string {
   return quoteText || raw.startsWith('"') ? `'${text.replace(/'/g, "''")}'` : text;
 }
 
-function clauseText(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta): string {
-  const quoteText = !numericTypes.has(fieldType(meta, row.field));
-  const field = row.field === '' ? '?' : row.field;
+/** A clause on the scope's own field, or on a relation's (tested by EXISTS, decisions.md 36). */
+interface ClauseText {
+  readonly text: string;
+  /** The relation whose records the clause tests. */
+  readonly relation: string | undefined;
+}
+
+/** `posts.status = 'draft'` -> `EXISTS a posts record with status = 'draft'`; negated -> `NOT EXISTS ...`. */
+function related(clause: ClauseText, negated: boolean): string {
+  if (clause.relation === undefined) return negated ? `NOT (${clause.text})` : clause.text;
+  return `${negated ? 'NOT EXISTS' : 'EXISTS'} a ${clause.relation} record with ${clause.text}`;
+}
+
+function clauseText(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta): ClauseText {
+  const target = readPath(meta, row.field);
+  return { text: comparisonText(family, row, target.field, target.scope), relation: target.relation?.name };
+}
+
+function comparisonText(family: ClauseFamily, row: ClauseRow, name: string, meta: ScopeMeta): string {
+  // A count of the request (`posts_count`) is no field of the metadata: an integer.
+  const count = /_count$/.test(name) && !meta.fields.some((f) => f.name === name);
+  const quoteText = !count && !numericTypes.has(fieldType(meta, name));
+  const field = name === '' ? '?' : name;
   switch (family) {
     case 'filter':
       if (row.value === 'null' && row.operator === '=') return `${field} IS NULL`;
@@ -37,8 +58,7 @@ export function groupText(family: ClauseFamily, rows: readonly ClauseRow[], meta
   const runs: string[][] = [];
   rows.forEach((row, index) => {
     const negated = row.logical.endsWith('!');
-    const text = clauseText(family, row, meta);
-    const term = negated ? `NOT (${text})` : text;
+    const term = related(clauseText(family, row, meta), negated);
     const startsRun = index === 0 || row.logical.startsWith('or');
     if (startsRun) runs.push([term]);
     else runs[runs.length - 1]?.push(term);
@@ -47,7 +67,7 @@ export function groupText(family: ClauseFamily, rows: readonly ClauseRow[], meta
   return `(${parts.join(' OR ')})`;
 }
 
-function searchText(row: SearchRow): string {
+function searchText(row: SearchRow, meta: ScopeMeta): string {
   let term = row.pattern;
   const leading = term.startsWith('*');
   if (leading) term = term.slice(1);
@@ -55,18 +75,36 @@ function searchText(row: SearchRow): string {
   if (trailing) term = term.slice(0, -1);
   const how = trailing && !leading ? 'starts with' : leading && !trailing ? 'ends with' : 'contains';
   const fields = row.fields.length === 0 ? ['?'] : row.fields;
-  return `(${fields.map((field) => `${field} ${how} '${term.replace(/'/g, "''")}'`).join(' OR ')})`;
+  const quoted = `'${term.replace(/'/g, "''")}'`;
+  return `(${fields.map((path) => {
+    const target = readPath(meta, path);
+    return related({ text: `${target.field === '' ? '?' : target.field} ${how} ${quoted}`, relation: target.relation?.name }, false);
+  }).join(' OR ')})`;
 }
 
 /** Every group of a scope, in order; empty when the scope has no condition. */
 export function conditionGroups(scope: ScopeState, meta: ScopeMeta): string[] {
   const groups = clauseFamilies.filter((family) => scope[family].length > 0).map((family) => groupText(family, scope[family], meta));
-  return [...groups, ...scope.search.map(searchText)];
+  return [...groups, ...scope.search.map((row) => searchText(row, meta))];
 }
 
-/** The whole condition as lines: `WHERE (...)` then `  AND (...)` for every further group. */
-export function conditionLines(scope: ScopeState, meta: ScopeMeta): string[] {
-  const groups = conditionGroups(scope, meta);
+/**
+ * A has row as one group: `(EXISTS a posts record with (status = 'draft' AND views > 1000))`, or
+ * `NOT EXISTS`; without conditions, any related record: `(EXISTS a posts record)`.
+ */
+export function hasText(has: HasState, relation: RelationMeta | undefined): string {
+  const groups = relation === undefined ? [] : conditionGroups(has.scope, relation);
+  const exists = `${has.negated ? 'NOT EXISTS' : 'EXISTS'} a ${has.relation} record`;
+  return `(${groups.length === 0 ? exists : `${exists} with ${groups.join(' AND ')}`})`;
+}
+
+/** Groups as lines: `WHERE (...)` then `  AND (...)` for every further group. */
+export function groupLines(groups: readonly string[]): string[] {
   if (groups.length === 0) return ['(no condition: every record)'];
   return groups.map((group, index) => (index === 0 ? `WHERE ${group}` : `  AND ${group}`));
+}
+
+/** The whole condition of a scope as lines. */
+export function conditionLines(scope: ScopeState, meta: ScopeMeta): string[] {
+  return groupLines(conditionGroups(scope, meta));
 }

@@ -1,7 +1,7 @@
 // Owns rebuilding a FormState from a URL someone pasted: reads the query string the way the plugin
 // does (ordered pairs, `+` is a space), recognises our keys, and lists what the form cannot hold.
 import type { CollectionMeta } from '../meta';
-import { allExpands, emptyForm, newExpand, newId, autoAlias, type ExpandState, type FormState, type ScopeState } from '../state';
+import { allExpands, emptyForm, emptyScope, newExpand, newId, autoAlias, takenAliases, type ExpandState, type FormState, type ScopeState } from '../state';
 import { splitList } from './values';
 
 export interface PastedLocation {
@@ -21,6 +21,9 @@ export interface DecodedForm {
 const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(?:\[([^[\]]*)\])?$/s;
 const scoped = new Set(['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!']);
 const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset', 'total']);
+/** Keys that declare an alias, read before the rest. */
+const declaring = new Set(['expand', 'has', 'has!', 'count']);
+const conditions = new Set(['filter', 'in', 'between', 'search']);
 const operators = ['>=', '<=', '<>', '=', '>', '<'];
 const logicalWords = new Set(['and', 'or', 'and!', 'or!']);
 
@@ -126,22 +129,25 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
   const state = emptyForm(meta.name);
   const ignored: string[] = [];
   const pairs = readPairs(query);
-  const byAlias = readExpansions(state, pairs, ignored);
+  const expands = readExpansions(state, pairs, ignored);
+  const byAlias = readHasAndCounts(state, pairs, expands);
   for (const [key, raw] of pairs) {
     const value = raw ?? '';
     const match = keyShape.exec(key);
     const [, alias, modifier = '', argument = ''] = match ?? [];
-    if (match === null || !(scoped.has(modifier) || paging.has(modifier) || modifier === 'expand')) {
+    if (match === null || !(scoped.has(modifier) || paging.has(modifier) || declaring.has(modifier))) {
       ignored.push(`${key}: not a parameter of this API`);
-    } else if (modifier === 'expand') {
+    } else if (declaring.has(modifier)) {
       continue;
     } else if (alias !== undefined) {
-      const expand = byAlias.get(alias);
-      if (expand === undefined) ignored.push(`${key}: no expand[...]=${alias} declares this alias`);
-      else if (modifier === 'limit') expand.limit = value;
-      else if (modifier === 'offset') expand.offset = value;
-      else if (scoped.has(modifier)) addToScope(expand.scope, meta, modifier, argument, value);
-      else ignored.push(`${key}: not a parameter of this API`);
+      const expand = expands.get(alias);
+      const scope = byAlias.get(alias);
+      if (scope === undefined) ignored.push(`${key}: no expand[...]=${alias}, has[...]=${alias} or count[...]=${alias} declares this alias`);
+      else if (expand !== undefined && modifier === 'limit') expand.limit = value;
+      else if (expand !== undefined && modifier === 'offset') expand.offset = value;
+      else if (!scoped.has(modifier)) ignored.push(`${key}: not a parameter of this API`);
+      else if (expand === undefined && !conditions.has(modifier)) ignored.push(`${key}: has and count read only the conditions of their alias`);
+      else addToScope(scope, meta, modifier, argument, value);
     } else if (scoped.has(modifier)) {
       addToScope(state.root, meta, modifier, argument, value);
     } else {
@@ -174,9 +180,27 @@ function readExpansions(state: FormState, pairs: ReadonlyArray<[string, string |
     else if (byAlias.has(owner)) byAlias.get(owner)?.expands.push(expand);
     else ignored.push(`${key}: no expand[...]=${owner} declares this alias`);
   }
-  const all = allExpands(state.expands);
-  for (const expand of all) {
-    if (expand.alias === '') expand.alias = autoAlias(expand.relation, all.map((e) => e.alias));
+  return byAlias;
+}
+
+/**
+ * Reads `has[...]`, `has![...]` and `count[...]` rows; an alias shared with an expansion (or another
+ * has or count) shares its conditions. Then names every alias left empty. Returns each alias's scope.
+ */
+function readHasAndCounts(state: FormState, pairs: ReadonlyArray<[string, string | undefined]>, expands: ReadonlyMap<string, ExpandState>): Map<string, ScopeState> {
+  const byAlias = new Map<string, ScopeState>([...expands].map(([alias, expand]) => [alias, expand.scope]));
+  for (const [key, value] of pairs) {
+    const match = keyShape.exec(key);
+    const modifier = match?.[2];
+    if (match === null || (modifier !== 'has' && modifier !== 'has!' && modifier !== 'count') || match[1] !== undefined || match[3] === undefined) continue;
+    const alias = value ?? '';
+    const scope = byAlias.get(alias) ?? emptyScope();
+    if (modifier === 'count') state.counts.push({ id: newId('count'), relation: match[3], alias, scope });
+    else state.has.push({ id: newId('has'), relation: match[3], negated: modifier === 'has!', alias, scope });
+    if (alias !== '') byAlias.set(alias, scope);
+  }
+  for (const row of [...allExpands(state.expands), ...state.has, ...state.counts]) {
+    if (row.alias === '') row.alias = autoAlias(row.relation, takenAliases(state));
   }
   return byAlias;
 }

@@ -2,7 +2,7 @@
 // clauses, search, fields, sort, then each expansion with its alias modifiers, window and nested
 // expansions, then paging), and
 // remembering which control produced each parameter so a problem's `parameter` can be shown there.
-import { clauseFamilies, expandUsesAlias, type ClauseRow, type ExpandState, type FormState, type ScopeState } from '../state';
+import { clauseFamilies, expandUsesAlias, sharesExpansion, type ClauseRow, type ExpandState, type FormState, type ScopeState } from '../state';
 
 /** One query parameter; `value` undefined means a bare key (`expand[posts]`). */
 export interface Param {
@@ -25,8 +25,7 @@ function filterValue(row: ClauseRow): string {
   return `${row.operator}${row.value}`;
 }
 
-function scopeParams(scope: ScopeState, alias: string): Param[] {
-  const prefix = alias === '' ? '' : `${alias}_`;
+function conditionParams(scope: ScopeState, prefix: string): Param[] {
   const params: Param[] = [];
   for (const family of clauseFamilies) {
     for (const row of scope[family]) {
@@ -38,6 +37,12 @@ function scopeParams(scope: ScopeState, alias: string): Param[] {
   for (const row of scope.search) {
     params.push({ key: `${prefix}search[${row.fields.join(',')}]`, value: row.pattern, control: row.id });
   }
+  return params;
+}
+
+function scopeParams(scope: ScopeState, alias: string): Param[] {
+  const prefix = alias === '' ? '' : `${alias}_`;
+  const params = conditionParams(scope, prefix);
   const { mode, fields } = scope.projection;
   if (mode !== 'all') {
     params.push({ key: `${prefix}${mode === 'include' ? 'fields' : 'fields!'}`, value: fields.join(','), control: `${scope.id}-fields` });
@@ -82,6 +87,18 @@ function expandParams(expand: ExpandState, owner: string): Param[] {
  */
 export function encodeForm(state: FormState): Param[] {
   const params = scopeParams(state.root, '');
+  for (const has of state.has) {
+    const key = `${has.negated ? 'has!' : 'has'}[${has.relation}]`;
+    const shared = sharesExpansion(state, has);
+    // A shared alias's conditions are written with its expansion.
+    const conditions = shared ? [] : conditionParams(has.scope, `${has.alias}_`);
+    params.push({ key, value: shared || conditions.length > 0 ? has.alias : undefined, control: has.id }, ...conditions);
+  }
+  for (const count of state.counts) {
+    const shared = sharesExpansion(state, count);
+    const conditions = shared ? [] : conditionParams(count.scope, `${count.alias}_`);
+    params.push({ key: `count[${count.relation}]`, value: shared || conditions.length > 0 ? count.alias : undefined, control: count.id }, ...conditions);
+  }
   for (const expand of state.expands) params.push(...expandParams(expand, ''));
   params.push(...pagingParams(state));
   return params;
