@@ -7,6 +7,7 @@
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import type { Fragment } from './sql';
+import type { HiddenColumn } from './formatted';
 import { ownerSelect, scopeSql, type ScopeSql } from './statements';
 
 /** One scope's statement parts, with what its records show. */
@@ -60,11 +61,14 @@ const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as strin
 const keptFragment = (fragment: Fragment): Fragment =>
   Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
 
-function compileScope(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = []): CompiledScope {
-  const { from, select, where, order } = scopeSql(scope, keys, extra);
+function compileScope(scope: ValidatedScope, keys: readonly Column[], extra: readonly HiddenColumn[], paged?: 'page' | 'window'): CompiledScope {
+  const { from, select, where, order, formatted } = scopeSql(scope, keys, extra, paged);
   // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
-  return Object.freeze({ from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output });
+  return Object.freeze({
+    from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output,
+    ...(formatted === undefined ? {} : { formatted: Object.freeze(formatted) }),
+  });
 }
 
 /** Nested levels compiled the same way: the related rows are the parents of the nested expansions. */
@@ -82,7 +86,8 @@ function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
     parameter: kept,
     maxRows,
     limitParameter: limitParameter === parameter ? kept : flat(limitParameter),
-    scope: compileScope(scope, keys, ownerSelect(relation)),
+    // A window pages each parent's rows, so its values are formatted after paging, like the root's.
+    scope: compileScope(scope, keys, ownerSelect(relation), window === undefined ? undefined : 'window'),
     ...(window === undefined ? {} : { window: Object.freeze({ limit: window.limit, offset: window.offset }) }),
     expansions: Object.freeze(expansions.map(compileExpansion)),
   });
@@ -94,7 +99,7 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   return Object.freeze({
     collection,
     plain: usesOwnQueryBuilder(collection.modelClass),
-    root: compileScope(root, expansions.flatMap((e) => e.relation.ownerKeys)),
+    root: compileScope(root, expansions.flatMap((e) => e.relation.ownerKeys), [], 'page'),
     expansions: Object.freeze(expansions.map(compileExpansion)),
     paging,
   });

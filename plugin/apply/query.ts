@@ -12,8 +12,9 @@ import type { Knex } from 'knex';
 import type { CompiledQuery } from './compiled';
 import { loadExpansion } from './expansions';
 import {
-  applyConditions, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
+  applyConditions, applySelectAndOrder, formattedBuilder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
+import { formattedStatement } from './formatted';
 import {
   cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement,
 } from './statements';
@@ -72,8 +73,9 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let count: Statement | undefined;
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
+  const page = selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) });
   const statements: RootStatements = {
-    rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
+    rows: root.formatted === undefined ? page : formattedStatement(page, root.formatted),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
       count ??= countStatement(root.from, root.where);
@@ -119,7 +121,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     applySelectAndOrder(query, knex, root.select, root.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);
-    rows = viaBuilder(knex, query);
+    rows = root.formatted === undefined ? viaBuilder(knex, query) : formattedBuilder(knex, query, root.formatted);
   }
   const run = async () => {
     const found = await rows.rows();
