@@ -2,7 +2,8 @@
 // bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
 // floor-totals.ts). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
-// to JSON as pg returns them.
+// to JSON as pg returns them. Deep pages format only the rows they return (shape 14), and a search on a
+// column without a trigram index compares lower() with lower() (shape 15).
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
 // same envelope and page URLs), which bench/run.ts checks before loading.
 // Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
@@ -11,7 +12,7 @@ import http from 'node:http';
 import Koa from 'koa';
 import { Pool } from 'pg';
 import { estimatedTotal, simpleEnvelope, totalMode } from './floor-totals';
-import { SHAPES } from './shapes';
+import { SHAPES, shapePath } from './shapes';
 
 const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 // Output columns keep their names; ORDER BY must name the table column (users.created_at), not the text alias.
@@ -20,6 +21,9 @@ const USER_COLUMNS = `id, name, email,
   to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', ${TS}) AS updated_at,
   status, role, score::text AS score, is_admin, to_char(birthday, 'YYYY-MM-DD') AS birthday`;
+
+/** Shape 15's posts, every field in the plugin's output order. */
+const POST_COLUMNS = `id, user_id, title, body, status, views, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS created_at`;
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 let statements = 0;
@@ -69,7 +73,7 @@ function pageNumbers(current: number, last: number): (number | null)[] {
 }
 
 function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, total: number, estimate?: boolean): object {
-  const path = `${ctx.protocol}://${ctx.host}/api/users`;
+  const path = `${ctx.protocol}://${ctx.host}${ctx.path}`;
   const url = pageUrlBuilder(path, ctx.querystring);
   const last = Math.max(Math.ceil(total / perPage), 1);
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
@@ -100,7 +104,7 @@ function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, 
 async function pageOf(ctx: Koa.Context, q: Query, rows: Row[], page: number, perPage: number, where: string, values: unknown[]): Promise<object> {
   const mode = totalMode(q.total);
   if (mode === 'none') {
-    const path = `${ctx.protocol}://${ctx.host}/api/users`;
+    const path = `${ctx.protocol}://${ctx.host}${ctx.path}`;
     return simpleEnvelope(path, pageUrlBuilder(path, ctx.querystring), rows, page, perPage);
   }
   if (mode === 'estimated') {
@@ -219,6 +223,23 @@ const handlers: Record<number, Handler> = {
     }
     return pageOf(ctx, q, rows, 1, perPage, 'WHERE role = $1', [role]);
   },
+  // sort[created_at]=desc&limit=20&offset=9980  (a bare array): the page found on the columns as stored,
+  // and only its 20 rows formatted (formatted in the same statement, to_char would run for the 10,000
+  // rows the offset skips).
+  14: async (_ctx, q) => query<Row>(
+    `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users ORDER BY created_at DESC, id ASC LIMIT $1 OFFSET $2) AS users
+      ORDER BY users.created_at DESC, users.id ASC`,
+    [Number(text(q, 'limit')), Number(text(q, 'offset'))]),
+  // /api/posts?search[title]=ar&per-page=20: no trigram index on posts.title, so lower() LIKE lower(), which
+  // costs less than ILIKE when the table is scanned.
+  15: async (ctx, q) => {
+    const pattern = likeContains(text(q, 'search[title]'));
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(
+      `SELECT ${POST_COLUMNS} FROM posts WHERE lower(title) LIKE lower($1) ORDER BY id LIMIT $2`, [pattern, perPage]);
+    const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM posts WHERE lower(title) LIKE lower($1)', [pattern]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
   // per-page=20&expand[posts]=p&p_limit=3&p_sort[created_at]=desc&p_expand[comments]=c&c_limit=2
   7: async (ctx, q) => {
     const perPage = Number(text(q, 'per-page'));
@@ -234,12 +255,12 @@ const handlers: Record<number, Handler> = {
   },
 };
 
-// Each endpoint answers its own query string (the floor does not parse modifiers).
-const routes = new Map<string, Handler>(SHAPES.map((s) => [s.query, handlers[s.base ?? s.id] as Handler]));
+// Each endpoint answers its own path and query string (the floor does not parse modifiers).
+const routes = new Map<string, Handler>(SHAPES.map((s) => [shapePath(s), handlers[s.base ?? s.id] as Handler]));
 
 const app = new Koa();
 app.use(async (ctx) => {
-  const handler = ctx.path === '/api/users' ? routes.get(ctx.querystring) : undefined;
+  const handler = routes.get(`${ctx.path}?${ctx.querystring}`);
   if (handler === undefined) {
     ctx.status = 404;
     return;
