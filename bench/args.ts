@@ -43,6 +43,8 @@ export interface BenchOptions {
   readonly totalsCache: number | undefined;
   /** One primary against a primary with a streaming replica, on a throw-away cluster (docs/scaling.md). */
   readonly replica: boolean;
+  /** A third server, Koa + Objection + objection-find (installed into bench/.peer), on the shapes it can express. */
+  readonly peer: boolean;
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
@@ -74,6 +76,8 @@ const usage = `usage: npm run bench -- [options]
   --totals-cache S       the plugin server's TOTALS_CACHE_SECONDS (keep envelope totals S seconds; default: count every time)
   --replica              one primary vs primary + one streaming replica (throw-away cluster made with initdb and
                          pg_basebackup): throughput ratio and CPU per request of the app, the primary and the replica
+  --peer                 also load a Koa + Objection + objection-find server (installed into bench/.peer on first
+                         use) on the shapes it can express (1, 3, 6, 14, 15): plugin / peer beside plugin / floor
   --regenerate           rebuild the data set even if the database already holds this scale
   --write-docs / --no-write-docs   update docs/images/bench.svg and the tables in docs/benchmarks.md
                          (default: on for a default run and for --compare-scales)`;
@@ -112,6 +116,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let planCache: number | undefined;
   let totalsCache: number | undefined;
   let replica = false;
+  let peer = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -134,6 +139,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--stages': stages = true; break;
       case '--resume': resume = true; break;
       case '--replica': replica = true; break;
+      case '--peer': peer = true; break;
       case '--plan-cache': {
         const text = value();
         if (text === undefined || !/^\d+$/.test(text)) throw new Error(`--plan-cache needs a whole number (0 = off), got "${text ?? ''}"\n${usage}`);
@@ -151,7 +157,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   for (const s of chosen) if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
   return {
     scale, postsPerUser, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
-    planCache, totalsCache, modelJson, replica,
+    planCache, totalsCache, modelJson, replica, peer,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs: writeDocs ?? (compareScales !== undefined
       || (scale === 100_000 && postsPerUser === DEFAULT_POSTS_PER_USER && !cpuProf && !bare && !modelJson && !stages && !replica && soak === 0 && shapes === undefined
