@@ -43,6 +43,8 @@ export interface BenchOptions {
   readonly totalsCache: number | undefined;
   /** One primary against a primary with a streaming replica, on a throw-away cluster (docs/scaling.md). */
   readonly replica: boolean;
+  /** A third server, Koa + Objection + objection-find (installed into bench/.peer), on the shapes it can express. */
+  readonly peer: boolean;
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
@@ -59,7 +61,8 @@ const usage = `usage: npm run bench -- [options]
   --duration S           seconds per autocannon run (default 5)
   --rounds R             A/B rounds per shape (default 3)
   --connections C        autocannon connections (default 16)
-  --shapes 1,2,3         shapes to run (default 1-7 and 14-16; 8-13 are 1, 3 and 6 with total=estimated, total=none)
+  --shapes 1,2,3         shapes to run (default 1-7 and 14-18; 8-13 are 1, 3 and 6 with total=estimated, total=none;
+                         17 is a deep offset, 18 a search on posts, whose title has no trigram index)
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
@@ -73,6 +76,8 @@ const usage = `usage: npm run bench -- [options]
   --totals-cache S       the plugin server's TOTALS_CACHE_SECONDS (keep envelope totals S seconds; default: count every time)
   --replica              one primary vs primary + one streaming replica (throw-away cluster made with initdb and
                          pg_basebackup): throughput ratio and CPU per request of the app, the primary and the replica
+  --peer                 also load a Koa + Objection + objection-find server (installed into bench/.peer on first
+                         use) on the shapes it can express (1, 3, 6, 17, 18): plugin / peer beside plugin / floor
   --regenerate           rebuild the data set even if the database already holds this scale
   --write-docs / --no-write-docs   update docs/images/bench.svg and the tables in docs/benchmarks.md
                          (default: on for a default run and for --compare-scales)`;
@@ -111,6 +116,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let planCache: number | undefined;
   let totalsCache: number | undefined;
   let replica = false;
+  let peer = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -133,6 +139,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--stages': stages = true; break;
       case '--resume': resume = true; break;
       case '--replica': replica = true; break;
+      case '--peer': peer = true; break;
       case '--plan-cache': {
         const text = value();
         if (text === undefined || !/^\d+$/.test(text)) throw new Error(`--plan-cache needs a whole number (0 = off), got "${text ?? ''}"\n${usage}`);
@@ -150,7 +157,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   for (const s of chosen) if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
   return {
     scale, postsPerUser, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
-    planCache, totalsCache, modelJson, replica,
+    planCache, totalsCache, modelJson, replica, peer,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs: writeDocs ?? (compareScales !== undefined
       || (scale === 100_000 && postsPerUser === DEFAULT_POSTS_PER_USER && !cpuProf && !bare && !modelJson && !stages && !replica && soak === 0 && shapes === undefined

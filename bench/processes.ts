@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The plugin, the hand-written floor, or (with --replica) the plugin reading from a replica. */
-export type ServerName = 'plugin' | 'floor' | 'replicas';
+/** The plugin, the hand-written floor, (with --replica) the plugin reading from a replica, or (with --peer) Koa + objection-find. */
+export type ServerName = 'plugin' | 'floor' | 'replicas' | 'peer';
 
 export interface ServerProcess {
   readonly name: ServerName;

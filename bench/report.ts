@@ -35,6 +35,8 @@ export interface ShapeResult {
   readonly pluginSql: readonly string[];
   readonly meetsTargets: { readonly throughput: boolean; readonly p99: boolean; readonly statements: boolean };
   readonly runs: readonly RunResult[];
+  /** With --peer, on the shapes objection-find can express: the peer's figures, its query, and plugin req/s ÷ peer req/s. */
+  readonly peer?: { readonly query: string; readonly result: Aggregate; readonly pluginRatio: number };
 }
 
 export interface Machine {
@@ -79,9 +81,13 @@ export function aggregate(runs: readonly RunResult[]): Aggregate {
   };
 }
 
-export function summariseShape(shape: Shape, expansions: number, bodyBytes: number, pluginSql: readonly string[], runs: readonly RunResult[]): ShapeResult {
+export function summariseShape(
+  shape: Shape, expansions: number, bodyBytes: number, pluginSql: readonly string[], runs: readonly RunResult[], peerQuery?: string,
+): ShapeResult {
   const plugin = aggregate(runs.filter((r) => r.server === 'plugin'));
   const floor = aggregate(runs.filter((r) => r.server === 'floor'));
+  const peerRuns = runs.filter((r) => r.server === 'peer');
+  const peer = peerQuery === undefined || peerRuns.length === 0 ? undefined : aggregate(peerRuns);
   const throughputRatio = plugin.requestsPerSecond / floor.requestsPerSecond;
   const p99Ratio = plugin.p99 / Math.max(floor.p99, 1);
   return {
@@ -92,7 +98,23 @@ export function summariseShape(shape: Shape, expansions: number, bodyBytes: numb
       statements: plugin.statementsPerRequest <= 2 + expansions + 1e-9,
     },
     runs,
+    ...(peer === undefined || peerQuery === undefined ? {} : { peer: { query: peerQuery, result: peer, pluginRatio: plugin.requestsPerSecond / peer.requestsPerSecond } }),
   };
+}
+
+/** With --peer: plugin / floor and plugin / peer from the same run, for the shapes the peer can express. */
+export function peerTable(shapes: readonly ShapeResult[]): string {
+  const head = '| # | shape | peer query (objection-find) | plugin req/s | floor req/s | peer req/s | plugin / floor | plugin / peer | SQL/req plugin / peer | CPU ms/req plugin / floor / peer |';
+  const rule = '|---|---|---|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = shapes.flatMap((s) => {
+    if (s.peer === undefined) return [];
+    const p = s.peer.result;
+    const rps = (n: number): string => fixed(n, n < 10 ? 1 : 0);
+    return [`| ${s.id} | ${s.label} | \`${s.peer.query}\` | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${rps(p.requestsPerSecond)} | ` +
+      `${s.throughputRatio.toFixed(2)} | ${s.peer.pluginRatio.toFixed(2)} | ${s.plugin.statementsPerRequest.toFixed(2)} / ${p.statementsPerRequest.toFixed(2)} | ` +
+      `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} / ${p.cpuMsPerRequest.toFixed(2)} |`];
+  });
+  return [head, rule, ...rows].join('\n');
 }
 
 const mb = (bytes: number): string => (bytes / 1048576).toFixed(0);

@@ -13,9 +13,10 @@ import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
 import { formatSummary, summariseProfile, type ProfileSummary } from './profile-summary';
 import {
-  chartSvg, markdownTable, replaceMarkedBlock, resultsBlock, summariseShape,
+  chartSvg, markdownTable, peerTable, replaceMarkedBlock, resultsBlock, summariseShape,
   type ComparisonResult, type Machine, type ShapeResult,
 } from './report';
+import { peerPath, preparePeer } from './peer';
 import { replicaMode, replicaTable } from './replica';
 import { measureStages } from './stages';
 import { DEFAULT_SHAPE_IDS, SHAPES, shapePath, type Shape } from './shapes';
@@ -24,8 +25,11 @@ const root = findProjectRoot(__dirname);
 const resultsDir = path.join(root, 'bench', 'results');
 const pluginScript = path.join(__dirname, 'plugin-server.js');
 const floorScript = path.join(__dirname, 'floor-server.js');
+const peerScript = path.join(__dirname, 'peer-server.js');
+/** Where --peer installs Koa + Objection + objection-find (ignored by git). */
+const peerDir = path.join(root, 'bench', '.peer');
 /** Expanded relations per shape (the statement target is 2 + this). */
-const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2, 7: 2, 14: 0, 15: 0, 16: 0 };
+const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2, 7: 2, 14: 0, 15: 0, 16: 0, 17: 0, 18: 0 };
 
 const log = (line: string): void => console.log(line);
 
@@ -111,7 +115,7 @@ async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: 
 }
 
 async function explainStatements(plugin: ServerProcess, shape: Shape): Promise<string[]> {
-  const response = await fetchBody(plugin, `/api/_explain/users?${shape.query}`);
+  const response = await fetchBody(plugin, `/api/_explain/${shape.collection ?? 'users'}?${shape.query}`);
   const body = JSON.parse(response.body) as { statements?: { sql: string }[] };
   return (body.statements ?? []).map((s) => s.sql);
 }
@@ -170,32 +174,41 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
   if (loadStart[0] !== undefined && loadStart[0] > os.availableParallelism()) {
     log(`warning: load average ${loadStart[0].toFixed(1)} on ${os.availableParallelism()} CPUs: other work is running, figures will be noisy`);
   }
+  if (options.peer) preparePeer(peerDir, log);
   const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
   const floor = await startServer({ name: 'floor', script: floorScript, databaseUrl: db.url });
+  const peer = options.peer ? await startServer({ name: 'peer', script: peerScript, databaseUrl: db.url, env: { PEER_DIR: peerDir } }) : undefined;
   try {
-    log(`servers: plugin pid ${plugin.pid} port ${plugin.port}, floor pid ${floor.pid} port ${floor.port}`);
+    log(`servers: plugin pid ${plugin.pid} port ${plugin.port}, floor pid ${floor.pid} port ${floor.port}${peer ? `, peer pid ${peer.pid} port ${peer.port}` : ''}`);
     log('checking that both servers answer byte-identical bodies …');
     const sizes = await checkBodies(plugin, floor, shapes);
+    if (peer !== undefined) await checkPeer(peer, shapes);
     const results: ShapeResult[] = [];
     for (const shape of shapes) {
       const sql = await explainStatements(plugin, shape);
       log(`shape ${shape.id}: ${shape.query}  (plugin runs ${sql.length} statements)`);
-      for (const server of [plugin, floor]) {
-        await load(server, shapePath(shape), warmup, options.connections);
+      // The peer answers the shapes it can express, each in objection-find's parameters.
+      const peerShape = peer === undefined ? undefined : peerPath(shape);
+      const servers = peer !== undefined && peerShape !== undefined ? [plugin, floor, peer] : [plugin, floor];
+      const pathOf = (server: ServerProcess): string => (server === peer ? peerShape as string : shapePath(shape));
+      for (const server of servers) {
+        await load(server, pathOf(server), warmup, options.connections);
         await waitForIdleDatabase(db.url);
       }
       const runs: RunResult[] = [];
       for (let round = 1; round <= options.rounds; round++) {
-        const order = round % 2 === 1 ? [plugin, floor] : [floor, plugin];
+        // Each server takes each place in turn: A B C, C B A, ...
+        const order = round % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
-          const run = await load(server, shapePath(shape), options.duration, options.connections);
+          const run = await load(server, pathOf(server), options.duration, options.connections);
           await waitForIdleDatabase(db.url);
           checkRun(shape, run);
           log(describeRun(shape, round, run));
           runs.push(run);
         }
       }
-      results.push(summariseShape(shape, EXPANSIONS[shape.base ?? shape.id] ?? 0, sizes.get(shape.id) ?? 0, sql, runs));
+      const peerQuery = peerShape === undefined || peer === undefined ? undefined : peerShape.slice(peerShape.indexOf('?') + 1);
+      results.push(summariseShape(shape, EXPANSIONS[shape.base ?? shape.id] ?? 0, sizes.get(shape.id) ?? 0, sql, runs, peerQuery));
     }
     const serverPeakRss = { plugin: readMemory(plugin.pid).hwm, floor: readMemory(floor.pid).hwm };
     return {
@@ -210,7 +223,21 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
       serverPeakRss,
     };
   } finally {
-    await Promise.all([stopServer(plugin), stopServer(floor)]);
+    await Promise.all([stopServer(plugin), stopServer(floor), ...(peer === undefined ? [] : [stopServer(peer)])]);
+  }
+}
+
+/** The peer answers in its own format: each shape it can express must answer 200. */
+async function checkPeer(peer: ServerProcess, shapes: readonly Shape[]): Promise<void> {
+  for (const shape of shapes) {
+    const target = peerPath(shape);
+    if (target === undefined) {
+      log(`  shape ${shape.id}: the peer cannot express it`);
+      continue;
+    }
+    const answer = await fetchBody(peer, target);
+    if (answer.status !== 200) throw new Error(`peer: shape ${shape.id} (${target}) answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    log(`  shape ${shape.id}: peer answers ${target} (${answer.body.length} bytes)`);
   }
 }
 
@@ -227,6 +254,12 @@ async function comparisonMode(options: BenchOptions): Promise<void> {
   log(markdownTable(result.shapes));
   log('');
   log(`peak RSS (VmHWM): plugin ${(result.serverPeakRss.plugin / 1048576).toFixed(0)} MB, floor ${(result.serverPeakRss.floor / 1048576).toFixed(0)} MB`);
+  if (options.peer) {
+    const table = peerTable(result.shapes);
+    log('');
+    log(table);
+    fs.writeFileSync(path.join(resultsDir, `${name}-peer.md`), `${table}\n`);
+  }
   log(`wrote ${path.relative(root, file)} and bench/results/${name}.md`);
   if (options.writeDocs) {
     const svg = path.join(root, 'docs', 'images', 'bench.svg');

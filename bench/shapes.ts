@@ -1,6 +1,8 @@
 // The request shapes (1-6 from issue 5, 7 from issue 13, 8-13: shapes 1, 3 and 6 with `total=estimated`
-// and `total=none`, issue 14, run only when named with --shapes; 14-16 from issue 12: relations in conditions), as raw query strings on GET /api/users
-// (sent exactly like this by both servers' clients; a space in a key is `+`, `>` is percent-encoded).
+// and `total=none`, issue 14, run only when named with --shapes; 14-16 from issue 12: relations in
+// conditions; 17 and 18 from issue 16: a deep offset, and a search with total on a table without a
+// trigram index), as raw query strings on GET /api/users (18 on /api/posts), sent exactly like this
+// by both servers' clients (a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
   readonly id: number;
@@ -9,6 +11,8 @@ export interface Shape {
   readonly query: string;
   /** For shapes 8-13: the shape this one adds `total=` to. */
   readonly base?: number;
+  /** The collection, when not `users`. */
+  readonly collection?: string;
 }
 
 const BASE_SHAPES: readonly Shape[] = [
@@ -40,16 +44,30 @@ const RELATION_SHAPES: readonly Shape[] = [
   { id: 16, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
 ];
 
-export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES];
+/**
+ * Issue 16's shapes: 17 pages 10,000 rows deep (PostgreSQL reads and skips them), 18 counts the
+ * matches of a two-letter search over the 500,000 posts, whose title has no trigram index.
+ */
+const LATER_SHAPES: readonly Shape[] = [
+  { id: 17, label: 'deep offset (bare array)', query: 'sort[created_at]=desc&limit=20&offset=9980' },
+  { id: 18, label: 'search posts, no trigram index (total)', query: 'search[title]=ar&per-page=20', collection: 'posts' },
+];
 
-/** The shapes a run takes when --shapes does not say: 1-7 and 14-16. */
-export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES].map((s) => s.id);
+export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES];
+
+/** The shapes a run takes when --shapes does not say: 1-7 and 14-18. */
+export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES].map((s) => s.id);
 
 export const COLLECTION_PATH = '/api/users';
+
+/** `/api/users`, or the shape's own collection. */
+export function collectionPath(shape: Shape): string {
+  return shape.collection === undefined ? COLLECTION_PATH : `/api/${shape.collection}`;
+}
 
 /** Both servers build page URLs from the Host header: every request sends this one so the bodies can match. */
 export const HOST_HEADER = 'bench.local:3000';
 
 export function shapePath(shape: Shape): string {
-  return `${COLLECTION_PATH}?${shape.query}`;
+  return `${collectionPath(shape)}?${shape.query}`;
 }

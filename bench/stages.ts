@@ -16,7 +16,7 @@ import { buildCatalog } from '../plugin/schema';
 import { describeQuery, parseQueryString } from '../plugin/syntax';
 import { validateQuery } from '../plugin/validate';
 import { Phone, Post, Role, User } from '../server/demo/models';
-import { SHAPES } from './shapes';
+import { collectionPath, SHAPES } from './shapes';
 
 export interface StageTimes {
   readonly shape: number;
@@ -61,43 +61,44 @@ export async function measureStages(databaseUrl: string, shapes: readonly number
   try {
     const options = resolveOptions({ knex, collections: { users: User, posts: Post, phones: Phone, roles: Role } });
     const catalog = await buildCatalog(knex, options.collections);
-    const users = catalog.get('users');
-    if (users === undefined) throw new Error('no users collection');
     const noHook = (): Promise<void> => Promise.resolve();
     const results: StageTimes[] = [];
     for (const shape of SHAPES.filter((s) => shapes.includes(s.id))) {
+      const collection = catalog.get(shape.collection ?? 'users');
+      if (collection === undefined) throw new Error(`no ${shape.collection ?? 'users'} collection`);
       const query = shape.query;
       const pairs = parseQueryString(query);
       const described = describeQuery(pairs);
-      const validated = validateQuery(described, users, options);
+      const validated = validateQuery(described, collection, options);
       // What the plan cache keeps; planning from it is what every request after the first costs.
       const compiled = compileQuery(validated);
       const parseUs = timeUs(5000, () => describeQuery(parseQueryString(query)));
-      const validateUs = timeUs(5000, () => validateQuery(described, users, options));
+      const validateUs = timeUs(5000, () => validateQuery(described, collection, options));
       // Without a scope hook the statement text is written directly; a hook makes it an Objection builder.
       const planUs = await timeAsyncUs(3000, () => planQueries(compiled, knex));
       const compileUs = await timeAsyncUs(2000, async () => (await planQueries(compiled, knex)).rows.toSQL());
       const builderCompileUs = await timeAsyncUs(2000, async () => (await planQueries(compiled, knex, noHook)).rows.toSQL());
       const { rows } = await (await planQueries(compiled, knex)).run();
-      const pageUrl = (page: number): string => `http://bench.local:3000/api/users?${query}&page=${page}`;
+      const path = `http://bench.local:3000${collectionPath(shape)}`;
+      const pageUrl = (page: number): string => `${path}?${query}&page=${page}`;
       const respondUs = timeUs(2000, () => {
         const records = shapeRecords(rows, validated.root, validated.expansions);
         const body = validated.paging.kind === 'page'
-          ? buildEnvelope(records, { page: validated.paging.page, pageSize: validated.paging.pageSize, total: 100000, path: 'http://bench.local:3000/api/users', pageUrl })
+          ? buildEnvelope(records, { page: validated.paging.page, pageSize: validated.paging.pageSize, total: 100000, path, pageUrl })
           : records;
         const text = JSON.stringify(body);
         crypto.createHash('sha1').update(text).digest('base64url');
       });
-      const request = { queryString: query, path: 'http://bench.local:3000/api/users', scopeHook: undefined };
+      const request = { queryString: query, path, scopeHook: undefined };
       // Capture the statements one request runs, then replay them through pg directly.
       const statements: { sql: string; bindings: unknown[] }[] = [];
       const capture = (event: { sql: string; bindings?: unknown[] }): void => {
         statements.push({ sql: event.sql, bindings: event.bindings ?? [] });
       };
       knex.on('query', capture);
-      await runPipeline(users, options, request);
+      await runPipeline(collection, options, request);
       knex.off('query', capture);
-      const pipelineUs = await timeAsyncUs(300, () => runPipeline(users, options, request));
+      const pipelineUs = await timeAsyncUs(300, () => runPipeline(collection, options, request));
       const rawPgUs = await timeAsyncUs(300, async () => {
         for (const s of statements) await pg.query(s.sql, s.bindings);
       });

@@ -6,6 +6,8 @@ import type { Knex } from 'knex';
 import type { ResolvedOptions } from '../options';
 import { runPipeline, type PipelineRequest } from '../pipeline';
 import type { CollectionCatalog } from '../schema';
+import { describeQuery, parseQueryString } from '../syntax';
+import { validateQuery, type ValidatedExpansion, type ValidatedScope } from '../validate';
 
 export interface Statement {
   readonly sql: string;
@@ -15,6 +17,35 @@ export interface Statement {
 export interface Explanation {
   readonly statements: Statement[];
   readonly plan?: unknown[];
+  /** How each searched field is compared, when the request searches (chosen from the indexes at start-up). */
+  readonly search?: SearchChoice[];
+}
+
+/** `{scope: 'users', field: 'name', form: 'ILIKE', index: 'users_name_trgm'}`. */
+export interface SearchChoice {
+  readonly scope: string;
+  readonly field: string;
+  readonly form: 'ILIKE' | 'lower() LIKE lower()';
+  /** The index the form was chosen for; null when none serves it (the table is scanned). */
+  readonly index: string | null;
+}
+
+/** Every searched field of a scope and, depth first, of its expansions. */
+function searchChoices(scope: ValidatedScope, expansions: readonly ValidatedExpansion[]): SearchChoice[] {
+  const choices: SearchChoice[] = [];
+  for (const group of scope.groups) {
+    for (const { condition } of group.anyOf.flat()) {
+      if (condition.kind !== 'search') continue;
+      for (const column of condition.columns) {
+        if (choices.some((c) => c.field === column.name)) continue;
+        choices.push({
+          scope: scope.catalog.label, field: column.name,
+          form: column.search?.kind === 'lower' ? 'lower() LIKE lower()' : 'ILIKE', index: column.search?.index ?? null,
+        });
+      }
+    }
+  }
+  return [...choices, ...expansions.flatMap((e) => searchChoices(e.scope, e.expansions))];
 }
 
 interface QueryEvent {
@@ -69,11 +100,15 @@ export async function explainRequest(
     } finally {
       trx.off('query', capture);
     }
-    if (!withPlan) return { statements };
+    // The request was valid (the pipeline ran it): validated again here, for what the statements do not say.
+    const validated = validateQuery(describeQuery(parseQueryString(request.queryString)), collection, options);
+    const searched = searchChoices(validated.root, validated.expansions);
+    const search = searched.length === 0 ? {} : { search: searched };
+    if (!withPlan) return { statements, ...search };
     const connection = await connectionOf(trx);
     const plan: unknown[] = [];
     for (const statement of statements) plan.push(await planOf(connection, statement));
-    return { statements, plan };
+    return { statements, plan, ...search };
   } finally {
     await trx.rollback();
   }

@@ -9,6 +9,7 @@ import type { ExpansionWindow, ValidatedExpansion, ValidatedPaging, ValidatedQue
 import { relatedRowsOf } from './related-rows';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
 import type { Fragment } from './sql';
+import type { HiddenColumn } from './formatted';
 import { countedColumns, ownerSelect, scopeSql, type ScopeSql } from './statements';
 
 /** One scope's statement parts, with what its records show. */
@@ -78,11 +79,16 @@ const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as strin
 const keptFragment = (fragment: Fragment): Fragment =>
   Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
 
-function compileScope(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = [], related = textSources.exists): CompiledScope {
-  const { from, select, where, order } = scopeSql(scope, keys, extra, related);
+function compileScope(
+  scope: ValidatedScope, keys: readonly Column[], extra: readonly HiddenColumn[], paged?: 'page' | 'window', related = textSources.exists,
+): CompiledScope {
+  const { from, select, where, order, formatted } = scopeSql(scope, keys, extra, paged, related);
   // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
-  return Object.freeze({ from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output });
+  return Object.freeze({
+    from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output,
+    ...(formatted === undefined ? {} : { formatted: Object.freeze(formatted) }),
+  });
 }
 
 /** Nested levels compiled the same way: the related rows are the parents of the nested expansions. */
@@ -100,7 +106,8 @@ function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
     parameter: kept,
     maxRows,
     limitParameter: limitParameter === parameter ? kept : flat(limitParameter),
-    scope: compileScope(scope, keys, ownerSelect(relation)),
+    // A window pages each parent's rows, so its values are formatted after paging, like the root's.
+    scope: compileScope(scope, keys, ownerSelect(relation), window === undefined ? undefined : 'window'),
     ...(window === undefined ? {} : { window: Object.freeze({ limit: window.limit, offset: window.offset }) }),
     expansions: Object.freeze(expansions.map(compileExpansion)),
   });
@@ -111,7 +118,7 @@ const noJoins: readonly Fragment[] = Object.freeze([]);
 
 /** The root scope; its relation conditions and joins as text (sent as it is when nothing needs a builder). */
 function compileRoot(root: ValidatedScope, keys: readonly Column[]): CompiledRoot {
-  const compiled = compileScope(root, keys);
+  const compiled = compileScope(root, keys, [], 'page');
   if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
     return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
   }

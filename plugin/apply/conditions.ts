@@ -5,6 +5,7 @@
 import { elementOf, type Column } from '../schema';
 import type { BoundValue, Condition, ConditionGroup, Operand, RelatedRows, Term } from '../validate';
 import type { Operator } from '../syntax';
+import { searchField } from './search';
 import { columnSql, fragment, join, typeSql, type Fragment } from './sql';
 
 /** How a scalar field is compared: the column expression and the placeholder of a value. */
@@ -165,11 +166,7 @@ function renderCondition(condition: Condition, related: RelatedSql): Fragment {
       if (condition.column.type === 'array') throw new Error(`array field ${condition.column.name} in a between`);
       return between(condition.column, condition.min, condition.max);
     case 'search':
-      // Non-text fields (enums, arrays, numbers, ...) match on their text form (decisions.md 18, 35).
-      return anyOf(condition.columns.map((column) => {
-        const ref = columnSql(column);
-        return fragment(`${column.type === 'text' ? ref : `${ref}::text`} ILIKE ?`, [condition.pattern]);
-      }));
+      return anyOf(condition.columns.map((column) => searchField(column, condition.pattern)));
     case 'exists':
       return related(condition.related);
   }

@@ -43,6 +43,7 @@ function fragmentBytes(fragment: Fragment): number {
 function scopeBytes(scope: CompiledScope): number {
   let bytes = objectBytes(6) + stringBytes(scope.from) + stringBytes(scope.select) + stringBytes(scope.order)
     + arrayBytes(scope.where.length) + arrayBytes(scope.output.length);
+  if (scope.formatted !== undefined) bytes += objectBytes(2) + stringBytes(scope.formatted.select) + stringBytes(scope.formatted.order);
   for (const fragment of scope.where) bytes += fragmentBytes(fragment);
   return bytes;
 }

@@ -14,11 +14,12 @@ import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
 import {
-  applyConditions, applyJoins, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable,
-  type ScopeHook,
+  applyConditions, applyJoins, applySelectAndOrder, formattedBuilder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row,
+  type Runnable, type ScopeHook,
 } from './runnable';
 import { builtSources, splitJoins } from './sources';
 import type { Fragment } from './sql';
+import { formattedStatement } from './formatted';
 import {
   cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement,
 } from './statements';
@@ -78,11 +79,12 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
   const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
+  const page = selectStatement({
+    select: root.select, from: root.from, ...(joins === undefined ? {} : { joins }), where: root.where, order: root.order,
+    ...rootWindow(compiled),
+  });
   const statements: RootStatements = {
-    rows: selectStatement({
-      select: root.select, from: root.from, ...(joins === undefined ? {} : { joins }), where: root.where, order: root.order,
-      ...rootWindow(compiled),
-    }),
+    rows: root.formatted === undefined ? page : formattedStatement(page, root.formatted),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
       count ??= countStatement(root.from, root.where, root.filtered);
@@ -153,7 +155,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     applySelectAndOrder(query, knex, root.select, root.order);
     query.limit(limit);
     if (offset > 0) query.offset(offset);
-    rows = viaBuilder(knex, query);
+    rows = root.formatted === undefined ? viaBuilder(knex, query) : formattedBuilder(knex, query, root.formatted);
   }
   const run = async () => {
     const found = await rows.rows();

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { Column, RelationCatalog } from '../schema';
+import { rowsAlias, type FormattedRows } from './formatted';
 import type { Fragment } from './sql';
 import { joinThrough, type ScopeSql, type Statement } from './statements';
 
@@ -51,6 +52,23 @@ export function viaExplain(knex: Knex, query: ModelQuery): Runnable {
     },
     rows: async () => ((await knex.raw('explain (format json) ?', [compiled()])) as { rows: Row[] }).rows,
   };
+}
+
+/** A raw statement wrapped around a builder: `toSQL` as knex writes it, rows as the raw result's. */
+export function viaRaw(raw: Knex.Raw): Runnable {
+  return {
+    toSQL: () => {
+      const { sql, bindings } = raw.toSQL();
+      return { sql, bindings };
+    },
+    rows: async () => ((await raw) as { rows: Row[] }).rows,
+  };
+}
+
+/** formattedStatement() around a builder: the builder filters, orders and pages; the outer statement formats its rows. */
+export function formattedBuilder(knex: Knex, inner: ModelQuery, formatted: FormattedRows): Runnable {
+  const order = formatted.order === '' ? '' : ` order by ${formatted.order}`;
+  return viaRaw(knex.raw(`select ${formatted.select} from ? as ${rowsAlias}${order}`, [inner.toKnexQuery()]));
 }
 
 /**

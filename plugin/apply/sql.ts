@@ -68,12 +68,41 @@ function arrayJson(column: Column, ref: string): string {
 }
 
 /**
- * A select-list entry: the plain column, or an expression that keeps full precision and reads the
- * same on every driver (decisions.md 13, 35), named after the field (its property name).
+ * Whether a field's select-list entry computes its value (to_char, a cast, to_json) instead of
+ * reading the column: PostgreSQL computes it for every row a scan or sort passes, including those
+ * an OFFSET skips, so such lists are applied to the page's rows only (statements.ts).
  */
-export function selectColumn(column: Column): string {
-  const ref = columnSql(column);
+export function formatsValue(column: Column): boolean {
+  switch (column.type) {
+    case 'timestamptz':
+    case 'timestamp':
+    case 'date':
+    case 'bigint':
+    case 'numeric':
+    case 'other':
+    case 'array':
+      return true;
+    case 'smallint':
+    case 'integer':
+    case 'float':
+    case 'text':
+    case 'boolean':
+    case 'uuid':
+    case 'json':
+    case 'enum':
+    case 'virtual':
+      return false;
+  }
+}
+
+/**
+ * A select-list entry: the plain column, or an expression that keeps full precision and reads the
+ * same on every driver (decisions.md 13, 35), named after the field (its property name). `ref` is
+ * where the value is read, under the name `readAs`: the table's column, or an inner statement's.
+ */
+export function selectColumn(column: Column, ref: string = columnSql(column), readAs: string = column.column): string {
   const as = quoteIdentifier(column.name);
+  const bare = readAs === column.name;
   switch (column.type) {
     case 'timestamptz':
       return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat}) AS ${as}`;
@@ -96,9 +125,15 @@ export function selectColumn(column: Column): string {
     case 'json':
     case 'enum':
       // Both drivers read json and jsonb as parsed JSON, and an enum (a type they do not know) as text.
-      return column.column === column.name ? ref : `${ref} AS ${as}`;
+      return bare ? ref : `${ref} AS ${as}`;
     case 'virtual':
       // Computed by the model from the other fields (decisions.md 34); never read from the table.
       return `null AS ${as}`;
   }
+}
+
+/** `"users"."first_name" as "firstName"`: the column as stored, under the field's name (an inner statement's rows). */
+export function rawColumn(column: Column): string {
+  const ref = columnSql(column);
+  return column.column === column.name ? ref : `${ref} as ${quoteIdentifier(column.name)}`;
 }

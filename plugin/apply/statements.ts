@@ -6,7 +6,8 @@
 import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
-import { columnSql, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
+import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
+import { columnSql, formatsValue, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {
@@ -18,12 +19,14 @@ export interface Statement {
 export interface ScopeSql {
   /** The quoted table, e.g. `"users"`. */
   readonly from: string;
-  /** `"users"."id", "users"."name"`: the select list as one text. */
+  /** `"users"."id", "users"."name"`: the select list as one text; with `formatted`, what the inner statement reads. */
   readonly select: string;
   /** One fragment per condition group, joined with `and`. */
   readonly where: readonly Fragment[];
   /** `"users"."name" desc, "users"."id" asc`. */
   readonly order: string;
+  /** For a paged or windowed statement whose values need formatting: the outer statement that formats its rows (formatted.ts). */
+  readonly formatted?: FormattedRows;
 }
 
 /** Where join-table keys of many-to-many rows are selected; never shown (only output columns are). */
@@ -48,22 +51,29 @@ export function countedColumns(scope: ValidatedScope): Column[] {
 }
 
 /**
- * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24),
- * `extra` select-list entries (a join table's owner keys); `related` writes the root's relation
- * conditions.
+ * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24), and
+ * `extra` select-list entries (a join table's owner keys). `paged`: the statement skips or sorts
+ * rows, so values that need formatting are formatted after it: the root's page (whose outer
+ * statement orders the page again), or a per-parent window (whose rows keep the order they come in).
+ * `related` writes the root's relation conditions.
  */
-export function scopeSql(scope: ValidatedScope, keys: readonly Column[], extra: readonly string[] = [], related?: RelatedSql): ScopeSql {
+export function scopeSql(
+  scope: ValidatedScope, keys: readonly Column[], extra: readonly HiddenColumn[] = [], paged?: 'page' | 'window', related?: RelatedSql,
+): ScopeSql {
   // Counts come after the fields, as they are shown (decisions.md 39).
   const selected = [...readColumns(scope), ...countedColumns(scope)];
   for (const key of keys) {
     if (!selected.some((c) => c.name === key.name)) selected.push(key);
   }
-  return {
+  const parts = {
     from: quoteTable(scope.catalog.table),
-    select: [...selected.map(selectColumn), ...extra].join(', '),
     where: scope.groups.map((group) => renderGroup(group, related)),
     order: scope.order.map((key) => `${columnSql(key.column)} ${key.direction}`).join(', '),
   };
+  if (paged === undefined || !selected.some(formatsValue)) {
+    return { ...parts, select: [...selected.map((column) => selectColumn(column)), ...extra.map((column) => column.sql)].join(', ') };
+  }
+  return { ...parts, ...formatAfterPaging(scope.catalog.table, selected, paged === 'page' ? scope.order : [], extra) };
 }
 
 /**
@@ -90,10 +100,10 @@ export function joinThrough(relation: RelationCatalog): string {
 }
 
 /** `"user_roles"."user_id" as "__kqm_owner0"`: the owner key of each joined row. */
-export function ownerSelect(relation: RelationCatalog): string[] {
+export function ownerSelect(relation: RelationCatalog): HiddenColumn[] {
   const through = relation.through;
   if (through === undefined) return [];
-  return through.ownerKeys.map((key, i) => `${columnSql(key)} as ${quoteIdentifier(ownerAlias(i))}`);
+  return through.ownerKeys.map((key, i) => ({ sql: `${columnSql(key)} as ${quoteIdentifier(ownerAlias(i))}`, alias: ownerAlias(i) }));
 }
 
 /**

@@ -9,11 +9,11 @@ import type { Knex } from 'knex';
 import type { ExpansionWindow } from '../validate';
 import type { CompiledExpansion } from './compiled';
 import { relatedBuilder, relationParts, type RelationParts } from './related';
-import { viaText, type Row, type Runnable, type ScopeHook } from './runnable';
+import { viaRaw, viaText, type Runnable, type ScopeHook } from './runnable';
 import { quoteIdentifier, typeSql } from './sql';
+import { rowsAlias } from './formatted';
 import { selectStatement, type Statement } from './statements';
 
-const windowAlias = quoteIdentifier('__kqm_window');
 const parentAlias = quoteIdentifier('__kqm_parent');
 const parentKey = (i: number): string => quoteIdentifier(`__kqm_key${i}`);
 
@@ -24,11 +24,11 @@ function keyArrays(values: readonly unknown[], keys: number): unknown[][] {
 }
 
 /**
- * `unnest(?::"int4"[]) as "__kqm_parent"("__kqm_key0") cross join lateral (<inner>) as "__kqm_window"`:
+ * `from unnest(?::"int4"[]) as "__kqm_parent"("__kqm_key0") cross join lateral (<inner>) as "__kqm_rows"`:
  * the inner statement runs once per parent key, so each parent reads only its own window.
  */
 interface Lateral {
-  readonly head: string;
+  readonly from: string;
   readonly ownedBy: string;
 }
 
@@ -41,44 +41,38 @@ function lateralFrom(parts: RelationParts): Lateral {
   const arrays = parts.ownerKeyColumns.map((column) => `?::${typeSql(column)}[]`).join(', ');
   const names = parts.ownerKeyColumns.map((_, i) => parentKey(i)).join(', ');
   const ownedBy = parts.ownerColumns.map((column, i) => `${column} = ${parentAlias}.${parentKey(i)}`).join(' and ');
-  const made = Object.freeze({ head: `select ${windowAlias}.* from unnest(${arrays}) as ${parentAlias}(${names}) cross join lateral`, ownedBy });
+  const made = Object.freeze({ from: `from unnest(${arrays}) as ${parentAlias}(${names}) cross join lateral`, ownedBy });
   lateralOf.set(parts, made);
   return made;
 }
 
+/** The outer select list: the window's rows as read, or formatted when the scope's values need it (statements.ts). */
+const headOf = (expansion: CompiledExpansion, lateral: Lateral): string =>
+  `select ${expansion.scope.formatted?.select ?? `${rowsAlias}.*`} ${lateral.from}`;
+
 /** The statement text without a builder (plain models, no hook), from the compiled scope's parts. */
 function windowText(expansion: CompiledExpansion, parts: RelationParts, window: ExpansionWindow, values: readonly unknown[]): Statement {
   const { select, from, where, order } = expansion.scope;
-  const { head, ownedBy } = lateralFrom(parts);
+  const lateral = lateralFrom(parts);
+  const { ownedBy } = lateral;
   const inner = selectStatement({
     select, from, join: parts.join, where: [...where, { sql: ownedBy, bindings: [] }], order, limit: window.limit, offset: window.offset,
   });
   return {
-    sql: `${head} (${inner.sql}) as ${windowAlias} limit ?`,
+    sql: `${headOf(expansion, lateral)} (${inner.sql}) as ${rowsAlias} limit ?`,
     bindings: [...keyArrays(values, parts.ownerColumns.length), ...inner.bindings, expansion.maxRows + 1],
-  };
-}
-
-/** A raw statement wrapped around a builder: `toSQL` as knex writes it, rows as the raw result's. */
-function viaRaw(raw: Knex.Raw): Runnable {
-  return {
-    toSQL: () => {
-      const { sql, bindings } = raw.toSQL();
-      return { sql, bindings };
-    },
-    rows: async () => ((await raw) as { rows: Row[] }).rows,
   };
 }
 
 /** The same statement around the related model's builder, so the host's hooks see the query they know. */
 async function windowBuilder(knex: Knex, expansion: CompiledExpansion, parts: RelationParts, window: ExpansionWindow, values: readonly unknown[], hook?: ScopeHook): Promise<Runnable> {
-  const { head, ownedBy } = lateralFrom(parts);
+  const lateral = lateralFrom(parts);
   const { query: inner } = await relatedBuilder(knex, expansion, hook);
-  inner.whereRaw(ownedBy);
+  inner.whereRaw(lateral.ownedBy);
   if (window.limit !== undefined) inner.limit(window.limit);
   if (window.offset > 0) inner.offset(window.offset);
   const keys = keyArrays(values, parts.ownerColumns.length) as Knex.RawBinding[];
-  return viaRaw(knex.raw(`${head} ? as ${windowAlias} limit ?`, [...keys, inner.toKnexQuery(), expansion.maxRows + 1]));
+  return viaRaw(knex.raw(`${headOf(expansion, lateral)} ? as ${rowsAlias} limit ?`, [...keys, inner.toKnexQuery(), expansion.maxRows + 1]));
 }
 
 /** The windowed rows of every parent in one statement (decisions.md 41). */

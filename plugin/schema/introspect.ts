@@ -1,9 +1,11 @@
-// Reads column names, types and nullability of the given tables from the database, once, at start-up.
-// Table names are resolved the way PostgreSQL resolves them in a query (`to_regclass`), so a
-// schema-qualified `cms.articles` and Knex's `searchPath` both work.
+// Reads column names, types and nullability of the given tables from the database, once, at start-up,
+// and how `search` compares each column (search-indexes.ts). Table names are resolved the way
+// PostgreSQL resolves them in a query (`to_regclass`), so a schema-qualified `cms.articles` and
+// Knex's `searchPath` both work.
 
 import type { Knex } from 'knex';
-import type { ColumnType } from './types';
+import { searchForms } from './search-indexes';
+import type { ColumnType, SearchForm } from './types';
 
 const typesByUdt: Readonly<Record<string, ColumnType>> = {
   int2: 'smallint',
@@ -49,6 +51,7 @@ export interface DatabaseColumn {
   readonly element?: string;
   readonly elementSchema?: string;
   readonly elementType?: ColumnType;
+  readonly search?: SearchForm;
 }
 
 interface ColumnRow {
@@ -96,10 +99,11 @@ const regclassName = (table: string): string => table.split('.').map((part) => `
  */
 export async function introspectTables(knex: Knex, tables: readonly string[]): Promise<Map<string, DatabaseColumn[]>> {
   const names = [...tables];
-  const result = (await knex.raw(columnsSql, [names.map(regclassName)])) as { rows: ColumnRow[] };
+  const regclassNames = names.map(regclassName);
+  const result = (await knex.raw(columnsSql, [regclassNames])) as { rows: ColumnRow[] };
   const byTable = new Map<string, DatabaseColumn[]>();
   for (const row of result.rows) {
-    const table = names[names.map(regclassName).indexOf(row.wanted)] as string;
+    const table = names[regclassNames.indexOf(row.wanted)] as string;
     const list = byTable.get(table) ?? [];
     list.push({
       column: row.column_name,
@@ -116,6 +120,13 @@ export async function introspectTables(knex: Knex, tables: readonly string[]): P
       }),
     });
     byTable.set(table, list);
+  }
+  const forms = await searchForms(knex, names, regclassNames, byTable);
+  for (const [table, list] of byTable) {
+    byTable.set(table, list.map((column) => {
+      const search = forms.get(table)?.get(column.column);
+      return search === undefined ? column : { ...column, search };
+    }));
   }
   return byTable;
 }

@@ -55,6 +55,21 @@ export interface Column {
   readonly elementSchema?: string;
   /** What an array's elements are checked and shown as. */
   readonly elementType?: ColumnType;
+  /** How `search` compares it, chosen from the table's indexes at start-up; absent: ILIKE. */
+  readonly search?: SearchForm;
+}
+
+/**
+ * `ilike`: `column ILIKE pattern`, which a trigram index on the column serves; `lower`:
+ * `lower(column) LIKE lower(pattern)`, which an index on `lower(column)` serves and which costs less
+ * than ILIKE where the table is scanned. Both lower-case with the database's `lower()` under the
+ * column's collation (PostgreSQL's ILIKE does exactly that in a multi-byte encoding), so they match
+ * the same rows (docs/benchmarks.md).
+ */
+export interface SearchForm {
+  readonly kind: 'ilike' | 'lower';
+  /** The index the form was chosen for, if one serves it. */
+  readonly index?: string;
 }
 
 export type ModelClass = typeof Model;

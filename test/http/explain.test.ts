@@ -58,6 +58,17 @@ describe('explain', function () {
       expect(statement?.bindings[0]).to.equal(7);
       expect(objectOf(await h.get('/api/_meta')).explain).to.equal(true);
     });
+
+    it('formats timestamps and numerics of the returned rows only, outside the statement that skips rows', async function () {
+      const res = await h.get('/api/_explain/users?sort[created_at]=desc&fields=id,score,created_at&limit=2&offset=5');
+      expectOk(res);
+      const [statement] = (objectOf(res) as unknown as Explained).statements;
+      const sql = statement?.sql ?? '';
+      const inner = sql.slice(sql.indexOf(' from (') + 7, sql.lastIndexOf(') as "__kqm_rows"'));
+      expect(inner).to.match(/^select "users"\.\* from "users" where .* order by "users"\."created_at" desc, "users"\."id" asc limit \$2 offset \$3$/);
+      expect(sql).to.match(/^select "id", "score"::text AS "score", to_char\("created_at" AT TIME ZONE 'UTC', /);
+      expect(sql).to.match(/ order by "__kqm_rows"\."created_at" desc, "__kqm_rows"\."id" asc$/);
+    });
   });
 
   describe('turned on, but authorize answers otherwise to _explain', function () {

@@ -23,6 +23,19 @@ describe('limit and offset', function () {
     expect(await h.userIds('filter[status]=active&sort[id]=desc&limit=3&offset=1')).to.deep.equal([21, 19, 17]);
   });
 
+  it('an offset past rows whose values are formatted pages by the values, not by their text form', async function () {
+    // Only the returned rows are formatted (numerics as text, timestamps with to_char), after paging;
+    // as text, '100.00' would sort after '99.99'. NULL scores (4, 16) come first in a descending sort.
+    const res = await h.get('/api/users?sort[score]=desc&fields=id,score,created_at&limit=4&offset=2');
+    expectOk(res);
+    expect(res.body).to.deep.equal([
+      { id: 8, score: '100.00', created_at: '2025-04-17T23:59:59.999999Z' },
+      { id: 15, score: '99.99', created_at: '2025-04-02T10:00:00.000000Z' },
+      { id: 1, score: '95.50', created_at: '2025-04-01T08:00:00.000000Z' },
+      { id: 5, score: '88.75', created_at: '2025-04-17T00:00:00.000000Z' },
+    ]);
+  });
+
   it('limit=0 returns []', async function () {
     const res = await h.get('/api/users?limit=0');
     expectOk(res);

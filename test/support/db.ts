@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, connect as connectTcp, AddressInfo, Socket } from 'node:net';
 import { knex as createKnex, Knex } from 'knex';
+import { PGlite, type Extension } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { Client } from 'pg';
 import { loadFixture } from './fixture';
@@ -37,6 +38,11 @@ export interface TestDatabaseOptions {
   readonly empty?: boolean;
   /** Run after the fixture is loaded and before the app starts: a suite's own rows and columns. */
   readonly prepare?: (knex: Knex) => Promise<void>;
+  /**
+   * The pg_trgm extension can be created (`create extension pg_trgm`): PGlite ships it as a module
+   * it must be started with; a server needs PostgreSQL's contrib package.
+   */
+  readonly trigram?: boolean;
 }
 
 export function testDbKind(): TestDbKind {
@@ -58,8 +64,13 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   return db;
 }
 
+/** PGlite's pg_trgm module: an `exports` subpath, which this project's module resolution does not read for types. */
+const pgTrgm = (): Extension => (require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension }).pg_trgm;
+
 async function createPglite(options: TestDatabaseOptions): Promise<TestDatabase> {
-  const knex = createKnex({ client: ClientPgLite, connection: { filename: 'memory://' } });
+  const knex = options.trigram
+    ? createKnex({ client: ClientPgLite, connection: { pglite: new PGlite('memory://', { extensions: { pg_trgm: pgTrgm() } }) } as never })
+    : createKnex({ client: ClientPgLite, connection: { filename: 'memory://' } });
   // PGlite has exactly one connection, so a SET lasts for the whole database's life.
   if (options.timezone) await knex.raw(`set time zone '${options.timezone}'`);
   let destroyed = false;

@@ -61,12 +61,24 @@ describe('apply: SQL', () => {
     expect(bindings).to.include(evil);
   });
 
-  it('selects timestamps, dates, numerics and bigints in exact text form and orders by qualified columns', () => {
-    const { sql } = sqlOf('fields=created_at,born,score,big&sort[created_at]=desc');
-    expect(sql).to.include(`to_char("people"."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at"`);
-    expect(sql).to.include(`to_char("people"."born", 'YYYY-MM-DD') AS "born"`);
-    expect(sql).to.include('"people"."score"::text AS "score"');
-    expect(sql).to.include('order by "people"."created_at" desc, "people"."id" asc');
+  it('selects timestamps, dates, numerics and bigints in exact text form, formatting only the rows a page returns', () => {
+    // The inner statement filters, orders and pages the columns as stored; the outer one formats its
+    // rows (PostgreSQL would otherwise format every row an offset skips) and keeps their order.
+    expect(sqlOf('fields=created_at,born,score,big&sort[created_at]=desc&per-page=10&page=3')).to.deep.equal({
+      sql: `select to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at", `
+        + `to_char("born", 'YYYY-MM-DD') AS "born", "score"::text AS "score", "big"::text AS "big" `
+        + 'from (select "people".* from "people" order by "people"."created_at" desc, "people"."id" asc limit ? offset ?) as "__kqm_rows" '
+        // Qualified: a bare name in the outer order would mean the formatted output column.
+        + 'order by "__kqm_rows"."created_at" desc, "__kqm_rows"."id" asc',
+      bindings: [10, 20],
+    });
+  });
+
+  it('reads a select list with nothing to format in one statement', () => {
+    expect(sqlOf('fields=id,name&sort[name]=desc&limit=5&offset=10')).to.deep.equal({
+      sql: 'select "people"."id", "people"."name" from "people" order by "people"."name" desc, "people"."id" asc limit ? offset ?',
+      bindings: [5, 10],
+    });
   });
 
   it('fetches one row past maxRows to detect truncation, and pages with limit/offset', () => {
@@ -109,7 +121,7 @@ describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
 
   it('selects arrays as JSON, bigint elements through their text form', () => {
     const { sql } = thingsSql('fields=tags,counts,mood');
-    expect(sql).to.include('to_json("things"."tags") AS "tags", to_json("things"."counts"::text[]) AS "counts", "things"."mood"');
+    expect(sql).to.include('select to_json("tags") AS "tags", to_json("counts"::text[]) AS "counts", "mood" from (select "things".* from "things"');
   });
 });
 
@@ -201,16 +213,42 @@ describe('apply: statement text written directly equals what a builder compiles'
   it('reads a window LATERAL per parent key, the keys unnested from one array per key column', async () => {
     const [notes] = compiled('expand[notes]=n&n_fields=title&n_sort[created_at]=desc&n_limit=2&n_offset=1').expansions;
     expect((await expansionQuery(parents, knex, notes!))?.query.toSQL()).to.deep.equal({
-      sql: 'select "__kqm_window".* from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral '
+      sql: 'select "__kqm_rows".* from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral '
         + '(select "notes"."title", "notes"."person_id" from "notes" where "notes"."person_id" = "__kqm_parent"."__kqm_key0" '
-        + 'order by "notes"."created_at" desc, "notes"."id" asc limit ? offset ?) as "__kqm_window" limit ?',
+        + 'order by "notes"."created_at" desc, "notes"."id" asc limit ? offset ?) as "__kqm_rows" limit ?',
       bindings: [[1, 2], 2, 1, 51],
     });
+    // A window's values that need formatting are formatted by the outer select, for the window's rows only.
+    const [dated] = compiled('expand[notes]=n&n_fields=title,created_at&n_limit=2&n_offset=1').expansions;
+    expect((await expansionQuery(parents, knex, dated!))?.query.toSQL().sql).to.equal(
+      `select "title", to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at", "person_id" `
+        + 'from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral (select "notes".* from "notes" '
+        + 'where "notes"."person_id" = "__kqm_parent"."__kqm_key0" order by "notes"."id" asc limit ? offset ?) as "__kqm_rows" limit ?');
+    // With nothing to format, the window's rows are selected as they are read.
+    const [tags] = compiled('expand[tags]=t&t_limit=1').expansions;
+    expect((await expansionQuery(parents, knex, tags!))?.query.toSQL().sql).to.match(/^select "__kqm_rows"\.\* from unnest/);
     const [nicknames] = compiled('expand[nicknames]=k&k_limit=1').expansions;
     const { sql, bindings } = (await expansionQuery(parents, knex, nicknames!))!.query.toSQL();
     expect(sql).to.include('from unnest(?::"integer"[], ?::"text"[]) as "__kqm_parent"("__kqm_key0", "__kqm_key1")');
     expect(sql).to.include('where "nicknames"."person_id" = "__kqm_parent"."__kqm_key0" and "nicknames"."person_name" = "__kqm_parent"."__kqm_key1"');
     expect(bindings).to.deep.equal([[1, 2], ['a', 'b'], 1, 51]);
+  });
+
+  it('reads a join table\'s field by its name in a formatted window (a column of the related table could have that name)', async () => {
+    // A join-table field (`since`, a timestamp, so the window formats it) beside the related table's own.
+    const tagRelation = people.relations.get('tags')!;
+    const since: Column = { name: 'since', column: 'since', table: 'person_tags', type: 'timestamptz', nullable: true, udt: 'timestamptz', orderable: true };
+    const scope = { ...tagRelation.scope, columns: new Map(tagRelation.scope.columns).set('since', since), projectable: [...tagRelation.scope.projectable, 'since'] };
+    const collection: CollectionCatalog = { ...people, relations: new Map(people.relations).set('tags', { ...tagRelation, scope }) };
+    const [tags] = compiled('expand[tags]=t&t_fields=label,since&t_limit=1&t_offset=2', collection).expansions;
+    const direct = await expansionQuery(parents, knex, tags!);
+    expect(direct?.query.toSQL().sql).to.equal(
+      `select "label", to_char("since" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "since", "__kqm_owner0" `
+        + 'from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral '
+        + '(select "tags"."label", "person_tags"."since", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
+        + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = "__kqm_parent"."__kqm_key0" '
+        + 'order by "tags"."id" asc limit ? offset ?) as "__kqm_rows" limit ?');
+    expect(direct?.query.toSQL()).to.deep.equal((await expansionQuery(parents, knex, tags!, noHook))?.query.toSQL());
   });
 
   it('runs no expansion query when no parent has a key', async () => {
