@@ -6,6 +6,7 @@
 
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import { cursorSql, type CursorSql } from './seek';
 import type { Fragment } from './sql';
 import { ownerSelect, scopeSql, type ScopeSql } from './statements';
 
@@ -43,6 +44,8 @@ export interface CompiledQuery {
   readonly root: CompiledScope;
   readonly expansions: readonly CompiledExpansion[];
   readonly paging: ValidatedPaging;
+  /** With `cursor` (decisions.md 43): the seek, the reading order and the key columns read for the cursors. */
+  readonly cursor?: CursorSql;
 }
 
 /**
@@ -91,11 +94,13 @@ function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
 /** `filter[id]=>=5&per-page=10` on users -> the parts of its rows and count statements, for every later request. */
 export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const { collection, root, expansions, paging } = validated;
+  const cursor = paging.kind === 'cursor' ? cursorSql(root.order, paging.cursor) : undefined;
   return Object.freeze({
     collection,
     plain: usesOwnQueryBuilder(collection.modelClass),
-    root: compileScope(root, expansions.flatMap((e) => e.relation.ownerKeys)),
+    root: compileScope(root, expansions.flatMap((e) => e.relation.ownerKeys), cursor?.keys),
     expansions: Object.freeze(expansions.map(compileExpansion)),
     paging,
+    ...(cursor === undefined ? {} : { cursor }),
   });
 }

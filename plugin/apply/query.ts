@@ -11,6 +11,7 @@
 import type { Knex } from 'knex';
 import type { CompiledQuery } from './compiled';
 import { loadExpansion } from './expansions';
+import { probeBuilder, probeStatement, seekWhere } from './probe';
 import {
   applyConditions, applySelectAndOrder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row, type Runnable, type ScopeHook,
 } from './runnable';
@@ -25,6 +26,8 @@ export interface PlannedQueries {
   readonly rows: Runnable;
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
+  /** For a cursor page past a boundary (decisions.md 43): one row, if any, on the boundary's other side. */
+  readonly probe?: Runnable;
   /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
   readonly estimated?: EstimateQueries;
   /** Runs the rows query and loads every expansion into the rows; reports the statements run. */
@@ -42,6 +45,7 @@ export interface RootStatements {
   readonly count: Statement;
   readonly capped?: Statement;
   readonly estimate?: Statement;
+  readonly probe?: Statement;
 }
 
 /** `estimateAbove` + 1 when the request asks for an estimated total; undefined otherwise. */
@@ -52,6 +56,8 @@ function estimateCap(compiled: CompiledQuery): number | undefined {
 
 function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } {
   const { paging } = compiled;
+  // One row past a cursor page tells whether more lie that way (decisions.md 43).
+  if (paging.kind === 'cursor') return { limit: paging.pageSize + 1, offset: 0 };
   if (paging.kind === 'page') {
     // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
     const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
@@ -73,13 +79,18 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
   const statements: RootStatements = {
-    rows: selectStatement({ select: root.select, from: root.from, where: root.where, order: root.order, ...rootWindow(compiled) }),
+    rows: selectStatement({
+      select: root.select, from: root.from, where: seekWhere(root.where, compiled.cursor), order: compiled.cursor?.order ?? root.order,
+      ...rootWindow(compiled),
+    }),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
       count ??= countStatement(root.from, root.where);
       return count;
     },
   };
+  const probe = compiled.cursor?.probe;
+  if (probe !== undefined) return { ...statements, probe: probeStatement(root.from, root.where, probe) };
   if (cap === undefined) return statements;
   // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
@@ -94,6 +105,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   let rows: Runnable;
   let count: Runnable;
   let estimated: EstimateQueries | undefined;
+  let probe: Runnable | undefined;
   const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
@@ -101,6 +113,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     if (estimateCap(compiled) !== undefined) {
       estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
     }
+    if (direct.probe !== undefined) probe = viaText(knex, direct.probe);
   } else {
     const { limit, offset } = rootWindow(compiled);
     const base = collection.modelClass.query(knex) as ModelQuery;
@@ -116,7 +129,10 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
       };
     }
     const query = base.clone();
-    applySelectAndOrder(query, knex, root.select, root.order);
+    const { cursor } = compiled;
+    applySelectAndOrder(query, knex, root.select, cursor?.order ?? root.order);
+    if (cursor?.seek !== undefined) applyConditions(query, [cursor.seek]);
+    if (cursor?.probe !== undefined) probe = viaBuilder(knex, probeBuilder(base.clone(), knex, cursor.probe));
     query.limit(limit);
     if (offset > 0) query.offset(offset);
     rows = viaBuilder(knex, query);
@@ -133,12 +149,12 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     return { rows: found, statements };
   };
-  return { rows, count, ...(estimated === undefined ? {} : { estimated }), run };
+  return { rows, count, ...(estimated === undefined ? {} : { estimated }), ...(probe === undefined ? {} : { probe }), run };
 }
 
 /** How many of the rows read are shown: the rest only tell that there are more. */
 function shownRows(compiled: CompiledQuery): number {
   const { paging } = compiled;
-  if (paging.kind === 'page') return paging.pageSize;
+  if (paging.kind === 'page' || paging.kind === 'cursor') return paging.pageSize;
   return paging.limit;
 }

@@ -63,6 +63,18 @@ function arrayJson(column: Column, ref: string): string {
 }
 
 /**
+ * A value's text form, as the select list writes it where it keeps precision (decisions.md 13):
+ * timestamps in UTC with microseconds and `Z`, dates as `YYYY-MM-DD`, anything else its `::text`.
+ * `ref` is the value's SQL, a column by default.
+ */
+export function textOf(column: Column, ref = columnSql(column)): string {
+  if (column.type === 'timestamptz') return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat})`;
+  if (column.type === 'timestamp') return `to_char(${ref}, ${timestampFormat})`;
+  if (column.type === 'date') return `to_char(${ref}, 'YYYY-MM-DD')`;
+  return `${ref}::text`;
+}
+
+/**
  * A select-list entry: the plain column, or an expression that keeps full precision and reads the
  * same on every driver (decisions.md 13, 35), named after the field (its property name).
  */
@@ -71,11 +83,9 @@ export function selectColumn(column: Column): string {
   const as = quoteIdentifier(column.name);
   switch (column.type) {
     case 'timestamptz':
-      return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat}) AS ${as}`;
     case 'timestamp':
-      return `to_char(${ref}, ${timestampFormat}) AS ${as}`;
     case 'date':
-      return `to_char(${ref}, 'YYYY-MM-DD') AS ${as}`;
+      return `${textOf(column, ref)} AS ${as}`;
     case 'bigint':
     case 'numeric':
     case 'other':

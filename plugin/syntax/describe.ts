@@ -46,6 +46,7 @@ interface Collector {
   aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
   total: TotalMode | undefined;
+  cursor: string | undefined;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;
   clauses: number;
@@ -62,7 +63,7 @@ const newScope = (): ScopeBuilder => ({
 });
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total',
+  'fields', 'fields!', 'sort', 'expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total', 'cursor',
 ]);
 
 const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -246,6 +247,10 @@ function addPair(c: Collector, pair: QueryPair): void {
       return addPaging(c, modifier, pair.value);
     case 'total':
       return addTotal(c, pair.value);
+    case 'cursor':
+      // Opaque here: the validate stage decodes it against the request's sort (decisions.md 43).
+      c.cursor = pair.value;
+      return;
   }
 }
 
@@ -305,7 +310,7 @@ function freezeScope(scope: ScopeBuilder): ScopeDescription {
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), total: undefined, problems: [],
+    root: newScope(), aliased: new Map(), expands: [], aliasLike: [], paging: new Map(), total: undefined, cursor: undefined, problems: [],
     seen: new Set(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
@@ -338,6 +343,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     aliased,
     paging,
     total: c.total,
+    cursor: c.cursor,
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
     cost: { clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey },

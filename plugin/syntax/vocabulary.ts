@@ -16,7 +16,7 @@ export const aliasModifiers = [...scopedModifiers, 'expand', 'limit', 'offset'] 
 export type AliasModifier = (typeof aliasModifiers)[number];
 
 /** Modifiers of the root only. */
-export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total'] as const;
+export const rootModifiers = ['expand', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total', 'cursor'] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
 export type Modifier = ScopedModifier | RootModifier;
@@ -37,6 +37,7 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   limit: false,
   offset: false,
   total: false,
+  cursor: false,
 };
 
 export function isScopedModifier(word: string): word is ScopedModifier {

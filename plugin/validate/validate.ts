@@ -1,9 +1,11 @@
 // Validates a whole QueryDescription against a collection's catalog: the root scope, the expansions
-// (expansions.ts), pagination and the cost caps. Reports every problem at once (decisions.md 29).
+// (expansions.ts), pagination (a cursor's in cursor.ts) and the cost caps. Reports every problem at
+// once (decisions.md 29).
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog } from '../schema';
 import type { QueryDescription } from '../syntax';
+import { validateCursorPaging } from './cursor';
 import { validateExpansions } from './expansions';
 import { validateScope } from './scope';
 import { validateTotal, type TotalSettings } from './total';
@@ -78,7 +80,9 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const problems: Problem[] = [...description.problems];
   const root = validateScope(description.root, collection, problems);
   const expansions = validateExpansions(description, collection.name, collection.relations, limits, problems);
-  const paging = validatePaging(description, collection, limits, problems);
+  const paging = description.cursor === undefined
+    ? validatePaging(description, collection, limits, problems)
+    : validateCursorPaging(description, root.order, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
   return Object.freeze({ collection, root, expansions, paging });
