@@ -101,6 +101,30 @@ describe('cursors', function () {
   });
 });
 
+describe('cursors in _meta and _explain', function () {
+  const h = useApp({ admin: { explain: true } });
+
+  it('_meta offers the cursor mode', async function () {
+    const meta = (await h.get('/api/_meta/users')).body as { pagination: { modes: string[] } };
+    expect(meta.pagination.modes).to.deep.equal(['page', 'cursor']);
+  });
+
+  it('_explain lists the page statement and, past a boundary, the probe; no count, no offset', async function () {
+    const first = await cursorPage((p) => h.get(p), '/api/users?fields=id&per-page=2&cursor=');
+    const explained = async (query: string): Promise<string[]> => {
+      const res = await h.get(`/api/_explain/users?${query}`);
+      expect(res.status, res.text.slice(0, 300)).to.equal(200);
+      return (res.body as { statements: { sql: string }[] }).statements.map((s) => s.sql);
+    };
+    const start = await explained('fields=id&per-page=2&cursor=');
+    expect(start).to.have.length(1);
+    const next = await explained(`fields=id&per-page=2&cursor=${first.next_cursor ?? ''}`);
+    expect(next).to.have.length(2);
+    expect(next.join(' ')).to.not.match(/count\(|offset/);
+    expect(next.some((sql) => sql.startsWith('select 1 as "found"'))).to.equal(true);
+  });
+});
+
 describe('cursors through inserts and deletes between pages', function () {
   const h = useApp();
   const knex = () => h.db.knex;
