@@ -51,7 +51,7 @@ export interface ExpandState {
   expands: ExpandState[];
 }
 
-export type PagingMode = 'none' | 'pages' | 'limit';
+export type PagingMode = 'none' | 'pages' | 'cursor' | 'limit';
 
 export interface PagingState {
   mode: PagingMode;
@@ -61,6 +61,8 @@ export interface PagingState {
   offset: string;
   /** `total=` in page mode: '' (the collection's default), `exact`, `estimated` or `none`. */
   total: string;
+  /** `cursor=` in cursor mode (decisions.md 43): '' for the first page, else a cursor the API gave. */
+  cursor: string;
 }
 
 export interface FormState {
@@ -87,7 +89,7 @@ export function emptyForm(collection: string): FormState {
     collection,
     root: emptyScope('root'),
     expands: [],
-    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '', total: '' },
+    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '', total: '', cursor: '' },
   };
 }
 
