@@ -1,6 +1,6 @@
 // The floor of the benchmark: what a careful developer writes by hand for the shapes of
 // bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
-// floor-totals.ts). One parameterized page query, a count query where the envelope needs the total, and
+// floor-totals.ts; 14: shape 1 at page 500; 15-16: keyset pages through floor-cursor.ts). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
 // to JSON as pg returns them.
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
@@ -10,6 +10,7 @@
 import http from 'node:http';
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { cursorPage } from './floor-cursor';
 import { estimatedTotal, simpleEnvelope, totalMode } from './floor-totals';
 import { SHAPES } from './shapes';
 
@@ -232,6 +233,9 @@ const handlers: Record<number, Handler> = {
     const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users', []);
     return envelope(ctx, rows, 1, perPage, n);
   },
+  // filter[status]=active&sort[created_at]=desc&per-page=20&cursor=<first or page 500's>
+  15: async (ctx, q) => cursorPage(query, USER_COLUMNS, `${ctx.protocol}://${ctx.host}/api/users`, ctx.querystring,
+    text(q, 'filter[status]'), Number(text(q, 'per-page')), typeof q.cursor === 'string' ? q.cursor : ''),
 };
 
 // Each endpoint answers its own query string (the floor does not parse modifiers).
@@ -239,7 +243,10 @@ const routes = new Map<string, Handler>(SHAPES.map((s) => [s.query, handlers[s.b
 
 const app = new Koa();
 app.use(async (ctx) => {
-  const handler = ctx.path === '/api/users' ? routes.get(ctx.querystring) : undefined;
+  // A cursor shape's cursor differs from run to run: its endpoint answers the query with any cursor.
+  const handler = ctx.path === '/api/users'
+    ? routes.get(ctx.querystring) ?? routes.get(ctx.querystring.replace(/(^|&)cursor=[^&]*/, '$1cursor='))
+    : undefined;
   if (handler === undefined) {
     ctx.status = 404;
     return;

@@ -1,5 +1,6 @@
 // The request shapes (1-6 from issue 5, 7 from issue 13, 8-13: shapes 1, 3 and 6 with `total=estimated`
-// and `total=none`, issue 14, run only when named with --shapes), as raw query strings on GET /api/users
+// and `total=none`, 14-16: shape 1's rows at page 500 by OFFSET and by cursor, issue 14, run only when
+// named with --shapes), as raw query strings on GET /api/users
 // (sent exactly like this by both servers' clients; a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
@@ -7,8 +8,13 @@ export interface Shape {
   readonly label: string;
   /** Raw query string, without `?`. */
   readonly query: string;
-  /** For shapes 8-13: the shape this one adds `total=` to. */
+  /** For shapes 8-16: the shape whose statements (and floor endpoint) this one reuses. */
   readonly base?: number;
+  /**
+   * Cursor shapes (decisions.md 43): `first` is `cursor=`; `deep` starts at the same record as page
+   * DEEP_PAGE, its cursor found by following the plugin's cursors before the run (cursor-shapes.ts).
+   */
+  readonly cursor?: 'first' | 'deep';
 }
 
 const BASE_SHAPES: readonly Shape[] = [
@@ -33,7 +39,19 @@ export const TOTAL_SHAPES: readonly Shape[] = [1, 3, 6].flatMap((base, i) => {
   }));
 });
 
-export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES];
+/** Where the deep page lies: OFFSET skips (DEEP_PAGE - 1) pages of CURSOR_PAGE_SIZE records; the cursor seeks past them. */
+export const DEEP_PAGE = 500;
+export const CURSOR_PAGE_SIZE = 20;
+const CURSOR_QUERY = `filter[status]=active&sort[created_at]=desc&per-page=${CURSOR_PAGE_SIZE}`;
+
+/** 14: page 500 by OFFSET (no count, so only the skipping differs); 15: by cursor, first page; 16: by cursor at page 500. */
+export const CURSOR_SHAPES: readonly Shape[] = [
+  { id: 14, label: `filter + sort, page ${DEEP_PAGE} by OFFSET, total=none`, query: `${CURSOR_QUERY}&page=${DEEP_PAGE}&total=none`, base: 1 },
+  { id: 15, label: 'filter + sort by cursor, first page', query: `${CURSOR_QUERY}&cursor=`, cursor: 'first' },
+  { id: 16, label: `filter + sort by cursor at page ${DEEP_PAGE}`, query: `${CURSOR_QUERY}&cursor=`, base: 15, cursor: 'deep' },
+];
+
+export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...CURSOR_SHAPES];
 
 /** The shapes a run takes when --shapes does not say: 1-7. */
 export const DEFAULT_SHAPE_IDS: readonly number[] = BASE_SHAPES.map((s) => s.id);
