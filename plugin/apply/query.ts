@@ -90,7 +90,10 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
     },
   };
   const probe = compiled.cursor?.probe;
-  if (probe !== undefined) return { ...statements, probe: probeStatement(root.from, root.where, probe) };
+  // Defined, not spread: a spread would read the count getter and write a statement no cursor page runs.
+  if (probe !== undefined) {
+    return Object.defineProperty(statements, 'probe', { enumerable: true, value: probeStatement(root.from, root.where, probe) });
+  }
   if (cap === undefined) return statements;
   // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
