@@ -1,6 +1,7 @@
 // The floor of the benchmark: what a careful developer writes by hand for the shapes of
 // bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
-// floor-totals.ts; 14-16 read related records in their conditions and sort). One parameterized page query, a count query where the envelope needs the total, and
+// floor-totals.ts; 14-16 read related records in their conditions and sort; 19: shape 1 at page 500;
+// 20-21: keyset pages through floor-cursor.ts). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
 // to JSON as pg returns them; shape 3's posts are aggregated in the page statement (LEFT JOIN LATERAL
 // json_agg), which measured faster there. Deep pages format only the rows they return (shape 17), and
@@ -12,6 +13,7 @@
 import http from 'node:http';
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { cursorPage } from './floor-cursor';
 import { estimatedTotal, simpleEnvelope, totalMode } from './floor-totals';
 import { SHAPES, shapePath } from './shapes';
 
@@ -326,6 +328,9 @@ const handlers: Record<number, Handler> = {
     const n = await total(rows, page, perPage, 'SELECT count(*) AS n FROM users', []);
     return envelope(ctx, rows, page, perPage, n);
   },
+  // filter[status]=active&sort[created_at]=desc&per-page=20&cursor=<first or page 500's>
+  20: async (ctx, q) => cursorPage(query, USER_COLUMNS, `${ctx.protocol}://${ctx.host}/api/users`, ctx.querystring,
+    text(q, 'filter[status]'), Number(text(q, 'per-page')), typeof q.cursor === 'string' ? q.cursor : ''),
 };
 
 // Each endpoint answers its own path and query string (the floor does not parse modifiers).
@@ -333,7 +338,9 @@ const routes = new Map<string, Handler>(SHAPES.map((s) => [shapePath(s), handler
 
 const app = new Koa();
 app.use(async (ctx) => {
-  const handler = routes.get(`${ctx.path}?${ctx.querystring}`);
+  // A cursor shape's cursor differs from run to run: its endpoint answers the query with any cursor.
+  const handler = routes.get(`${ctx.path}?${ctx.querystring}`)
+    ?? routes.get(`${ctx.path}?${ctx.querystring.replace(/(^|&)cursor=[^&]*/, '$1cursor=')}`);
   if (handler === undefined) {
     ctx.status = 404;
     return;

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { findProjectRoot } from '../server/db';
 import { parseArgs, variantSuffix, type BenchOptions } from './args';
+import { cursorComparison } from './cursor-summary';
+import { resolveCursorShapes } from './cursor-shapes';
 import { prepareDatabase, type PreparedDatabase } from './data';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
@@ -29,7 +31,7 @@ const peerScript = path.join(__dirname, 'peer-server.js');
 /** Where --peer installs Koa + Objection + objection-find (ignored by git). */
 const peerDir = path.join(root, 'bench', '.peer');
 /** Expanded relations per shape (the statement target is 2 + this). */
-const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2, 7: 2, 14: 0, 15: 0, 16: 0, 17: 0, 18: 0 };
+const EXPANSIONS: Readonly<Record<number, number>> = { 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 2, 7: 2, 14: 0, 15: 0, 16: 0, 17: 0, 18: 0, 20: 0 };
 
 const log = (line: string): void => console.log(line);
 
@@ -168,7 +170,7 @@ function checkRun(shape: Shape, r: RunResult): void {
 async function comparison(options: BenchOptions, scale: number): Promise<ComparisonResult> {
   const db: PreparedDatabase = await prepareDatabase(options.databaseUrl, scale, options.regenerate, log, options.postsPerUser);
   const machine = await describeMachine(db.url);
-  const shapes = SHAPES.filter((s) => options.shapes.includes(s.id));
+  const chosen = SHAPES.filter((s) => options.shapes.includes(s.id));
   const warmup = Math.min(2, options.duration);
   const loadStart = os.loadavg();
   if (loadStart[0] !== undefined && loadStart[0] > os.availableParallelism()) {
@@ -180,6 +182,8 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
   const peer = options.peer ? await startServer({ name: 'peer', script: peerScript, databaseUrl: db.url, env: { PEER_DIR: peerDir } }) : undefined;
   try {
     log(`servers: plugin pid ${plugin.pid} port ${plugin.port}, floor pid ${floor.pid} port ${floor.port}${peer ? `, peer pid ${peer.pid} port ${peer.port}` : ''}`);
+    // The deep cursor shape starts where page 500 does: its cursor is found by following the plugin's.
+    const shapes = await resolveCursorShapes(plugin, chosen, log);
     log('checking that both servers answer byte-identical bodies …');
     const sizes = await checkBodies(plugin, floor, shapes);
     if (peer !== undefined) await checkPeer(peer, shapes);
@@ -315,7 +319,7 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
   const rows = shapes.map((s) => `| ${s.id} | ${s.label} | ${s.perScale.map((p) => p.plugin.toFixed(0)).join(' | ')} | ${s.perScale.map((p) => p.floor.toFixed(0)).join(' | ')} | ` +
     `${(s.pluginLoss * 100).toFixed(0)}% | ${(s.floorLoss * 100).toFixed(0)}% |`);
   const gen = summary.generation.map((g) => `- ${g.scale.toLocaleString('en-US')} users: generated in ${(g.generatedMs / 1000).toFixed(1)} s, database ${(g.sizeBytes / 1048576).toFixed(0)} MB`);
-  const md = [head, rule, ...rows, '', ...gen].join('\n');
+  const md = [head, rule, ...rows, '', ...cursorComparison(shapes), ...gen].join('\n');
   fs.writeFileSync(path.join(resultsDir, `scales${variant}.md`), `${md}\n`);
   log('');
   log(md);

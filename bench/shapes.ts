@@ -1,18 +1,24 @@
 // The request shapes (1-6 from issue 5, 7 from issue 13, 8-13: shapes 1, 3 and 6 with `total=estimated`
 // and `total=none`, issue 14, run only when named with --shapes; 14-16 from issue 12: relations in
 // conditions; 17 and 18 from issue 16: a deep offset, and a search with total on a table without a
-// trigram index), as raw query strings on GET /api/users (18 on /api/posts), sent exactly like this
-// by both servers' clients (a space in a key is `+`, `>` is percent-encoded).
+// trigram index; 19-21 from issue 14: shape 1's rows at page 500 by OFFSET and by cursor, run only
+// when named with --shapes), as raw query strings on GET /api/users (18 on /api/posts), sent exactly
+// like this by both servers' clients (a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
   readonly id: number;
   readonly label: string;
   /** Raw query string, without `?`. */
   readonly query: string;
-  /** For shapes 8-13: the shape this one adds `total=` to. */
+  /** For shapes 8-13 and 19-21: the shape whose statements (and floor endpoint) this one reuses. */
   readonly base?: number;
   /** The collection, when not `users`. */
   readonly collection?: string;
+  /**
+   * Cursor shapes (decisions.md 43): `first` is `cursor=`; `deep` starts at the same record as page
+   * DEEP_PAGE, its cursor found by following the plugin's cursors before the run (cursor-shapes.ts).
+   */
+  readonly cursor?: 'first' | 'deep';
 }
 
 const BASE_SHAPES: readonly Shape[] = [
@@ -43,6 +49,17 @@ const RELATION_SHAPES: readonly Shape[] = [
   { id: 15, label: 'has posts, two conditions', query: 'has[posts]=p&p_filter[status]=published&p_filter[and+views]=%3E4000&fields=id,name&per-page=20' },
   { id: 16, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
 ];
+/** Where the deep page lies: OFFSET skips (DEEP_PAGE - 1) pages of CURSOR_PAGE_SIZE records; the cursor seeks past them. */
+export const DEEP_PAGE = 500;
+export const CURSOR_PAGE_SIZE = 20;
+const CURSOR_QUERY = `filter[status]=active&sort[created_at]=desc&per-page=${CURSOR_PAGE_SIZE}`;
+
+/** 19: page 500 by OFFSET (no count, so only the skipping differs); 20: by cursor, first page; 21: by cursor at page 500. */
+export const CURSOR_SHAPES: readonly Shape[] = [
+  { id: 19, label: `filter + sort, page ${DEEP_PAGE} by OFFSET, total=none`, query: `${CURSOR_QUERY}&page=${DEEP_PAGE}&total=none`, base: 1 },
+  { id: 20, label: 'filter + sort by cursor, first page', query: `${CURSOR_QUERY}&cursor=`, cursor: 'first' },
+  { id: 21, label: `filter + sort by cursor at page ${DEEP_PAGE}`, query: `${CURSOR_QUERY}&cursor=`, base: 20, cursor: 'deep' },
+];
 
 /**
  * Issue 16's shapes: 17 pages 10,000 rows deep (PostgreSQL reads and skips them), 18 counts the
@@ -53,7 +70,7 @@ const LATER_SHAPES: readonly Shape[] = [
   { id: 18, label: 'search posts, no trigram index (total)', query: 'search[title]=ar&per-page=20', collection: 'posts' },
 ];
 
-export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES];
+export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES, ...CURSOR_SHAPES];
 
 /** The shapes a run takes when --shapes does not say: 1-7 and 14-18. */
 export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES].map((s) => s.id);

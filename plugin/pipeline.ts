@@ -7,8 +7,11 @@ import { compiledBytes, compileQuery, planQueries, stringBytes, type CompiledQue
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
+import { cursorPage, guardCursor } from './cursor-page';
 import { findTotal } from './page-total';
-import { buildEnvelope, buildSimpleEnvelope, shapeRecords, type Envelope, type JsonRecord, type SimpleEnvelope } from './respond';
+import {
+  buildCursorEnvelope, buildEnvelope, buildSimpleEnvelope, shapeRecords, type CursorEnvelope, type Envelope, type JsonRecord, type SimpleEnvelope,
+} from './respond';
 import type { CollectionCatalog } from './schema';
 import { describeQuery, parseQueryString, querySegments } from './syntax';
 import { validateQuery, type ValidationLimits } from './validate';
@@ -31,6 +34,8 @@ export interface PreparedQuery {
   readonly compiled: CompiledQuery;
   /** Where `page` is among the query string's segments (page links replace it); -1 when absent. */
   readonly pageAt: number;
+  /** Where `cursor` is among them (cursor links replace it, decisions.md 43); -1 when absent. */
+  readonly cursorAt: number;
   /** What keeping it costs, key included: the plan cache's weight of this entry. */
   readonly bytes: number;
 }
@@ -52,7 +57,8 @@ export function prepareQuery(collection: CollectionCatalog, limits: ValidationLi
   const pairs = parseQueryString(queryString);
   const compiled = compileQuery(validateQuery(describeQuery(pairs), collection, limits));
   const pageAt = pairs.findIndex((p) => p.key === 'page');
-  const prepared: PreparedQuery = Object.freeze({ compiled, pageAt, bytes: ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled) });
+  const cursorAt = pairs.findIndex((p) => p.key === 'cursor');
+  const prepared: PreparedQuery = Object.freeze({ compiled, pageAt, cursorAt, bytes: ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled) });
   plans?.set(key, prepared);
   return prepared;
 }
@@ -67,16 +73,16 @@ export interface PipelineMetrics {
 
 export type PipelineOutcome = (
   | { readonly kind: 'rows'; readonly records: JsonRecord[]; readonly truncated: boolean }
-  | { readonly kind: 'page'; readonly envelope: Envelope | SimpleEnvelope }
+  | { readonly kind: 'page'; readonly envelope: Envelope | SimpleEnvelope | CursorEnvelope }
 ) & { readonly metrics: PipelineMetrics };
 
-/** Page links keep every other parameter as sent and replace only `page` (decisions.md 27). */
-function pageUrls(path: string, queryString: string, at: number): (page: number) => string {
+/** Page links keep every other parameter as sent and replace only `page` (decisions.md 27), or `cursor` (43). */
+function pageUrls<T extends number | string>(path: string, queryString: string, at: number, key = 'page'): (value: T) => string {
   const segments = querySegments(queryString);
-  return (page) => {
+  return (value) => {
     const query = [...segments];
-    if (at === -1) query.push(`page=${page}`);
-    else query[at] = `page=${page}`;
+    if (at === -1) query.push(`${key}=${value}`);
+    else query[at] = `${key}=${value}`;
     return `${path}?${query.join('&')}`;
   };
 }
@@ -94,12 +100,13 @@ export async function runPipeline(
       `The query string is ${request.queryString.length} characters long; at most ${options.maxQueryLength} are allowed`,
       options.maxQueryLength);
   }
-  const { compiled, pageAt } = prepareQuery(collection, options, request.queryString, caches.plans);
+  const { compiled, pageAt, cursorAt } = prepareQuery(collection, options, request.queryString, caches.plans);
   const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
   const parsed = performance.now();
-  const { rows, statements: ran } = await planned.run();
+  // A cursor page's probe (decisions.md 43) runs beside its rows.
+  const [{ rows, statements: ran }, probed] = await guardCursor(compiled, Promise.all([planned.run(), planned.probe?.rows()]));
   const { paging, root, expansions } = compiled;
-  let statements = ran;
+  let statements = ran + (probed === undefined ? 0 : 1);
   const metrics = (queried: number, serialized: number): PipelineMetrics =>
     ({ parse: parsed - started, query: queried - parsed, serialize: serialized - queried, statements });
   if (paging.kind === 'rows') {
@@ -108,7 +115,17 @@ export async function runPipeline(
     const records = shapeRecords(truncated ? rows.slice(0, paging.limit) : rows, root, expansions);
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
   }
-  const pageUrl = pageUrls(request.path, request.queryString, pageAt);
+  if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
+    const page = cursorPage(paging, compiled.cursor, rows, probed);
+    const queried = performance.now();
+    const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
+      pageSize: paging.pageSize, path: request.path, nextCursor: page.nextCursor, prevCursor: page.prevCursor,
+      cursorUrl: pageUrls<string>(request.path, request.queryString, cursorAt, 'cursor'),
+    });
+    return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+  }
+  if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
+  const pageUrl = pageUrls<number>(request.path, request.queryString, pageAt);
   if (paging.total.kind === 'none') {
     // One row was read past the page: it only tells that a next page exists (decisions.md 44).
     const shown = rows.slice(0, paging.pageSize);

@@ -57,9 +57,20 @@ function refresh(): void {
   history.replaceState(null, '', `#${encodePart(state.collection)}${query === '' ? '' : `?${query}`}`);
 }
 
+/** A cursor records the request's sort, so any edit of the form starts the cursor pages again from the first. */
+function restartCursor(): void {
+  if (app.state !== undefined) app.state.paging.cursor = '';
+}
+
 const context: FormContext = {
-  changed: refresh,
-  rebuild: renderForm,
+  changed: () => {
+    restartCursor();
+    refresh();
+  },
+  rebuild: (focusId?: string) => {
+    restartCursor();
+    renderForm(focusId);
+  },
   get operators() {
     return app.meta?.operators ?? [];
   },

@@ -44,6 +44,8 @@ export interface CollectionMeta extends ScopeMeta {
     readonly total: string;
     readonly totalModes: readonly string[];
     readonly estimateAbove: number;
+    /** `page`, and `cursor` on servers that page by keyset (decisions.md 43). */
+    readonly modes: readonly string[];
   };
   readonly maxRows: number;
   readonly maxExpansions: number;
@@ -129,6 +131,7 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
       total: typeof pagination.total === 'string' ? pagination.total : 'exact',
       totalModes: pagination.totalModes === undefined ? ['exact'] : strings(pagination.totalModes),
       estimateAbove: typeof pagination.estimateAbove === 'number' ? pagination.estimateAbove : 10000,
+      modes: pagination.modes === undefined ? ['page'] : strings(pagination.modes),
     },
     maxRows: typeof body.maxRows === 'number' ? body.maxRows : 1000,
     maxExpansions: typeof body.maxExpansions === 'number' ? body.maxExpansions : 5,

@@ -75,7 +75,7 @@ export interface CountState {
   scope: ScopeState;
 }
 
-export type PagingMode = 'none' | 'pages' | 'limit';
+export type PagingMode = 'none' | 'pages' | 'cursor' | 'limit';
 
 export interface PagingState {
   mode: PagingMode;
@@ -85,6 +85,8 @@ export interface PagingState {
   offset: string;
   /** `total=` in page mode: '' (the collection's default), `exact`, `estimated` or `none`. */
   total: string;
+  /** `cursor=` in cursor mode (decisions.md 43): '' for the first page, else a cursor the API gave. */
+  cursor: string;
 }
 
 export interface FormState {
@@ -115,7 +117,7 @@ export function emptyForm(collection: string): FormState {
     has: [],
     counts: [],
     expands: [],
-    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '', total: '' },
+    paging: { mode: 'none', perPage: '', page: '', limit: '', offset: '', total: '', cursor: '' },
   };
 }
 

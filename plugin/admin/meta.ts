@@ -68,6 +68,8 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     pagination: {
       defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize,
       total: defaultTotalMode(options, collection.name), totalModes: [...totalModes], estimateAbove: options.estimateAbove,
+      // `cursor` pages by keyset (decisions.md 43), with the same page sizes and no total.
+      modes: ['page', 'cursor'],
     },
     maxRows: options.maxRows,
     maxExpansions: options.maxExpansions,

@@ -7,6 +7,7 @@
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { relatedRowsOf } from './related-rows';
+import { cursorSql, keyAlias, type CursorSql } from './seek';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
 import type { Fragment } from './sql';
 import type { HiddenColumn } from './formatted';
@@ -62,6 +63,8 @@ export interface CompiledQuery {
   readonly root: CompiledRoot;
   readonly expansions: readonly CompiledExpansion[];
   readonly paging: ValidatedPaging;
+  /** With `cursor` (decisions.md 43): the seek, the reading order and the key columns read for the cursors. */
+  readonly cursor?: CursorSql;
 }
 
 /**
@@ -116,9 +119,15 @@ function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
 /** Shared by every root without joins to related records. */
 const noJoins: readonly Fragment[] = Object.freeze([]);
 
-/** The root scope; its relation conditions and joins as text (sent as it is when nothing needs a builder). */
-function compileRoot(root: ValidatedScope, keys: readonly Column[]): CompiledRoot {
-  const compiled = compileScope(root, keys, [], 'page');
+/**
+ * The root scope; its relation conditions and joins as text (sent as it is when nothing needs a
+ * builder). A cursor page (decisions.md 43) reads its sort keys' text forms under hidden names; it
+ * skips no rows, so its values are formatted in the one statement.
+ */
+function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?: readonly string[]): CompiledRoot {
+  const compiled = cursorKeys === undefined
+    ? compileScope(root, keys, [], 'page')
+    : compileScope(root, keys, cursorKeys.map((sql, i) => ({ sql, alias: keyAlias(i) })));
   if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
     return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
   }
@@ -136,11 +145,13 @@ function compileRoot(root: ValidatedScope, keys: readonly Column[]): CompiledRoo
 /** `filter[id]=>=5&per-page=10` on users -> the parts of its rows and count statements, for every later request. */
 export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const { collection, root, expansions, paging } = validated;
+  const cursor = paging.kind === 'cursor' ? cursorSql(root.order, paging.cursor) : undefined;
   return Object.freeze({
     collection,
     plain: usesOwnQueryBuilder(collection.modelClass) && plainSources(root),
-    root: compileRoot(root, expansions.flatMap((e) => e.relation.ownerKeys)),
+    root: compileRoot(root, expansions.flatMap((e) => e.relation.ownerKeys), cursor?.keys),
     expansions: Object.freeze(expansions.map(compileExpansion)),
     paging,
+    ...(cursor === undefined ? {} : { cursor }),
   });
 }

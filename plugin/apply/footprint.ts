@@ -67,6 +67,7 @@ function expansionBytes(expansion: CompiledExpansion): number {
 /** The paging object (counted as before, with room to spare); a page's total mode (decisions.md 44) is an object of its own. */
 function pagingBytes(paging: CompiledQuery['paging']): number {
   if (paging.kind === 'rows') return objectBytes(5);
+  if (paging.kind === 'cursor') return objectBytes(3) + (paging.cursor === undefined ? 0 : cursorBytes(paging.cursor));
   return objectBytes(5) + objectBytes(paging.total.kind === 'estimated' ? 2 : 1);
 }
 
@@ -87,9 +88,26 @@ function relatedBytes(root: CompiledRoot): number {
   return bytes;
 }
 
+/** A cursor's boundary values (decisions.md 43), kept as validated. */
+function cursorBytes(cursor: NonNullable<Extract<CompiledQuery['paging'], { kind: 'cursor' }>['cursor']>): number {
+  let bytes = objectBytes(3) + (cursor.at === undefined ? 0 : arrayBytes(cursor.at.length));
+  for (const value of cursor.at ?? []) bytes += valueBytes(value);
+  return bytes;
+}
+
+/** The seek, its probe, the reading order, the key columns and the sort signature of a cursor page. */
+function cursorSqlBytes(sql: CompiledQuery['cursor']): number {
+  if (sql === undefined) return 0;
+  let bytes = objectBytes(5) + stringBytes(sql.order) + arrayBytes(sql.keys.length) + arrayBytes(sql.signature.length);
+  for (const text of [...sql.keys, ...sql.signature]) bytes += stringBytes(text);
+  for (const fragment of [sql.seek, sql.probe]) bytes += fragment === undefined ? 0 : fragmentBytes(fragment);
+  return bytes;
+}
+
 /** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
 export function compiledBytes(compiled: CompiledQuery): number {
-  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + scopeBytes(compiled.root) + relatedBytes(compiled.root)
+  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + cursorSqlBytes(compiled.cursor) + scopeBytes(compiled.root)
+    + relatedBytes(compiled.root)
     + arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
   return bytes;

@@ -3,3 +3,4 @@ export { compiledBytes, stringBytes } from './footprint';
 export {
   planQueries, rootStatements, type EstimateQueries, type ModelQuery, type PlannedQueries, type RootStatements, type Row, type Runnable, type ScopeHook,
 } from './query';
+export { keyAlias, type CursorSql } from './seek';

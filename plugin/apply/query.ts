@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
+import { probeBuilder, probeStatement, seekWhere } from './probe';
 import {
   applyConditions, applyJoins, applySelectAndOrder, formattedBuilder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row,
   type Runnable, type ScopeHook,
@@ -31,6 +32,8 @@ export interface PlannedQueries {
   readonly rows: Runnable;
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
+  /** For a cursor page past a boundary (decisions.md 43): one row, if any, on the boundary's other side. */
+  readonly probe?: Runnable;
   /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
   readonly estimated?: EstimateQueries;
   /** Runs the rows query and loads every expansion into the rows; reports the statements run. */
@@ -48,6 +51,7 @@ export interface RootStatements {
   readonly count: Statement;
   readonly capped?: Statement;
   readonly estimate?: Statement;
+  readonly probe?: Statement;
 }
 
 /** `estimateAbove` + 1 when the request asks for an estimated total; undefined otherwise. */
@@ -58,6 +62,8 @@ function estimateCap(compiled: CompiledQuery): number | undefined {
 
 function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } {
   const { paging } = compiled;
+  // One row past a cursor page tells whether more lie that way (decisions.md 43).
+  if (paging.kind === 'cursor') return { limit: paging.pageSize + 1, offset: 0 };
   if (paging.kind === 'page') {
     // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
     const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
@@ -80,10 +86,11 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let estimate: Statement | undefined;
   const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
   const page = selectStatement({
-    select: root.select, from: root.from, ...(joins === undefined ? {} : { joins }), where: root.where, order: root.order,
-    ...rootWindow(compiled),
+    select: root.select, from: root.from, ...(joins === undefined ? {} : { joins }), where: seekWhere(root.where, compiled.cursor),
+    order: compiled.cursor?.order ?? root.order, ...rootWindow(compiled),
   });
   const statements: RootStatements = {
+    // A cursor page is never formatted after paging (compiled.ts): it skips no rows.
     rows: root.formatted === undefined ? page : formattedStatement(page, root.formatted),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
@@ -91,6 +98,11 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
       return count;
     },
   };
+  const probe = compiled.cursor?.probe;
+  // Defined, not spread: a spread would read the count getter and write a statement no cursor page runs.
+  if (probe !== undefined) {
+    return Object.defineProperty(statements, 'probe', { enumerable: true, value: probeStatement(root.from, root.where, probe, joins) });
+  }
   if (cap === undefined) return statements;
   // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
@@ -127,6 +139,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   let rows: Runnable;
   let count: Runnable;
   let estimated: EstimateQueries | undefined;
+  let probe: Runnable | undefined;
   const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
@@ -134,6 +147,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     if (estimateCap(compiled) !== undefined) {
       estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
     }
+    if (direct.probe !== undefined) probe = viaText(knex, direct.probe);
   } else {
     const { limit, offset } = rootWindow(compiled);
     const parts = await builderParts(root, knex, hook);
@@ -151,8 +165,15 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
       };
     }
     const query = base.clone();
+    const { cursor } = compiled;
     applyJoins(query, parts.others);
-    applySelectAndOrder(query, knex, root.select, root.order);
+    applySelectAndOrder(query, knex, root.select, cursor?.order ?? root.order);
+    if (cursor?.seek !== undefined) applyConditions(query, [cursor.seek]);
+    if (cursor?.probe !== undefined) {
+      const probeBase = base.clone();
+      applyJoins(probeBase, parts.others);
+      probe = viaBuilder(knex, probeBuilder(probeBase, knex, cursor.probe));
+    }
     query.limit(limit);
     if (offset > 0) query.offset(offset);
     rows = root.formatted === undefined ? viaBuilder(knex, query) : formattedBuilder(knex, query, root.formatted);
@@ -169,12 +190,12 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     return { rows: found, statements };
   };
-  return { rows, count, ...(estimated === undefined ? {} : { estimated }), run };
+  return { rows, count, ...(estimated === undefined ? {} : { estimated }), ...(probe === undefined ? {} : { probe }), run };
 }
 
 /** How many of the rows read are shown: the rest only tell that there are more. */
 function shownRows(compiled: CompiledQuery): number {
   const { paging } = compiled;
-  if (paging.kind === 'page') return paging.pageSize;
+  if (paging.kind === 'page' || paging.kind === 'cursor') return paging.pageSize;
   return paging.limit;
 }

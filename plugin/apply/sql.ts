@@ -68,6 +68,18 @@ function arrayJson(column: Column, ref: string): string {
 }
 
 /**
+ * A value's text form, as the select list writes it where it keeps precision (decisions.md 13):
+ * timestamps in UTC with microseconds and `Z`, dates as `YYYY-MM-DD`, anything else its `::text`.
+ * `ref` is the value's SQL, a column by default.
+ */
+export function textOf(column: Column, ref = columnSql(column)): string {
+  if (column.type === 'timestamptz') return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat})`;
+  if (column.type === 'timestamp') return `to_char(${ref}, ${timestampFormat})`;
+  if (column.type === 'date') return `to_char(${ref}, 'YYYY-MM-DD')`;
+  return `${ref}::text`;
+}
+
+/**
  * Whether a field's select-list entry computes its value (to_char, a cast, to_json) instead of
  * reading the column: PostgreSQL computes it for every row a scan or sort passes, including those
  * an OFFSET skips, so such lists are applied to the page's rows only (statements.ts).
@@ -105,11 +117,9 @@ export function selectColumn(column: Column, ref: string = columnSql(column), re
   const bare = readAs === column.name;
   switch (column.type) {
     case 'timestamptz':
-      return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat}) AS ${as}`;
     case 'timestamp':
-      return `to_char(${ref}, ${timestampFormat}) AS ${as}`;
     case 'date':
-      return `to_char(${ref}, 'YYYY-MM-DD') AS ${as}`;
+      return `${textOf(column, ref)} AS ${as}`;
     case 'bigint':
     case 'numeric':
     case 'other':

@@ -11,6 +11,7 @@ export const problemCodes = {
   CONFLICTING_PARAMETERS: { status: 400, title: 'Conflicting parameters' },
   PAGE_SIZE_TOO_LARGE: { status: 400, title: 'Page size too large' },
   LIMIT_EXCEEDED: { status: 400, title: 'Limit exceeded' },
+  INVALID_CURSOR: { status: 400, title: 'Invalid cursor' },
   UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   UNKNOWN_COLLECTION: { status: 404, title: 'Unknown collection' },

@@ -48,7 +48,7 @@ function sharedResponses(options: ResolvedOptions): Record<string, JsonSchema> {
 function okResponse(collection: CollectionCatalog, options: ResolvedOptions): JsonSchema {
   return {
     description: `A bare array of ${collection.name} records (at most ${options.maxRows}), or the page envelope when a `
-      + 'page parameter is present (the simple page envelope with `total=none`).',
+      + 'page parameter is present (the simple page envelope with `total=none`, the cursor envelope with `cursor`).',
     headers: {
       ETag: { description: 'A weak validator of the representation.', schema: { type: 'string' } },
       'X-Result-Truncated': {
@@ -63,6 +63,7 @@ function okResponse(collection: CollectionCatalog, options: ResolvedOptions): Js
             { type: 'array', items: ref('schemas', schemaNames.record(collection.name)) },
             ref('schemas', schemaNames.page(collection.name)),
             ref('schemas', schemaNames.simplePage(collection.name)),
+            ref('schemas', schemaNames.cursorPage(collection.name)),
           ],
         },
       },

@@ -4,6 +4,7 @@
 import type { ResolvedOptions } from '../options';
 import type { Column, CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { sortWordList } from '../syntax';
+import { cursorParameter } from './cursors';
 import { betweenPattern, filterPattern, inPattern, isRanged, searchPattern, valueForm, type JsonSchema } from './value-forms';
 
 export type Parameter = JsonSchema;
@@ -157,7 +158,7 @@ function expandParameter(relation: RelationCatalog, maxExpandDepth: number): Par
     });
 }
 
-const pagingNames = ['page', 'per-page', 'page-size', 'limit', 'offset'] as const;
+const pagingNames = ['page', 'per-page', 'page-size', 'limit', 'offset', 'cursor'] as const;
 
 /** The shared paging parameters, for `components.parameters`. */
 export function pagingParameters(options: ResolvedOptions): Record<string, Parameter> {
@@ -172,6 +173,7 @@ export function pagingParameters(options: ResolvedOptions): Record<string, Param
     limit: query('limit', `Return at most this many records as a bare array (capped at ${options.maxRows}). Not with page parameters.`,
       { type: 'integer', minimum: 0 }, 10),
     offset: query('offset', 'Skip this many records (bare array). Not with page parameters.', { type: 'integer', minimum: 0 }, 0),
+    cursor: cursorParameter as Parameter,
   };
 }
 

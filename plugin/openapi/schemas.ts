@@ -4,6 +4,7 @@
 import { maxDetailLength, maxErrorsBytes, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { columnSchema } from './record-schemas';
+import { cursorPageSchema } from './cursors';
 import { simplePageSchema } from './totals';
 import type { JsonSchema } from './value-forms';
 
@@ -16,6 +17,7 @@ export const schemaNames = {
   relation: (path: string, relation: string): string => `record.${path}.${relation}`,
   page: (collection: string): string => `page.${collection}`,
   simplePage: (collection: string): string => `simple-page.${collection}`,
+  cursorPage: (collection: string): string => `cursor-page.${collection}`,
 };
 
 function scopeProperties(scope: ScopeCatalog): Record<string, JsonSchema> {
@@ -76,6 +78,7 @@ export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth:
     embedded);
   schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
   schemas[schemaNames.simplePage(collection.name)] = simplePageSchema(ref(schemaNames.record(collection.name)));
+  schemas[schemaNames.cursorPage(collection.name)] = cursorPageSchema(ref(schemaNames.record(collection.name)));
   return schemas;
 }
 

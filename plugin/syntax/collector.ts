@@ -46,6 +46,8 @@ export interface Collector {
   aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
   total: TotalMode | undefined;
+  /** `cursor=...` as sent (decisions.md 43). */
+  cursor: string | undefined;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;
   /** Relation name -> the first key naming it. */

@@ -20,7 +20,7 @@ import {
 } from './vocabulary';
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total',
+  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total', 'cursor',
 ]);
 
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
@@ -199,6 +199,10 @@ function addPair(c: Collector, pair: QueryPair): void {
       return addPaging(c, modifier, pair.value);
     case 'total':
       return addTotal(c, pair.value);
+    case 'cursor':
+      // Opaque here: the validate stage decodes it against the request's sort (decisions.md 43).
+      c.cursor = pair.value;
+      return;
   }
 }
 
@@ -237,7 +241,8 @@ function resolvePaging(c: Collector): PagingDescription {
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
     root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], counts: [], aliasLike: [], paging: new Map(),
-    total: undefined, problems: [], seen: new Set(), relations: new Map(), clauses: 0, longestList: 0, longestListKey: undefined, index: 0,
+    total: undefined, cursor: undefined, problems: [], seen: new Set(), relations: new Map(), clauses: 0, longestList: 0,
+    longestListKey: undefined, index: 0,
   };
   pairs.forEach((pair, index) => {
     c.index = index;
@@ -255,6 +260,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     aliased,
     paging,
     total: c.total,
+    cursor: c.cursor,
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
     cost: {

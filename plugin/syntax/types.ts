@@ -127,6 +127,8 @@ export interface QueryDescription {
   readonly paging: PagingDescription;
   /** `total=...` as sent (decisions.md 44); only paginated requests use it. */
   readonly total: TotalMode | undefined;
+  /** `cursor=...` as sent (decisions.md 43): empty for the first page; decoded by the validate stage. */
+  readonly cursor: string | undefined;
   /** Syntax problems found; the validate stage adds its own and reports them all together. */
   readonly problems: readonly Problem[];
   /** Every key as sent, in order, so problems can be reported in query-string order. */

@@ -27,6 +27,7 @@ export const rootModifiers = [
   'limit',
   'offset',
   'total',
+  'cursor',
 ] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
@@ -51,6 +52,7 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   limit: false,
   offset: false,
   total: false,
+  cursor: false,
 };
 
 /** The alias modifiers a `has` alias reads: its conditions (decisions.md 37). */

@@ -219,7 +219,8 @@ class ScopeValidator {
     const target = relationField(this.catalog.label, this.relations, sort.field, 'sortable', sort.parameter, this.problems);
     if (target === undefined) return undefined;
     const alias = `__kqm_s${joins.length - this.counts.length}`;
-    const column: Column = Object.freeze({ ...target.column, name: sort.field, table: alias, column: 'v' });
+    // NULL when there is no related record, or the hooks hide it, whatever the related column allows.
+    const column: Column = Object.freeze({ ...target.column, name: sort.field, table: alias, column: 'v', nullable: true });
     joins.push({ kind: 'first', alias, related: { relation: target.relation, groups: [] }, field: target.column, column });
     return column;
   }

@@ -2,7 +2,7 @@
 // accepts these types, so it can never be handed unchecked client text.
 
 import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
-import type { Operator, SortDirection } from '../syntax';
+import type { CursorDirection, Operator, SortDirection } from '../syntax';
 
 export type BoundValue = string | number | boolean;
 
@@ -106,12 +106,27 @@ export type ValidatedTotal =
   | { readonly kind: 'none' };
 
 /**
- * `page`: an envelope. `rows`: a bare array of at most `limit` rows from `offset`; `truncatable` when
+ * Where a cursor page starts (decisions.md 43): after (`next`) or before (`prev`) the boundary row's
+ * sort values, one per order key, typed as a filter value of that key would be; `at` undefined: from
+ * the start (`next`) or the end (`prev`) of the results.
+ */
+export interface ValidatedCursor {
+  readonly direction: CursorDirection;
+  readonly at: readonly (BoundValue | null)[] | undefined;
+  /** False when a value's type has no check before SQL (`other`, arrays): the database's refusal of it is the cursor's fault. */
+  readonly checked: boolean;
+}
+
+/**
+ * `page`: an envelope. `cursor`: a keyset page (decisions.md 43). `rows`: a bare array of at most
+ * `limit` rows from `offset`; `truncatable` when
  * `limit` is the server's maxRows cap rather than the client's own limit (decisions.md 28).
  */
 export type ValidatedPaging =
   | { readonly kind: 'page'; readonly page: number; readonly pageSize: number; readonly total: ValidatedTotal }
-  | { readonly kind: 'rows'; readonly limit: number; readonly offset: number; readonly truncatable: boolean };
+  | { readonly kind: 'rows'; readonly limit: number; readonly offset: number; readonly truncatable: boolean }
+  /** `cursor=...`: Laravel's cursor envelope; `cursor` undefined for the first page (`cursor=`). */
+  | { readonly kind: 'cursor'; readonly pageSize: number; readonly cursor: ValidatedCursor | undefined };
 
 export interface ValidatedQuery {
   readonly collection: CollectionCatalog;

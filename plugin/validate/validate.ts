@@ -1,10 +1,12 @@
 // Validates a whole QueryDescription against a collection's catalog: the root scope, the expansions
-// (expansions.ts), pagination and the cost caps. Reports every problem at once (decisions.md 29).
+// (expansions.ts), pagination (a cursor's in cursor.ts) and the cost caps. Reports every problem at
+// once (decisions.md 29).
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog, Column, RelationCatalog } from '../schema';
 import type { QueryDescription } from '../syntax';
 import { AliasScopes } from './alias-scopes';
+import { validateCursorPaging } from './cursor';
 import { labelled, relationNamed, validateExpansions } from './expansions';
 import { validateScope } from './scope';
 import { validateTotal, type TotalSettings } from './total';
@@ -125,7 +127,9 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const expansions = validateExpansions(description, collection.name, collection.relations, limits, aliases, problems);
   // `has` groups are ANDed with the other groups (decisions.md 37).
   const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
-  const paging = validatePaging(description, collection, limits, problems);
+  const paging = description.cursor === undefined
+    ? validatePaging(description, collection, limits, problems)
+    : validateCursorPaging(description, root.order, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
   return Object.freeze({ collection, root, expansions, paging });

@@ -286,13 +286,14 @@ describe('OpenAPI document', function () {
       const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[') || p.name.startsWith('count[')).map((p) => p.name).join('&');
       const pages = [`${expands}&per-page=5&page=2`, 'page=99'];
       const totals = ['estimated', 'none'].flatMap((total) => pages.map((page) => `${page}&total=${total}`));
-      for (const query of ['', expands, ...pages, ...totals]) {
+      const cursors = [`${expands}&per-page=5&cursor=`, 'cursor=&filter[id]=0'];
+      for (const query of ['', expands, ...pages, ...totals, ...cursors]) {
         const res = await expectStatus(`${path}?${query}`, 200);
         expect(validate(res.body), `${path}?${query}: ${schemas.errorsText(validate)}`).to.equal(true);
       }
     }
     const problem = schemas.named('Problem');
-    for (const url of ['/api/users?filter[nope]=1&sort[id]=up', '/api/nope', '/api/users?per-page=1000']) {
+    for (const url of ['/api/users?filter[nope]=1&sort[id]=up', '/api/nope', '/api/users?per-page=1000', '/api/users?cursor=abc']) {
       const res = await get(url);
       expect(res.type).to.equal('application/problem+json');
       expect(problem(res.body), `${url}: ${schemas.errorsText(problem)}`).to.equal(true);

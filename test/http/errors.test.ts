@@ -124,6 +124,11 @@ describe('errors', function () {
       expect(await exactBody(h.get('/api/users?per-page=500'), 400))
         .to.deep.equal(badRequest({ code: 'PAGE_SIZE_TOO_LARGE', parameter: 'per-page', allowed: 100 }));
     });
+
+    it('INVALID_CURSOR', async function () {
+      expect(await exactBody(h.get('/api/users?cursor=abc'), 400))
+        .to.deep.equal(badRequest({ code: 'INVALID_CURSOR', parameter: 'cursor' }));
+    });
   });
 
   describe('several problems in one request (decision 29)', function () {

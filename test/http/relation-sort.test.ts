@@ -13,6 +13,7 @@ import type { Context } from 'koa';
 import type { ModelQuery } from '../../plugin';
 import type { ModelClass } from '../../plugin/schema';
 import { allUsersExcept, expectOk, idsOf, objectOf, useApp } from '../support/app';
+import { walkBack, walkForward } from '../support/cursor-walk';
 import { expectProblem } from '../support/problems';
 import { addRelationRows, relationCollections } from './relation-models';
 
@@ -35,6 +36,17 @@ describe('relation sort: a field of a to-one relation', function () {
     // Users without a phone, and user 4 whose phone has no kind, are NULL.
     expect(await h.userIds('fields=id&sort[phone.kind]')).to.deep.equal([2, 1, 6, ...others(1, 2, 6)]);
     expect(await h.userIds('fields=id&sort[phone.kind]=desc')).to.deep.equal([...others(1, 2, 6), 1, 6, 2]);
+  });
+
+  it('cursor pages follow the same order forward and back, NULLs included (decision 43)', async function () {
+    for (const query of ['/api/phones?fields=id&sort[owner.name]=desc', '/api/users?fields=id&sort[phone.kind]', '/api/posts?fields=id&sort[author.name]']) {
+      const all = await h.rows(`${query}&limit=1000`);
+      const forward = await walkForward((p) => h.get(p), `${query}&per-page=2&cursor=`);
+      expect(forward.records, query).to.deep.equal(all);
+      const last = forward.pages[forward.pages.length - 1];
+      if (last === undefined) return expect.fail('no page');
+      expect((await walkBack((p) => h.get(p), last)).records, `${query}, back`).to.deep.equal(all);
+    }
   });
 
   it('has-one-through: the first related record (lowest id), as expand shows it', async function () {

@@ -301,6 +301,7 @@ describe('totals', function () {
       const posts = objectOf(await h.get('/api/_meta/posts'));
       expect(users.pagination).to.deep.equal({
         defaultPageSize: 15, maxPageSize: 100, total: 'none', totalModes: ['exact', 'estimated', 'none'], estimateAbove: 500,
+        modes: ['page', 'cursor'],
       });
       expect(posts.pagination).to.deep.include({ total: 'exact' });
     });

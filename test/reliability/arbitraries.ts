@@ -309,6 +309,11 @@ const pagingArb: fc.Arbitrary<Paging> = fc.oneof(
     weight: 2,
   },
   {
+    arbitrary: fc.record({ size: fc.integer({ min: 1, max: 25 }), sizeKeys: fc.subarray<'per-page' | 'page-size'>(['per-page', 'page-size']) })
+      .map(({ size, sizeKeys }): Paging => ({ kind: 'cursor', size: sizeKeys.length > 0 ? size : null, sizeKeys })),
+    weight: 2,
+  },
+  {
     arbitrary: fc.record({ limit: fc.option(fc.integer({ min: 0, max: 25 })), offset: fc.option(fc.integer({ min: 0, max: 25 })) })
       .map(({ limit, offset }): Paging => (limit === null && offset === null ? { kind: 'none' } : { kind: 'slice', limit, offset })),
     weight: 2,
@@ -339,6 +344,7 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
       noise: fc.subarray([...NOISE], { maxLength: 2 }),
       merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
       encoding: encodingArb,
-    }))),
+    // A cursor page has no total (decisions.md 43-44): `total` beside `cursor` would be refused.
+    })).map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec))),
   })));
 }

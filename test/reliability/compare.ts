@@ -40,6 +40,7 @@ function expectLinks(links: unknown, expected: Extract<Expected, { kind: 'page' 
 /** Asserts that `res` is the answer `expected` describes. */
 export function expectAnswer(res: RawResponse, expected: Expected, request: string): void {
   const what = `GET ${request}`;
+  if (expected.kind === 'cursor-walk') throw new Error('a cursor walk takes several requests: cursor-walk.ts follows it');
   if (res.status !== 200) expect.fail(`${what}: expected 200, got ${res.status}: ${res.text.slice(0, 600)}`);
   if (expected.kind === 'array') {
     expectSameJson(res.body, expected.records, what);

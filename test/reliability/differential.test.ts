@@ -1,6 +1,6 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
 // NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
-// nested expansions, pages, limit/offset, totals),
+// nested expansions, pages, limit/offset, totals, cursors walked both ways),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
 // Fixed seed by default; FC_SEED=<n> replays or explores another seed, FC_RUNS=<n> sets the count.
@@ -18,6 +18,7 @@ import { startApp, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { querySpecArb } from './arbitraries';
 import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
+import { expectCursorWalk } from './cursor-walk';
 import { closeIdleSockets, rawGet } from './http';
 import { Dataset, loadDataset, textInByteOrder } from './model';
 import { serializeQuery, type ExpandSpec } from './query';
@@ -50,6 +51,7 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
   expect(direct.count.toSQL(), `count query of ${raw}`).to.deep.equal(built.count.toSQL());
   expect(direct.estimated?.capped.toSQL(), `capped count of ${raw}`).to.deep.equal(built.estimated?.capped.toSQL());
   expect(direct.estimated?.estimate.toSQL(), `estimate of ${raw}`).to.deep.equal(built.estimated?.estimate.toSQL());
+  expect(direct.probe?.toSQL(), `probe of ${raw}`).to.deep.equal(built.probe?.toSQL());
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
   const same = async (expansions: readonly CompiledExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
     for (const expansion of expansions) {
@@ -103,7 +105,7 @@ describe('differential: the API against the reference evaluator', function () {
     const seed = envNumber('FC_SEED', DEFAULT_SEED);
     const numRuns = envNumber('FC_RUNS', DEFAULT_RUNS);
     let executed = 0;
-    const shapes = { nested: 0, windows: 0 };
+    const shapes = { nested: 0, windows: 0, cursors: 0 };
     const started = Date.now();
     const property = fc.asyncProperty(querySpecArb({ data: dataset, textOrder }), async (spec) => {
       executed += 1;
@@ -112,14 +114,21 @@ describe('differential: the API against the reference evaluator', function () {
       if (all(spec.expands).some((e) => e.window !== null)) shapes.windows += 1;
       const raw = serializeQuery(spec);
       const path = `/api/${spec.collection}?${raw}`;
-      expectAnswer(await rawGet(origin, path), evaluate(spec, raw, dataset, options), path);
+      const expected = evaluate(spec, raw, dataset, options);
+      if (expected.kind === 'cursor-walk') {
+        shapes.cursors += 1;
+        const second = await expectCursorWalk(origin, path, raw, expected);
+        if (second !== undefined) await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, second, dataset);
+      } else {
+        expectAnswer(await rawGet(origin, path), expected, path);
+      }
       await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, raw, dataset);
     });
     try {
       await fc.assert(property, { seed, numRuns });
     } finally {
       console.log(`    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; `
-        + `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows)`);
+        + `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor)`);
     }
   });
 });

@@ -10,6 +10,10 @@ import { rawGet } from './http';
 import { codeOf, enc, MARK, useHostileApps } from './hostile-harness';
 import { expectValidProblem } from './problem';
 
+/** A cursor in the plugin's wire form (base64url JSON), holding whatever values a client chose. */
+const cursor = (sort: string[], dir: string, at: (string | null)[] | null): string =>
+  Buffer.from(JSON.stringify({ sort, dir, at }), 'utf8').toString('base64url');
+
 describe('hostile input (reliability)', function () {
   const h = useHostileApps();
 
@@ -36,7 +40,7 @@ describe('hostile input (reliability)', function () {
       'filter[name]', 'filter[or+email]', 'filter[and!+status]', 'in[name]', 'in[or+role]', 'between[name]', 'search[name,email]',
       'between[created_at]', 'in[created_at]', 'p_filter[created_at]',
       'search[status]', 'filter[id]', 'filter[created_at]', 'in[score]', 'sort[name]', 'fields', 'expand[posts]', 'p_filter[title]',
-      'p_search[title]', 'per-page', 'page', 'limit',
+      'p_search[title]', 'per-page', 'page', 'limit', 'cursor', 'cursor',
     );
     const keyArb = fc.oneof({ arbitrary: validKey, weight: 3 }, { arbitrary: shapedKey, weight: 2 }, { arbitrary: fixedKey, weight: 2 });
     const piece = fc.constantFrom(
@@ -47,6 +51,9 @@ describe('hostile input (reliability)', function () {
       '0001-01-01T00:00%2B00:01', '0001-01-01T00:00:00.5%2B23:59', '9999-12-31T23:59-23:59',
       'desc', 'sideways', '%00', '%C3%28', '%FF', '%E0%A4', '%', '%G1', '%2', '%ED%A0%80', '%C0%AF', '%F0%9F%98%80', '%C3%A9',
       enc(MARK), enc(`${MARK}'; drop table users; --`), enc(`"${MARK}","x"`), enc(`${MARK}\\`), '+', '%20', '&', '[', ']',
+      // Cursors a client forged (decisions.md 43): hostile values, for the default order and for sort[name].
+      cursor(['id:asc'], 'next', ['99999999999999999999']), cursor(['id:asc'], 'prev', [`${MARK}'; drop table users; --`]),
+      cursor(['name:asc', 'id:asc'], 'next', [MARK, '1']), cursor(['name:asc', 'id:asc'], 'prev', [null, '1e309']), cursor(['id:asc'], 'next', null),
     );
     const valueArb = fc.oneof(
       { arbitrary: fc.array(piece, { minLength: 0, maxLength: 5 }).map((p) => p.join('')), weight: 6 },

@@ -96,7 +96,9 @@ export interface CountSpec {
 export type Paging =
   | { readonly kind: 'none' }
   | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
-  | { readonly kind: 'slice'; readonly limit: number | null; readonly offset: number | null };
+  | { readonly kind: 'slice'; readonly limit: number | null; readonly offset: number | null }
+  /** `cursor=` (decisions.md 43): the first page; the differential test follows the cursors from there. */
+  | { readonly kind: 'cursor'; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] };
 
 /** `total=` (decisions.md 44); it changes only paginated answers. */
 export type TotalChoice = 'exact' | 'estimated' | 'none';
@@ -171,6 +173,8 @@ function pagingPairs(paging: Paging): Pair[][] {
       if (paging.page !== null) out.push([['page', String(paging.page)]]);
       return out;
     }
+    case 'cursor':
+      return [...paging.sizeKeys.map((key): Pair[] => [[key, String(paging.size)]]), [['cursor', '']]];
     case 'slice': {
       const out: Pair[][] = [];
       if (paging.limit !== null) out.push([['limit', String(paging.limit)]]);

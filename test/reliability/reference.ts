@@ -1,7 +1,8 @@
 // The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
 // sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, relations in
-// conditions 36-39, nested expansion and per-parent windows 40-41, totals 44). It shares no code with plugin/.
+// conditions 36-39, nested expansion and per-parent windows 40-41, cursors 43, totals 44). It shares
+// no code with plugin/.
 
 import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
 import { ClauseSpec, CountSpec, ExpandSpec, HasSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec, WindowSpec } from './query';
@@ -49,7 +50,9 @@ export interface ExpectedSimplePage {
 export type Expected =
   | { readonly kind: 'array'; readonly records: JsonRecord[]; readonly truncated: boolean }
   | { readonly kind: 'page'; readonly envelope: ExpectedPage }
-  | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage };
+  | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage }
+  /** `cursor=`: every record, in order, over the pages the cursors lead through (cursor-walk.ts follows them). */
+  | { readonly kind: 'cursor-walk'; readonly records: JsonRecord[]; readonly perPage: number; readonly base: string };
 
 // ---- conditions -----------------------------------------------------------------------------
 
@@ -364,6 +367,9 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], reach, spec.has);
   const records = rows.map((row) => withExpansions(collection.relations, spec.expands, data, row, fields, { reach, counts: spec.counts }));
   const paging = spec.paging;
+  if (paging.kind === 'cursor') {
+    return { kind: 'cursor-walk', records, perPage: paging.size ?? options.defaultPageSize, base: `${options.origin}${options.prefix}/${collection.name}` };
+  }
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;
     if (spec.total === 'none') return { kind: 'simple-page', envelope: simpleEnvelope(records, paging, options, base, rawQuery) };

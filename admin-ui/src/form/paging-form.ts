@@ -1,5 +1,6 @@
 // Owns the pagination builder: all records (a bare array, up to maxRows), pages (the envelope with
-// navigation links, and how it gets its total) or limit and offset.
+// navigation links, and how it gets its total), cursor pages (keyset: previous and next) or limit
+// and offset.
 import { h, labelled } from '../dom';
 import type { CollectionMeta } from '../meta';
 import type { FormState, PagingMode, PagingState } from '../state';
@@ -38,6 +39,7 @@ export function pagingSection(state: FormState, meta: CollectionMeta, ctx: FormC
   const modes: ReadonlyArray<[PagingMode, string]> = [
     ['none', `All records (at most ${meta.maxRows})`],
     ['pages', 'Pages'],
+    ...(meta.pagination.modes.includes('cursor') ? [['cursor', 'Cursor (previous and next, no total)'] as [PagingMode, string]] : []),
     ['limit', 'Limit and offset'],
   ];
   const radios = modes.map(([mode, label]) => {
@@ -45,7 +47,8 @@ export function pagingSection(state: FormState, meta: CollectionMeta, ctx: FormC
     radio.checked = paging.mode === mode;
     radio.addEventListener('change', () => {
       paging.mode = mode;
-      if (mode === 'pages' && paging.perPage === '' && paging.page === '') paging.perPage = String(meta.pagination.defaultPageSize);
+      const paged = mode === 'pages' || mode === 'cursor';
+      if (paged && paging.perPage === '' && paging.page === '') paging.perPage = String(meta.pagination.defaultPageSize);
       ctx.rebuild(radio.id);
     });
     return h('label', { class: 'check', attrs: { for: radio.id } }, radio, label);
@@ -57,7 +60,9 @@ export function pagingSection(state: FormState, meta: CollectionMeta, ctx: FormC
         labelled('Page', numberInput('page', paging, 'page', ctx, { min: '1', placeholder: '1' }), '', 'paging-page'),
         labelled('Total', totalSelect(paging, meta, ctx), '', 'paging-total'),
       ]
-    : paging.mode === 'limit'
+    : paging.mode === 'cursor'
+      ? [labelled(`Page size (1–${max})`, numberInput('per-page', paging, 'perPage', ctx, { min: '1', max, placeholder: String(meta.pagination.defaultPageSize) }), '', 'paging-per-page')]
+      : paging.mode === 'limit'
       ? [
           labelled('Limit', numberInput('limit', paging, 'limit', ctx, { min: '0', placeholder: String(meta.maxRows) }), '', 'paging-limit'),
           labelled('Offset', numberInput('offset', paging, 'offset', ctx, { min: '0', placeholder: '0' }), '', 'paging-offset'),

@@ -20,7 +20,7 @@ export interface DecodedForm {
 
 const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(?:\[([^[\]]*)\])?$/s;
 const scoped = new Set(['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!']);
-const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset', 'total']);
+const paging = new Set(['page', 'per-page', 'page-size', 'limit', 'offset', 'total', 'cursor']);
 /** Keys that declare an alias, read before the rest. */
 const declaring = new Set(['expand', 'has', 'has!', 'count']);
 const conditions = new Set(['filter', 'in', 'between', 'search']);
@@ -102,11 +102,29 @@ function addToScope(scope: ScopeState, meta: CollectionMeta, modifier: string, a
   }
 }
 
+/** `cursor` (decisions.md 43) takes a page size, and nothing else of pages or limit/offset. */
+function readCursor(state: FormState, key: string, value: string, ignored: string[]): boolean {
+  const { paging: current } = state;
+  if (key === 'cursor') {
+    if (current.mode === 'limit' || current.page !== '') ignored.push(`cursor: cannot be combined with ${current.mode === 'limit' ? 'limit/offset' : 'page'}`);
+    else {
+      current.mode = 'cursor';
+      current.cursor = value;
+    }
+    return true;
+  }
+  if (current.mode !== 'cursor') return false;
+  if (key === 'per-page' || key === 'page-size') current.perPage = value;
+  else ignored.push(`${key}: cannot be combined with cursor`);
+  return true;
+}
+
 function readPaging(state: FormState, key: string, value: string, ignored: string[]): void {
   if (key === 'total') {
     state.paging.total = value;
     return;
   }
+  if (readCursor(state, key, value, ignored)) return;
   const pages = key === 'page' || key === 'per-page' || key === 'page-size';
   const mode = pages ? 'pages' : 'limit';
   if (state.paging.mode !== 'none' && state.paging.mode !== mode) {

@@ -54,12 +54,15 @@ function scopeParams(scope: ScopeState, alias: string): Param[] {
 }
 
 function pagingParams(state: FormState): Param[] {
-  const { mode, perPage, page, limit, offset, total } = state.paging;
+  const { mode, perPage, page, limit, offset, total, cursor } = state.paging;
   const params: Param[] = [];
   if (mode === 'pages') {
     if (perPage !== '') params.push({ key: 'per-page', value: perPage, control: 'paging-per-page' });
     if (page !== '' || perPage === '') params.push({ key: 'page', value: page === '' ? '1' : page, control: 'paging-page' });
     if (total !== '') params.push({ key: 'total', value: total, control: 'paging-total' });
+  } else if (mode === 'cursor') {
+    if (perPage !== '') params.push({ key: 'per-page', value: perPage, control: 'paging-per-page' });
+    params.push({ key: 'cursor', value: cursor, control: 'paging-cursor' });
   } else if (mode === 'limit') {
     if (limit !== '') params.push({ key: 'limit', value: limit, control: 'paging-limit' });
     if (offset !== '') params.push({ key: 'offset', value: offset, control: 'paging-offset' });

@@ -5,6 +5,7 @@ import { h } from '../dom';
 import { selectTab } from '../page';
 import type { Param } from '../query/encode';
 import { ui } from '../ui';
+import { asCursorEnvelope, cursorNavigation } from './cursor-links';
 import { explainView } from './explain';
 import { asEnvelope, envelopeNavigation } from './links';
 import { asSimpleEnvelope, simpleNavigation } from './simple-links';
@@ -46,8 +47,10 @@ export function showRun(response: ApiResponse, params: readonly Param[], onNavig
   ui.status.textContent = `HTTP ${response.status} · ${records.length} record${records.length === 1 ? '' : 's'} · ${response.milliseconds} ms${truncated}`;
   const envelope = asEnvelope(response.body);
   const simple = asSimpleEnvelope(response.body);
+  const cursor = asCursorEnvelope(response.body);
   if (envelope !== undefined) ui.pagination.replaceChildren(envelopeNavigation(envelope, onNavigate));
   else if (simple !== undefined) ui.pagination.replaceChildren(simpleNavigation(simple, onNavigate));
+  else if (cursor !== undefined) ui.pagination.replaceChildren(cursorNavigation(cursor, onNavigate));
   ui.table.replaceChildren(resultTable(records));
 }
 

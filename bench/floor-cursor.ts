@@ -1,0 +1,58 @@
+// The floor's keyset pages (shapes 20 and 21, decisions.md 43), written by hand as a careful developer
+// would: the cursor decoded (base64url JSON, the plugin's format, so the bodies match), a seek on
+// `(created_at, id)` in the index's order (created_at descending, id ascending), one row read past the
+// page, a one-row probe for a previous page, and Laravel's cursor envelope.
+
+type Run = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
+type Row = Record<string, unknown>;
+
+const SORT = ['created_at:desc', 'id:asc'];
+const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+interface Cursor { readonly dir: 'next' | 'prev'; readonly at: [string, string] | null }
+
+function decode(text: string): Cursor | undefined {
+  if (text === '') return undefined;
+  const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { sort: string[]; dir: 'next' | 'prev'; at: [string, string] | null };
+  if (token.sort.join() !== SORT.join()) throw new Error('a cursor of another sort');
+  return { dir: token.dir, at: token.at };
+}
+
+const encode = (dir: 'next' | 'prev', row: Row): string =>
+  Buffer.from(JSON.stringify({ sort: SORT, dir, at: [row.__at, String(row.id)] }), 'utf8').toString('base64url');
+
+/** Rows after (`next`) or before (`prev`) the boundary, in the order they are read. */
+function seek(dir: 'next' | 'prev', from: number): string {
+  return dir === 'next'
+    ? `(created_at < $${from}::timestamptz OR (created_at = $${from}::timestamptz AND id > $${from + 1}::int))`
+    : `(created_at > $${from}::timestamptz OR (created_at = $${from}::timestamptz AND id < $${from + 1}::int))`;
+}
+
+/** `filter[status]=...&sort[created_at]=desc&per-page=N&cursor=...` -> the cursor envelope. */
+export async function cursorPage(run: Run, columns: string, path: string, rawQuery: string, status: string, perPage: number, text: string): Promise<object> {
+  const cursor = decode(text);
+  const dir = cursor?.dir ?? 'next';
+  const at = cursor?.at ?? null;
+  const order = dir === 'next' ? 'created_at DESC, id ASC' : 'created_at ASC, id DESC';
+  const where = at === null ? 'status = $1' : `status = $1 AND ${seek(dir, 2)}`;
+  const values: unknown[] = at === null ? [status] : [status, ...at];
+  const [read, probe] = await Promise.all([
+    run<Row>(`SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
+      [...values, perPage + 1]),
+    at === null ? Promise.resolve([]) : run<Row>(`SELECT 1 FROM users WHERE status = $1 AND NOT ${seek(dir, 2)} LIMIT 1`, values),
+  ]);
+  const page = read.slice(0, perPage);
+  if (dir === 'prev') page.reverse();
+  const [hasNext, hasPrev] = dir === 'next' ? [read.length > perPage, probe.length > 0] : [probe.length > 0, read.length > perPage];
+  const first = page[0];
+  const last = page[page.length - 1];
+  const next = hasNext && last !== undefined ? encode('next', last) : null;
+  const prev = hasPrev && first !== undefined ? encode('prev', first) : null;
+  for (const row of page) delete row.__at;
+  const url = (c: string): string => `${path}?${rawQuery.replace(/(^|&)cursor=[^&]*/, `$1cursor=${c}`)}`;
+  return {
+    data: page, path, per_page: perPage,
+    next_cursor: next, next_page_url: next === null ? null : url(next),
+    prev_cursor: prev, prev_page_url: prev === null ? null : url(prev),
+  };
+}

@@ -1,0 +1,121 @@
+// Keyset pagination's SQL (decisions.md 43): the condition that seeks past a boundary row's sort
+// values, the reading order, and the text columns the next cursors are made from. Written over
+// generic sort terms (an expression, its direction, where its NULLs sort, how a value is read back
+// as its type), so a key that is a joined or subquery value (decisions.md 38-39) is one more term.
+
+import type { SortDirection } from '../syntax';
+import { sortSignature, type BoundValue, type OrderKey, type ValidatedCursor } from '../validate';
+import { columnSql, fragment, join, quoteIdentifier, textOf, typeSql, type Fragment } from './sql';
+
+export interface SortTerm {
+  /** What the statement orders by: `"users"."name"`; any expression of the root row. */
+  readonly sql: string;
+  readonly direction: SortDirection;
+  /** PostgreSQL's default, which the order keeps (decisions.md 20): last ascending, first descending. */
+  readonly nulls: 'first' | 'last';
+  /** False when the expression is never NULL: then a row-value comparison is exact. */
+  readonly nullable: boolean;
+  /** `?::"pg_catalog"."int4"`: a boundary value read back as the expression's own type. */
+  readonly placeholder: string;
+  /** The value's text form, which the cursor carries (timestamps with microseconds, numerics exact). */
+  readonly text: string;
+}
+
+/** `{column: users.name, direction: 'desc'}` -> the term ordering by `"users"."name" desc`. */
+export function sortTerms(order: readonly OrderKey[]): SortTerm[] {
+  return order.map(({ column, direction }) => ({
+    sql: columnSql(column),
+    direction,
+    nulls: direction === 'asc' ? 'last' : 'first',
+    nullable: column.nullable,
+    placeholder: `?::${typeSql(column)}`,
+    text: textOf(column),
+  }));
+}
+
+/** Reading backwards: every direction turned, and with it (PostgreSQL's default) where NULLs sort. */
+export function reversed(terms: readonly SortTerm[]): SortTerm[] {
+  return terms.map((term) => ({ ...term, direction: term.direction === 'asc' ? 'desc' : 'asc', nulls: term.nulls === 'last' ? 'first' : 'last' }));
+}
+
+/** `"users"."name" desc, "users"."id" asc`. */
+export function orderSql(terms: readonly SortTerm[]): string {
+  return terms.map((term) => `${term.sql} ${term.direction}`).join(', ');
+}
+
+const FALSE = fragment('false');
+
+/** The term's value comes after `value` in the order; NULLs sort where `nulls` says. */
+function after(term: SortTerm, value: BoundValue | null): Fragment {
+  if (value === null) return term.nulls === 'last' ? FALSE : fragment(`${term.sql} IS NOT NULL`);
+  const beyond = fragment(`${term.sql} ${term.direction === 'asc' ? '>' : '<'} ${term.placeholder}`, [value]);
+  return term.nullable && term.nulls === 'last' ? fragment(`(${beyond.sql} OR ${term.sql} IS NULL)`, beyond.bindings) : beyond;
+}
+
+function equal(term: SortTerm, value: BoundValue | null): Fragment {
+  return value === null ? fragment(`${term.sql} IS NULL`) : fragment(`${term.sql} = ${term.placeholder}`, [value]);
+}
+
+/** `("t"."a", "t"."id") > (?, ?)`: exact when every direction agrees and nothing can be NULL. */
+function rowValue(terms: readonly SortTerm[], values: readonly BoundValue[]): Fragment {
+  const operator = terms[0]?.direction === 'desc' ? '<' : '>';
+  return fragment(`(${terms.map((t) => t.sql).join(', ')}) ${operator} (${terms.map((t) => t.placeholder).join(', ')})`, values);
+}
+
+/**
+ * Rows after the boundary in the terms' order: `(a > ?) OR (a = ? AND b < ?) OR ...`, led by `a >= ?`
+ * (or `<=`) when the first key is never NULL, so an index on it bounds the scan.
+ */
+function expanded(terms: readonly SortTerm[], values: readonly (BoundValue | null)[]): Fragment {
+  const disjuncts: Fragment[] = [];
+  terms.forEach((term, i) => {
+    const step = after(term, values[i] ?? null);
+    if (step === FALSE) return;
+    const prefix = terms.slice(0, i).map((t, j) => equal(t, values[j] ?? null));
+    const all = join([...prefix, step], ' AND ');
+    disjuncts.push(fragment(`(${all.sql})`, all.bindings));
+  });
+  if (disjuncts.length === 0) return FALSE;
+  const any = join(disjuncts, ' OR ');
+  const first = terms[0];
+  const head = values[0];
+  if (first === undefined || first.nullable || head === null || head === undefined) return fragment(`(${any.sql})`, any.bindings);
+  const bound = `${first.sql} ${first.direction === 'asc' ? '>=' : '<='} ${first.placeholder}`;
+  return fragment(`(${bound} AND (${any.sql}))`, [head, ...any.bindings]);
+}
+
+/** The rows past `values` in the order of `terms` (already turned for a backward page). */
+export function seekPast(terms: readonly SortTerm[], values: readonly (BoundValue | null)[]): Fragment {
+  const agree = terms.every((t) => t.direction === terms[0]?.direction);
+  const exact = agree && terms.every((t) => !t.nullable) && values.every((v) => v !== null);
+  return exact ? rowValue(terms, values as BoundValue[]) : expanded(terms, values);
+}
+
+/** Where each term's text form is read, beside the record's fields (never shown). */
+export const keyAlias = (index: number): string => `__kqm_k${index}`;
+
+/** What a cursor page's statements add to the root's: reading order, seek, probe and key columns. */
+export interface CursorSql {
+  /** The order rows are read in: the request's, or turned for a backward page. */
+  readonly order: string;
+  /** Where the page starts; undefined from the start or the end of the results. */
+  readonly seek: Fragment | undefined;
+  /** The rows on the other side of the boundary, whose existence the envelope's other link needs; undefined without a boundary. */
+  readonly probe: Fragment | undefined;
+  /** `to_char(...) AS "__kqm_k0"`, ...: select-list entries for the cursors. */
+  readonly keys: readonly string[];
+  /** The sort the cursors record, e.g. `['name:desc', 'id:asc']`. */
+  readonly signature: readonly string[];
+}
+
+/** `sort[name]=desc` with a `prev` cursor at `['Bob', 2]` -> read `name asc, id desc` where `(name > ? OR ...)`. */
+export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | undefined): CursorSql {
+  const terms = sortTerms(order);
+  const reading = cursor?.direction === 'prev' ? reversed(terms) : terms;
+  const keys = terms.map((term, i) => `${term.text} AS ${quoteIdentifier(keyAlias(i))}`);
+  const at = cursor?.at;
+  const seek = at === undefined ? undefined : seekPast(reading, at);
+  // From the start or the end nothing lies on the other side; past a boundary, the rows up to it (itself included).
+  const probe = seek === undefined ? undefined : fragment(`(${seek.sql}) IS NOT TRUE`, seek.bindings);
+  return Object.freeze({ order: orderSql(reading), seek, probe, keys: Object.freeze(keys), signature: Object.freeze(sortSignature(order)) });
+}

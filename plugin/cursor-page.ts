@@ -1,0 +1,63 @@
+// How a cursor page's rows become its envelope's parts (decisions.md 43): the page in the request's
+// order (a backward page is read in the turned order, then turned back), the cursors on either side
+// made from the boundary rows' key columns, which are then dropped from the rows, and whether any
+// record lies on either side: the row read past the page on one, the probe's row on the other.
+
+import { keyAlias, type CompiledQuery, type CursorSql, type Row } from './apply';
+import { isUnavailable, raise } from './errors';
+import { encodeCursor, type CursorDirection } from './syntax';
+
+export interface CursorPage {
+  /** The records' rows in the request's order, without the key columns. */
+  readonly rows: Row[];
+  readonly nextCursor: string | null;
+  readonly prevCursor: string | null;
+}
+
+type CursorPaging = Extract<CompiledQuery['paging'], { kind: 'cursor' }>;
+
+/** The key columns' text forms of a row: what a cursor at that row holds. */
+function keysOf(row: Row, count: number): (string | null)[] {
+  return Array.from({ length: count }, (_, i) => {
+    const value = row[keyAlias(i)];
+    return value === null || value === undefined ? null : String(value);
+  });
+}
+
+/** `rows` (read in the reading order, one past the page) and the probe's rows -> the page and its cursors. */
+export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly Row[], probed: readonly Row[] | undefined): CursorPage {
+  const direction: CursorDirection = paging.cursor?.direction ?? 'next';
+  const page = read.slice(0, paging.pageSize);
+  if (direction === 'prev') page.reverse();
+  const onward = read.length > paging.pageSize;
+  const behind = (probed?.length ?? 0) > 0;
+  const [hasNext, hasPrev] = direction === 'next' ? [onward, behind] : [behind, onward];
+  const count = sql.keys.length;
+  const first = page[0];
+  const last = page[page.length - 1];
+  // An empty page past a boundary: every record lies on the other side, so that page starts at the start or the end.
+  const make = (towards: CursorDirection, row: Row | undefined): string =>
+    encodeCursor({ sort: sql.signature, direction: towards, at: row === undefined ? null : keysOf(row, count) });
+  const nextCursor = hasNext ? make('next', last) : null;
+  const prevCursor = hasPrev ? make('prev', first) : null;
+  for (const row of page) {
+    for (let i = 0; i < count; i++) delete row[keyAlias(i)];
+  }
+  return { rows: page, nextCursor, prevCursor };
+}
+
+/**
+ * A cursor's values of types checked only by the database (`other`, arrays: decisions.md 43) are read
+ * as `?::type`; a data exception (SQLSTATE class 22) then means the cursor was edited: INVALID_CURSOR.
+ */
+export async function guardCursor<T>(compiled: CompiledQuery, running: Promise<T>): Promise<T> {
+  const { paging } = compiled;
+  if (paging.kind !== 'cursor' || paging.cursor === undefined || paging.cursor.checked) return running;
+  try {
+    return await running;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (isUnavailable(error) || typeof code !== 'string' || !code.startsWith('22')) throw error;
+    return raise('INVALID_CURSOR', 'cursor', '`cursor` has a value its sort key cannot hold: use a `next_cursor` or `prev_cursor` as given');
+  }
+}

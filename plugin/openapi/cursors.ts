@@ -1,0 +1,41 @@
+// What rule 43 (cursor pagination) adds to the document: the `cursor` parameter and Laravel's cursor
+// paginator envelope it returns.
+
+import type { JsonSchema } from './value-forms';
+
+/** `cursor`, shared by every collection (`components.parameters`). */
+export const cursorParameter: JsonSchema = {
+  name: 'cursor',
+  in: 'query',
+  required: false,
+  allowEmptyValue: true,
+  description: 'Keyset pagination: empty for the first page, otherwise a `next_cursor` or `prev_cursor` exactly as given; the '
+    + 'response is the cursor envelope. The page size follows `per-page`. Not with `page`, `limit`, `offset` or `total`. A cursor '
+    + 'that cannot be decoded, or was made for another sort, is a 400 `INVALID_CURSOR`.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]*$' },
+  example: '',
+};
+
+const cursorOrNull = { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]+$' };
+// Page URLs repeat the query string as the client sent it (brackets may be unencoded), so no `format: uri`.
+const urlOrNull = { type: ['string', 'null'], description: 'An absolute URL, or null.' };
+
+/** Laravel's cursor paginator envelope, for `cursor=...`. */
+export function cursorPageSchema(record: JsonSchema): JsonSchema {
+  const properties = {
+    data: { type: 'array', items: record },
+    path: { type: 'string', description: 'An absolute URL.' },
+    per_page: { type: 'integer', minimum: 1 },
+    next_cursor: { ...cursorOrNull, description: 'The cursor of the next page, or null when no record lies past this page.' },
+    next_page_url: { ...urlOrNull, description: 'This request with `cursor` replaced by `next_cursor`, or null.' },
+    prev_cursor: { ...cursorOrNull, description: 'The cursor of the previous page, or null when no record lies before this page.' },
+    prev_page_url: { ...urlOrNull, description: 'This request with `cursor` replaced by `prev_cursor`, or null.' },
+  };
+  return {
+    type: 'object',
+    description: 'The cursor pagination envelope (Laravel cursorPaginate format), returned with `cursor`: no page numbers, no total.',
+    required: Object.keys(properties),
+    properties,
+    additionalProperties: false,
+  };
+}

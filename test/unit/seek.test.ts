@@ -1,0 +1,78 @@
+// The keyset seek of cursor pages (decisions.md 43), by the SQL it writes: a row-value comparison
+// where every direction agrees and nothing can be NULL, the expanded OR form otherwise with NULLs
+// where rule 20 puts them, backward pages in the turned order, and the probe; the same text whether
+// written directly or through a builder.
+
+import { expect } from 'chai';
+import knexFactory from 'knex';
+import { compileQuery } from '../../plugin/apply/compiled';
+import { planQueries } from '../../plugin/apply/query';
+import { describeQuery, encodeCursor, parseQueryString, type CursorToken } from '../../plugin/syntax';
+import { validateQuery } from '../../plugin/validate';
+import { limits, people } from './catalog-stub';
+
+const knex = knexFactory({ client: 'pg' });
+
+const compiled = (qs: string) => compileQuery(validateQuery(describeQuery(parseQueryString(qs)), people, limits));
+const cursor = (token: CursorToken): string => encodeCursor(token);
+
+async function rowsSql(qs: string): Promise<{ sql: string; bindings: readonly unknown[] }> {
+  return (await planQueries(compiled(qs), knex)).rows.toSQL();
+}
+
+const tail = (sql: string): string => sql.slice(sql.indexOf(' from '));
+
+describe('apply: keyset seek', () => {
+  it('the first page reads one row past the page, no offset, no seek', async () => {
+    const { sql, bindings } = await rowsSql('fields=id&per-page=10&cursor=');
+    expect(tail(sql)).to.equal(' from "people" order by "people"."id" asc limit ?');
+    expect(bindings).to.deep.equal([11]);
+  });
+
+  it('one key that is never NULL: a row-value comparison', async () => {
+    const { sql, bindings } = await rowsSql(`fields=id&per-page=2&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`);
+    expect(tail(sql)).to.equal(' from "people" where ("people"."id") > (?::"integer") order by "people"."id" asc limit ?');
+    expect(bindings).to.deep.equal([7, 3]);
+  });
+
+  it('a nullable key ascending: past a value, NULLs (last) follow; past NULL, only NULLs with a greater key', async () => {
+    const past = await rowsSql(`fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: ['b', '3'] })}`);
+    expect(past.sql).to.contain(' where ((("people"."name" > ?::"text" OR "people"."name" IS NULL)) '
+      + 'OR ("people"."name" = ?::"text" AND "people"."id" > ?::"integer")) order by');
+    expect(past.bindings).to.deep.equal(['b', 'b', 3, 16]);
+    const afterNull = await rowsSql(`fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: [null, '3'] })}`);
+    expect(afterNull.sql).to.contain(' where (("people"."name" IS NULL AND "people"."id" > ?::"integer")) order by');
+  });
+
+  it('mixed directions: the expanded form led by a bound on the first key; a prev page reads the turned order', async () => {
+    const token = { sort: ['id:desc'], direction: 'next', at: ['9'] } as const;
+    const { sql } = await rowsSql(`fields=id&sort[id]=desc&cursor=${cursor(token)}`);
+    expect(tail(sql)).to.equal(' from "people" where ("people"."id") < (?::"integer") order by "people"."id" desc limit ?');
+    const prev = await rowsSql(`fields=id&sort[big]=desc&cursor=${cursor({ sort: ['big:desc', 'id:asc'], direction: 'prev', at: ['5', '2'] })}`);
+    expect(prev.sql).to.contain(' order by "people"."big" asc, "people"."id" desc limit ?');
+    expect(prev.sql).to.contain('("people"."big" > ?::"bigint" OR "people"."big" IS NULL)');
+    expect(prev.bindings).to.deep.equal(['5', '5', 2, 16]);
+  });
+
+  it('the probe asks for one row on the other side of the boundary, the boundary row included', async () => {
+    const planned = await planQueries(compiled(`fields=id&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`), knex);
+    expect(planned.probe?.toSQL()).to.deep.equal({
+      sql: 'select 1 as "found" from "people" where (("people"."id") > (?::"integer")) IS NOT TRUE limit ?', bindings: [7, 1],
+    });
+    expect((await planQueries(compiled('fields=id&cursor='), knex)).probe).to.equal(undefined);
+  });
+
+  const queries = [
+    'fields=id&per-page=3&cursor=',
+    `sort[name]=desc&sort[born]&filter[id]=>2&cursor=${cursor({ sort: ['name:desc', 'born:asc', 'id:asc'], direction: 'prev', at: ['x', null, '4'] })}`,
+    `expand[notes]=n&search[name]=a&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['4'] })}`,
+  ];
+  for (const qs of queries) {
+    it(`written directly equals the builder's: "${qs}"`, async () => {
+      const direct = await planQueries(compiled(qs), knex);
+      const built = await planQueries(compiled(qs), knex, () => Promise.resolve());
+      expect(direct.rows.toSQL()).to.deep.equal(built.rows.toSQL());
+      expect(direct.probe?.toSQL()).to.deep.equal(built.probe?.toSQL());
+    });
+  }
+});
