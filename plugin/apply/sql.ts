@@ -67,8 +67,13 @@ function arrayJson(column: Column, ref: string): string {
  * same on every driver (decisions.md 13, 35), named after the field (its property name).
  */
 export function selectColumn(column: Column): string {
+  return selectColumnAs(column, column.name);
+}
+
+/** `selectColumn` under another name: `to_char("day_shifts"."day", 'YYYY-MM-DD') AS "__kqm_owner0"`. */
+export function selectColumnAs(column: Column, name: string): string {
   const ref = columnSql(column);
-  const as = quoteIdentifier(column.name);
+  const as = quoteIdentifier(name);
   switch (column.type) {
     case 'timestamptz':
       return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat}) AS ${as}`;
@@ -91,7 +96,7 @@ export function selectColumn(column: Column): string {
     case 'json':
     case 'enum':
       // Both drivers read json and jsonb as parsed JSON, and an enum (a type they do not know) as text.
-      return column.column === column.name ? ref : `${ref} AS ${as}`;
+      return column.column === name ? ref : `${ref} AS ${as}`;
     case 'virtual':
       // Computed by the model from the other fields (decisions.md 34); never read from the table.
       return `null AS ${as}`;

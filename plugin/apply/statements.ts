@@ -6,7 +6,7 @@
 import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
 import { renderGroup } from './conditions';
-import { columnSql, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
+import { columnSql, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {
@@ -82,11 +82,14 @@ export function joinThrough(relation: RelationCatalog): string {
   return ` inner join ${quoteTable(through.table)} on ${on}`;
 }
 
-/** `"user_roles"."user_id" as "__kqm_owner0"`: the owner key of each joined row. */
+/**
+ * `"user_roles"."user_id" AS "__kqm_owner0"`: the owner key of each joined row, read in the form the
+ * parents' key fields are read in (`to_char(...)` for a date or timestamp), so the two meet in memory.
+ */
 export function ownerSelect(relation: RelationCatalog): string[] {
   const through = relation.through;
   if (through === undefined) return [];
-  return through.ownerKeys.map((key, i) => `${columnSql(key)} as ${quoteIdentifier(ownerAlias(i))}`);
+  return through.ownerKeys.map((key, i) => selectColumnAs(key, ownerAlias(i)));
 }
 
 /**

@@ -70,6 +70,7 @@ export function formatValue(column: Column, value: unknown): JsonValue {
     case 'virtual':
       return value as JsonValue;
     case 'array':
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- not an array: an array the driver could not parse, read as its text
       return Array.isArray(value) ? elementJson(column.elementType, value as JsonValue) : String(value);
     case 'numeric':
     case 'text':
@@ -79,6 +80,7 @@ export function formatValue(column: Column, value: unknown): JsonValue {
     case 'date':
     case 'enum':
     case 'other':
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the select list reads these types as text (selectColumn in apply/sql.ts)
       return String(value);
   }
 }

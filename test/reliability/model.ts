@@ -214,6 +214,6 @@ export function fieldOf(scope: ScopeSpec, name: string): FieldSpec {
  */
 export async function textInByteOrder(knex: Knex): Promise<{ collation: string; byteOrder: boolean }> {
   const result = await knex.raw('select datcollate from pg_database where datname = current_database()');
-  const collation = String((result as { rows: { datcollate: unknown }[] }).rows[0]?.datcollate ?? '');
+  const collation = (result as { rows: { datcollate: string }[] }).rows[0]?.datcollate ?? '';
   return { collation, byteOrder: /^(C|POSIX|C\.UTF-?8)$/i.test(collation) };
 }
