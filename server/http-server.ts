@@ -90,6 +90,7 @@ export function createHttpServer(app: Koa, logger: Logger, options: HttpServerOp
     ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
     ...(options.timeoutCheckMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckMs }),
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects
   }, app.callback());
   const inFlight: InFlight = new WeakMap();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => inFlight.set(req.socket, res));

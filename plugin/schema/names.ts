@@ -8,9 +8,9 @@ import type { ModelClass } from './types';
 
 export interface KnexNames {
   /** `first_name` -> `firstName` under knexSnakeCaseMappers: what the host's Knex returns as the key. */
-  fromDatabase(column: string): string;
+  readonly fromDatabase: (column: string) => string;
   /** `firstName` -> `first_name`: what the host's Knex sends for an identifier. */
-  toDatabase(name: string): string;
+  readonly toDatabase: (name: string) => string;
 }
 
 interface MapperConfig {

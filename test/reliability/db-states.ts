@@ -83,6 +83,7 @@ export function describeDatabaseStates(getCluster: () => Cluster | undefined): v
       });
       const logger = pino({ level: 'info' }, { write: (text: string) => void lines.push(JSON.parse(text) as LogLine) });
       const app = await createApp({ knex, logger, admin: false });
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects
       const listening = createServer(app.callback());
       server = listening;
       await new Promise<void>((r) => listening.listen(0, '127.0.0.1', r));

@@ -224,7 +224,9 @@ describe('apply: statement text written directly equals what a builder compiles'
     class SoftDeleteQueryBuilder extends Base {
       constructor(modelClass: typeof Model) {
         super(modelClass);
-        this.onBuild((query) => query.whereNull('people.deleted_at'));
+        this.onBuild((query) => {
+          query.whereNull('people.deleted_at');
+        });
       }
     }
     class SoftPerson extends Model {
