@@ -161,7 +161,7 @@ async function main(): Promise<number> {
       for (const [kind, counts] of Object.entries(tally.counts)) {
         for (const [status, n] of Object.entries(counts)) {
           byStatus[status] = (byStatus[status] ?? 0) + n;
-          (byKind[kind] ??= {})[status] = ((byKind[kind] as Record<string, number>)[status] ?? 0) + n;
+          (byKind[kind] ??= {})[status] = ((byKind[kind])[status] ?? 0) + n;
         }
       }
     }

@@ -50,8 +50,8 @@ export function healthRoutes(knex: Knex, logger: Logger, tables: readonly string
       await next();
       return;
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendProblem(ctx, methodNotAllowed(ctx.method));
-    if (ctx.path === '/health') return sendOk(ctx);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') { sendProblem(ctx, methodNotAllowed(ctx.method)); return; }
+    if (ctx.path === '/health') { sendOk(ctx); return; }
     try {
       await withTimeout(readinessProbe(knex, tables), READY_TIMEOUT_MS);
       sendOk(ctx);

@@ -20,7 +20,7 @@ export function homeRoute(prefix: string, collections: readonly string[]): Koa.M
       await next();
       return;
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendProblem(ctx, methodNotAllowed(ctx.method));
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') { sendProblem(ctx, methodNotAllowed(ctx.method)); return; }
     // Koa 3 `ctx.origin` is the Origin request header, not this server: build the origin from protocol and host.
     const base = `${ctx.protocol}://${ctx.host}${prefix}`;
     ctx.body = {

@@ -13,7 +13,9 @@ import { windowQuery } from './windows';
 
 /** One key value as text: a JSON or array key by its JSON text, never `[object Object]` or `a,b`. */
 function keyText(value: unknown): string {
-  return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean | bigint);
+  if (typeof value === 'object') return JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- not an object: a string, number, boolean or bigint as the driver reads it
+  return String(value);
 }
 
 /** The values of `columns` in `row` as one lookup key; undefined when any is NULL (NULL joins nothing). */

@@ -103,7 +103,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
   } else {
     const { limit, offset } = rootWindow(compiled);
-    const base = collection.modelClass.query(knex) as ModelQuery;
+    const base: ModelQuery = collection.modelClass.query(knex);
     applyConditions(base, root.where);
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).

@@ -66,7 +66,7 @@ function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationCatalog)
  */
 export async function relatedBuilder(knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<{ query: ModelQuery }> {
   const { relation, scope } = expansion;
-  const query = scope.catalog.modelClass.query(knex) as ModelQuery;
+  const query: ModelQuery = scope.catalog.modelClass.query(knex);
   applySelectAndOrder(query, knex, scope.select, scope.order);
   applyConditions(query, scope.where);
   if (relation.modify !== undefined) query.modify(relation.modify);

@@ -96,7 +96,7 @@ const regclassName = (table: string): string => table.split('.').map((part) => `
  */
 export async function introspectTables(knex: Knex, tables: readonly string[]): Promise<Map<string, DatabaseColumn[]>> {
   const names = [...tables];
-  const result = (await knex.raw(columnsSql, [names.map(regclassName)])) as { rows: ColumnRow[] };
+  const result = await knex.raw<{ rows: ColumnRow[] }>(columnsSql, [names.map(regclassName)]);
   const byTable = new Map<string, DatabaseColumn[]>();
   for (const row of result.rows) {
     const table = names[names.map(regclassName).indexOf(row.wanted)] as string;

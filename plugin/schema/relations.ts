@@ -122,7 +122,7 @@ function buildRelation(owner: ModelClass, ownerFields: TableFields, label: strin
     name: relation.name,
     kind,
     cardinality: kind === 'has-many' || kind === 'many-to-many' ? 'many' : 'one',
-    scope: relationScope(`${where}`, label, decl, related, joined?.extras ?? [], ctx.problems),
+    scope: relationScope(where, label, decl, related, joined?.extras ?? [], ctx.problems),
     ownerKeys,
     relatedKeys,
     ...(joined === undefined ? {} : { through: joined.through }),

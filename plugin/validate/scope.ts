@@ -81,7 +81,7 @@ class ScopeValidator {
       }
       case 'in': {
         const items = clause.items.map((item) => this.operand(column, item, p));
-        return items.every((i) => i !== undefined) ? { kind: 'in', column, items: items as Operand[] } : undefined;
+        return items.every((i) => i !== undefined) ? { kind: 'in', column, items: items } : undefined;
       }
       case 'between': {
         const min = this.notNull(this.operand(column, clause.min, p), p, 'cannot be a range bound');
@@ -115,7 +115,7 @@ class ScopeValidator {
     }
     const escaped = search.term.replace(/[\\%_]/g, (ch) => '\\' + ch);
     const pattern = (search.anchorStart ? '' : '%') + escaped + (search.anchorEnd ? '' : '%');
-    return { anyOf: [[{ negated: false, condition: { kind: 'search', columns: columns as Column[], pattern } }]] };
+    return { anyOf: [[{ negated: false, condition: { kind: 'search', columns: columns, pattern } }]] };
   }
 
   output(projection: ProjectionDescription | undefined): Column[] {

@@ -38,7 +38,7 @@ const quiet = (): void => undefined;
 async function createFromTemplate(cluster: Cluster, name: string, template: string): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await cluster.sql('postgres', `create database "${name}" template "${template}"`);
+      await cluster.sql('postgres', `create database "${name}" template "${template}"`); return;
     } catch (error) {
       if ((error as { code?: unknown }).code !== '55006' || attempt >= 50) throw error;
       await sleep(100);
