@@ -57,6 +57,8 @@ export default tseslint.config(
       // runs when `before` failed too, and its `app?.close()` must not hide that failure behind a
       // TypeError. The same holds for handles read after a child process may have failed to start.
       '@typescript-eslint/no-unnecessary-condition': 'off',
+      // chai's property assertions (`expect(list).to.be.empty`) are expressions by design.
+      '@typescript-eslint/no-unused-expressions': 'off',
     },
   },
   {

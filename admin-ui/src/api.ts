@@ -32,7 +32,7 @@ export async function apiGet(url: string, token: string): Promise<ApiResponse> {
   const response = await fetch(url, { headers });
   const text = await response.text();
   const milliseconds = Math.round(performance.now() - started);
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {

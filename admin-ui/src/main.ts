@@ -251,8 +251,8 @@ function install(): void {
   });
   ui.run.addEventListener('click', () => void run());
   ui.explain.addEventListener('click', () => void explain());
-  element('copy-url', HTMLButtonElement).addEventListener('click', () => void copy('URL', ui.url.textContent ?? ''));
-  element('copy-curl', HTMLButtonElement).addEventListener('click', () => void copy('curl command', ui.curl.textContent ?? ''));
+  element('copy-url', HTMLButtonElement).addEventListener('click', () => void copy('URL', ui.url.textContent));
+  element('copy-curl', HTMLButtonElement).addEventListener('click', () => void copy('curl command', ui.curl.textContent));
 }
 
 async function start(): Promise<void> {

@@ -66,6 +66,7 @@ function joinTable(relation: Relation, where: string, ctx: CatalogContext): { th
     joinTableModify?: RelationModifier | null;
     joinTableModelClass?: ModelClass;
   };
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Objection's types say string; at run time a relation without a join table has none
   if (relation.joinTable === null || relation.joinTable === undefined || joinTableModelClass === undefined) return undefined;
   const fields = ctx.fields(joinTableModelClass, relation.joinTable);
   if (fields === undefined) {
