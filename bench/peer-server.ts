@@ -121,7 +121,7 @@ const stop = (): void => {
   stopping = true;
   server.close();
   server.closeAllConnections();
-  knex.destroy().finally(() => process.exit(0));
+  void knex.destroy().finally(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -67,6 +67,7 @@ async function bytesPerEntry(users: CollectionCatalog, options: ReturnType<typeo
   // Read the cache after measuring, so it is certainly still alive when the full heap is read.
   const kept = caches.plans?.size ?? 0;
   const counted = (caches.plans?.bytes ?? 0) / ENTRIES;
+  // eslint-disable-next-line no-useless-assignment -- drops the last reference, so the next heap reading is without the cache
   caches = undefined;
   const empty = heapAfterGc();
   if (kept !== ENTRIES) throw new Error(`the cache kept ${kept} entries, not ${ENTRIES}`);

@@ -54,14 +54,14 @@ export function startServer(options: StartOptions): Promise<ServerProcess> {
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString()).slice(-8192);
     };
-    child.stderr?.on('data', keep);
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', keep);
+    child.stdout.on('data', (chunk: Buffer) => {
       keep(chunk);
       const match = /listening (\d+)/.exec(output);
       if (match !== null && child.pid !== undefined) {
         clearTimeout(timer);
-        child.stdout?.removeAllListeners('data');
-        child.stdout?.resume();
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
         const port = Number(match[1]);
         resolve({ name: options.name, child, pid: child.pid, port, origin: `http://127.0.0.1:${port}` });
       }

@@ -89,13 +89,13 @@ async function startServer(url: string, port: number): Promise<Server> {
   });
   const logged = { status500: 0, tail: '' };
   let partial = '';
-  child.stdout?.on('data', (d: Buffer) => {
+  child.stdout.on('data', (d: Buffer) => {
     const lines = (partial + d.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) if (line.includes('"status":500')) logged.status500 += 1;
     logged.tail = (logged.tail + d.toString()).slice(-4000);
   });
-  child.stderr?.on('data', (d: Buffer) => { logged.tail = (logged.tail + d.toString()).slice(-4000); });
+  child.stderr.on('data', (d: Buffer) => { logged.tail = (logged.tail + d.toString()).slice(-4000); });
   for (const until = Date.now() + 120_000; ;) {
     if (child.exitCode !== null) throw new Error(`the demo server exited: ${logged.tail}`);
     const status = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status, () => 0);
@@ -161,7 +161,7 @@ async function main(): Promise<number> {
       for (const [kind, counts] of Object.entries(tally.counts)) {
         for (const [status, n] of Object.entries(counts)) {
           byStatus[status] = (byStatus[status] ?? 0) + n;
-          (byKind[kind] ??= {})[status] = ((byKind[kind] as Record<string, number>)[status] ?? 0) + n;
+          (byKind[kind] ??= {})[status] = ((byKind[kind])[status] ?? 0) + n;
         }
       }
     }

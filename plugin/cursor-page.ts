@@ -20,7 +20,9 @@ type CursorPaging = Extract<CompiledQuery['paging'], { kind: 'cursor' }>;
 function keysOf(row: Row, count: number): (string | null)[] {
   return Array.from({ length: count }, (_, i) => {
     const value = row[keyAlias(i)];
-    return value === null || value === undefined ? null : String(value);
+    // Read as text (the select list's text forms), so a string whatever the driver.
+    if (value === null || value === undefined) return null;
+    return typeof value === 'string' ? value : JSON.stringify(value);
   });
 }
 
@@ -41,6 +43,8 @@ export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly 
   const nextCursor = hasNext ? make('next', last) : null;
   const prevCursor = hasPrev ? make('prev', first) : null;
   for (const row of page) {
+    // The hidden key columns leave the row pg returned before it is shaped; copying every row would cost more.
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- the names are the cursor's own `__kqm_k<n>` columns
     for (let i = 0; i < count; i++) delete row[keyAlias(i)];
   }
   return { rows: page, nextCursor, prevCursor };

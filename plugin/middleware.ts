@@ -169,8 +169,8 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
     try {
       await work(ctx);
     } catch (error) {
-      if (error instanceof QueryError) return renderProblem(ctx, error);
-      if (!isUnavailable(error)) return renderFault(ctx, options, error);
+      if (error instanceof QueryError) { renderProblem(ctx, error); return; }
+      if (!isUnavailable(error)) { renderFault(ctx, options, error); return; }
       options.logger.error('koa-query-modifiers: database unavailable', error);
       report(ctx).error = error;
       renderProblem(ctx, new QueryError([problem('SERVICE_UNAVAILABLE', undefined,

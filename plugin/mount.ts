@@ -129,8 +129,14 @@ async function answerUnhandled(ctx: Context, mounts: readonly Mount[], mount: Mo
   const send = answer;
   if (send === undefined) return;
   const cors = mounts.find((each) => each.cors !== undefined)?.cors;
-  if (cors === undefined) send();
-  else await cors(ctx, async () => send());
+  if (cors === undefined) {
+    send();
+    return;
+  }
+  await cors(ctx, () => {
+    send();
+    return Promise.resolve();
+  });
 }
 
 type Dispatch = ReturnType<Router['middleware']>;
@@ -138,14 +144,18 @@ type Dispatch = ReturnType<Router['middleware']>;
 /** Wraps the router's dispatch: registers the visit, answers read preflights, and runs the fallback. */
 function mountedDispatch(mount: Mount, dispatch: Dispatch): Dispatch {
   return async (ctx, next) => {
-    if (!owns(mount, ctx.path)) return dispatch(ctx, next);
+    if (!owns(mount, ctx.path)) {
+      await dispatch(ctx, next);
+      return;
+    }
     const visit = visits.get(ctx);
     const mounts = visit ?? [];
     mounts.push(mount);
     if (visit === undefined) visits.set(ctx, mounts);
     // Routes match GET and HEAD only, so the router-level CORS middleware never sees a preflight.
     if (mount.cors !== undefined && isReadPreflight(ctx) && mount.router.match(ctx.path, 'GET').route) {
-      return mount.cors(ctx, next);
+      await mount.cors(ctx, next);
+      return;
     }
     await dispatch(ctx, next);
     if (visit === undefined) await answerUnhandled(ctx, mounts, mount);

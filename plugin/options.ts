@@ -154,6 +154,7 @@ function isKnex(value: unknown): value is Knex {
 
 function replicaList(replicas: QueryModifiersOptions['replicas']): readonly ReplicaServer[] {
   if (replicas === undefined) return [];
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   return Array.isArray(replicas) ? replicas : (replicas as ReplicaOptions).servers ?? [];
 }
 
@@ -190,6 +191,7 @@ function codeProblems(options: QueryModifiersOptions): string[] {
   const problems: string[] = [];
   if (!isKnex(options.knex)) problems.push('knex must be a Knex instance');
   problems.push(...replicaProblems(options));
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   for (const [name, model] of Object.entries(options.collections ?? {})) {
     if (!isModelClass(model)) problems.push(`collections.${name} must be an Objection model class with a tableName`);
   }
@@ -199,8 +201,10 @@ function codeProblems(options: QueryModifiersOptions): string[] {
   const { defaultPageSize = 15, maxPageSize = 100 } = options.pagination ?? {};
   if (defaultPageSize > maxPageSize) problems.push('pagination.defaultPageSize must not exceed pagination.maxPageSize');
   const total = options.pagination?.total;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   if (typeof total === 'object' && total !== null) {
     for (const name of Object.keys(total)) {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
       if (!Object.prototype.hasOwnProperty.call(options.collections ?? {}, name)) problems.push(`pagination.total.${name} names no collection`);
     }
   }
@@ -211,6 +215,7 @@ function codeProblems(options: QueryModifiersOptions): string[] {
 export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions {
   const schemaOk = checkSchema(options);
   const problems = schemaOk ? [] : (checkSchema.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
   if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);
   const limits = options.limits ?? {};

@@ -77,7 +77,7 @@ export type PipelineOutcome = (
 ) & { readonly metrics: PipelineMetrics };
 
 /** Page links keep every other parameter as sent and replace only `page` (decisions.md 27), or `cursor` (43). */
-function pageUrls<T extends number | string>(path: string, queryString: string, at: number, key = 'page'): (value: T) => string {
+function pageUrls(path: string, queryString: string, at: number, key = 'page'): (value: number | string) => string {
   const segments = querySegments(queryString);
   return (value) => {
     const query = [...segments];
@@ -120,12 +120,12 @@ export async function runPipeline(
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
       pageSize: paging.pageSize, path: request.path, nextCursor: page.nextCursor, prevCursor: page.prevCursor,
-      cursorUrl: pageUrls<string>(request.path, request.queryString, cursorAt, 'cursor'),
+      cursorUrl: pageUrls(request.path, request.queryString, cursorAt, 'cursor'),
     });
     return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
   }
   if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
-  const pageUrl = pageUrls<number>(request.path, request.queryString, pageAt);
+  const pageUrl = pageUrls(request.path, request.queryString, pageAt);
   if (paging.total.kind === 'none') {
     // One row was read past the page: it only tells that a next page exists (decisions.md 44).
     const shown = rows.slice(0, paging.pageSize);

@@ -48,9 +48,15 @@ export function tokenCheck(apiToken: string): (authorization: string) => 'valid'
 export function requireToken(apiToken: string): Koa.Middleware {
   const check = tokenCheck(apiToken);
   return async (ctx, next) => {
-    if (OPEN_PATHS.includes(ctx.path)) return next();
+    if (OPEN_PATHS.includes(ctx.path)) {
+      await next();
+      return;
+    }
     const verdict = check(ctx.get('Authorization'));
-    if (verdict === 'valid') return next();
+    if (verdict === 'valid') {
+      await next();
+      return;
+    }
     sendProblem(ctx, {
       status: 401,
       code: 'UNAUTHORIZED',

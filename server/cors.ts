@@ -40,7 +40,10 @@ export function corsForApi(setting: { readonly origin: string }, prefix: string)
   const apply = cors(corsOptions(setting));
   return async (ctx, next) => {
     const under = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`);
-    if (!under || isOtherPreflight(ctx)) return next();
-    return apply(ctx, next);
+    if (!under || isOtherPreflight(ctx)) {
+      await next();
+      return;
+    }
+    await apply(ctx, next);
   };
 }

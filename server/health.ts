@@ -46,9 +46,12 @@ function sendOk(ctx: Koa.Context): void {
  */
 export function healthRoutes(knex: Knex, logger: Logger, tables: readonly string[] = DEMO_TABLES): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== '/health' && ctx.path !== '/ready') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendProblem(ctx, methodNotAllowed(ctx.method));
-    if (ctx.path === '/health') return sendOk(ctx);
+    if (ctx.path !== '/health' && ctx.path !== '/ready') {
+      await next();
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') { sendProblem(ctx, methodNotAllowed(ctx.method)); return; }
+    if (ctx.path === '/health') { sendOk(ctx); return; }
     try {
       await withTimeout(readinessProbe(knex, tables), READY_TIMEOUT_MS);
       sendOk(ctx);

@@ -16,8 +16,11 @@ const EXAMPLE_QUERIES: readonly string[] = [
 /** `GET /` -> `{name, collections: {users: '<origin>/api/users', ...}, examples, openapi, health}`. */
 export function homeRoute(prefix: string, collections: readonly string[]): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== '/') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return sendProblem(ctx, methodNotAllowed(ctx.method));
+    if (ctx.path !== '/') {
+      await next();
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') { sendProblem(ctx, methodNotAllowed(ctx.method)); return; }
     // Koa 3 `ctx.origin` is the Origin request header, not this server: build the origin from protocol and host.
     const base = `${ctx.protocol}://${ctx.host}${prefix}`;
     ctx.body = {

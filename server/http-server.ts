@@ -83,6 +83,7 @@ function refuse(socket: Duplex, answer: ServerProblem | undefined, inFlight: InF
  * parser a problem+json answer with an `X-Request-Id`, logged like any request.
  */
 export function createHttpServer(app: Koa, logger: Logger, options: HttpServerOptions = {}): http.Server {
+  /* eslint-disable @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects */
   const server = http.createServer({
     maxHeaderSize: MAX_HEAD_BYTES,
     // Node's own 400 for a missing Host is text/plain; request-limits.ts answers it instead.
@@ -91,6 +92,7 @@ export function createHttpServer(app: Koa, logger: Logger, options: HttpServerOp
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
     ...(options.timeoutCheckMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckMs }),
   }, app.callback());
+  /* eslint-enable @typescript-eslint/no-misused-promises */
   const inFlight: InFlight = new WeakMap();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => inFlight.set(req.socket, res));
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {

@@ -28,7 +28,7 @@ export function createLogger(env: LoggingEnv, destination?: pino.DestinationStre
 }
 
 /** Errors already written with their request line, so Koa's `error` event does not log them twice. */
-const loggedErrors = new WeakSet<object>();
+const loggedErrors = new WeakSet();
 
 // A client-supplied id is echoed back and written to the logs: keep it short and printable.
 const requestIdShape = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
@@ -62,7 +62,7 @@ export function noteFault(ctx: Koa.Context, error: unknown): void {
 
 function pluginReport(ctx: Koa.Context): Readonly<RequestReport> {
   const report: unknown = (ctx.state as { queryModifiers?: unknown }).queryModifiers;
-  return typeof report === 'object' && report !== null ? (report as RequestReport) : {};
+  return typeof report === 'object' && report !== null ? (report) : {};
 }
 
 /** The `code` of a problem+json body, for 4xx answered without a plugin report (e.g. /ready). */

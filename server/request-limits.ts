@@ -47,7 +47,10 @@ export function requestProblem(req: { readonly url?: string | undefined; readonl
 export function requestLimits(): Koa.Middleware {
   return async (ctx, next) => {
     const answer = requestProblem(ctx.req);
-    if (answer === undefined) return next();
+    if (answer === undefined) {
+      await next();
+      return;
+    }
     sendProblem(ctx, answer);
   };
 }

@@ -1,4 +1,4 @@
-// Runs every suite as its own mocha child process: unit tests once; the HTTP, ecosystem,
+// Runs `npm run lint` first, then every suite as its own mocha child process: unit tests once; the HTTP, ecosystem,
 // reliability and docs suites on PGlite and, when DATABASE_URL is set, again on that PostgreSQL server; the
 // fault, install and browser suites once. Ends with `N passed, N failed` over all runs.
 // REQUIRE_POSTGRES=1 turns a missing or silent server into a failure instead of a skip.
@@ -99,6 +99,35 @@ function runMocha(run: Run, workDir: string): Promise<Outcome> {
   });
 }
 
+/**
+ * `npm run lint` (ESLint, and Prettier's check once the code is formatted) as the first run: one
+ * passed check, or one failure with the end of its output. CI runs `npm test`, so this is where CI lints.
+ */
+function runLint(): Promise<Outcome> {
+  const name = 'lint (npm run lint)';
+  process.stdout.write(`\n=== ${name} ===\n`);
+  // Under `npm test`, npm_execpath is the npm that runs us; otherwise the one on the PATH.
+  const npmCli = process.env.npm_execpath;
+  const [command, args] = npmCli === undefined ? ['npm', ['run', 'lint']] : [process.execPath, [npmCli, 'run', 'lint']];
+  return new Promise((resolveRun) => {
+    let output = '';
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer): void => {
+      process.stdout.write(chunk);
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (error) => {
+      resolveRun({ name, passes: 0, failures: [{ title: name, message: error.message }] });
+    });
+    child.on('close', (code, signal) => {
+      if (code === 0) resolveRun({ name, passes: 1, failures: [] });
+      else resolveRun({ name, passes: 0, failures: [{ title: `${name} exited with ${signal ?? code}`, message: output.trim() }] });
+    });
+  });
+}
+
 async function postgresAnswers(url: string): Promise<string | undefined> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
@@ -160,6 +189,7 @@ async function main(): Promise<number> {
   }
   runs.push(...once);
   try {
+    outcomes.push(await runLint());
     for (const run of runs) outcomes.push(await runMocha(run, workDir));
   } finally {
     rmSync(workDir, { recursive: true, force: true });

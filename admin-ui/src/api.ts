@@ -32,7 +32,7 @@ export async function apiGet(url: string, token: string): Promise<ApiResponse> {
   const response = await fetch(url, { headers });
   const text = await response.text();
   const milliseconds = Math.round(performance.now() - started);
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {
@@ -42,7 +42,7 @@ export async function apiGet(url: string, token: string): Promise<ApiResponse> {
 }
 
 export function asProblem(body: unknown): ProblemBody | undefined {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as ProblemBody) : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body) : undefined;
 }
 
 /** `HTTP 400` with the problem's title and detail, or the text that came back. */

@@ -267,8 +267,8 @@ function install(): void {
   });
   ui.run.addEventListener('click', () => void run());
   ui.explain.addEventListener('click', () => void explain());
-  element('copy-url', HTMLButtonElement).addEventListener('click', () => void copy('URL', ui.url.textContent ?? ''));
-  element('copy-curl', HTMLButtonElement).addEventListener('click', () => void copy('curl command', ui.curl.textContent ?? ''));
+  element('copy-url', HTMLButtonElement).addEventListener('click', () => void copy('URL', ui.url.textContent));
+  element('copy-curl', HTMLButtonElement).addEventListener('click', () => void copy('curl command', ui.curl.textContent));
 }
 
 async function start(): Promise<void> {
@@ -284,7 +284,12 @@ async function start(): Promise<void> {
 }
 
 // `data-ready` tells scripts (and the browser tests) that the first load has finished, well or not.
-start().finally(() => {
-  document.body.dataset.ready = 'true';
-});
+// A failure nothing above expected is shown on the page too, instead of only in the console.
+void start()
+  .catch((error: unknown) => {
+    showPageMessage(`The page could not start: ${error instanceof Error ? error.message : 'an unknown error'}.`);
+  })
+  .finally(() => {
+    document.body.dataset.ready = 'true';
+  });
 

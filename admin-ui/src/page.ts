@@ -49,6 +49,7 @@ export async function copyText(text: string): Promise<boolean> {
     area.style.opacity = '0';
     document.body.append(area);
     area.select();
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the fallback where navigator.clipboard is missing (a page served over plain http); no replacement exists there
     const copied = document.execCommand('copy');
     area.remove();
     return copied;

@@ -36,7 +36,7 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
   const serve = async (ctx: RouteContext, next: () => Promise<unknown>) => {
     const relative = ctx.path.slice(admin.path.length);
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      if (relative === '' && !ctx.path.endsWith('/')) return ctx.redirect(`${admin.path}/`);
+      if (relative === '' && !ctx.path.endsWith('/')) { ctx.redirect(`${admin.path}/`); return; }
       if (await serveAdminFile(ctx, relative, prefix)) return;
     }
     await next();

@@ -11,13 +11,20 @@ import { viaBuilder, viaText, type Row, type Runnable, type ScopeHook } from './
 import { keyIn, selectStatement } from './statements';
 import { windowQuery } from './windows';
 
+/** One key value as text: a JSON or array key by its JSON text, never `[object Object]` or `a,b`. */
+function keyText(value: unknown): string {
+  if (typeof value === 'object') return JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- not an object: a string, number, boolean or bigint as the driver reads it
+  return String(value);
+}
+
 /** The values of `columns` in `row` as one lookup key; undefined when any is NULL (NULL joins nothing). */
 function keyOf(row: Row, columns: readonly string[]): string | undefined {
   let key = '';
   for (let i = 0; i < columns.length; i++) {
     const value = row[columns[i] as string];
     if (value === null || value === undefined) return undefined;
-    key += i === 0 ? String(value) : `\u0000${String(value)}`;
+    key += i === 0 ? keyText(value) : `\u0000${keyText(value)}`;
   }
   return key;
 }

@@ -22,6 +22,7 @@ const roundUp = (bytes: number): number => Math.ceil(bytes / POINTER) * POINTER;
  * and a header; a string built by concatenation may hold a few more bytes in its pieces.
  */
 export function stringBytes(text: string): number {
+  // eslint-disable-next-line no-control-regex -- the Latin-1 range starts at U+0000: V8 stores such a string one byte per character
   return 16 + roundUp(/[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length);
 }
 

@@ -151,7 +151,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   } else {
     const { limit, offset } = rootWindow(compiled);
     const parts = await builderParts(root, knex, hook);
-    const base = collection.modelClass.query(knex) as ModelQuery;
+    const base: ModelQuery = collection.modelClass.query(knex);
     applyJoins(base, parts.filtered);
     applyConditions(base, parts.where);
     await hook?.(collection.name, base);

@@ -83,7 +83,7 @@ export function derivedText(rows: RelatedRows, extra: readonly string[] = []): F
  */
 export async function derivedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeHook | undefined, extra: readonly string[] = []): Promise<Fragment> {
   const { relation } = rows;
-  const query = relation.scope.modelClass.query(knex) as ModelQuery;
+  const query: ModelQuery = relation.scope.modelClass.query(knex);
   query.select(knex.raw([...keySelect(relation), ...extra].join(', ')));
   applyConditions(query, rows.groups.map(relatedGroup));
   if (relation.modify !== undefined) query.modify(relation.modify);

@@ -52,7 +52,7 @@ export function relationParts(relation: RelationCatalog): RelationParts {
  */
 export async function relatedBuilder(knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<{ query: ModelQuery }> {
   const { relation, scope } = expansion;
-  const query = scope.catalog.modelClass.query(knex) as ModelQuery;
+  const query: ModelQuery = scope.catalog.modelClass.query(knex);
   applySelectAndOrder(query, knex, scope.select, scope.order);
   applyConditions(query, scope.where);
   if (relation.modify !== undefined) query.modify(relation.modify);

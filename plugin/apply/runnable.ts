@@ -35,7 +35,7 @@ export function viaBuilder(knex: Knex, query: ModelQuery | Knex.QueryBuilder): R
       const { sql, bindings } = compiled().toSQL();
       return { sql, bindings };
     },
-    rows: async () => ((await knex.raw('?', [compiled()])) as { rows: Row[] }).rows,
+    rows: async () => (await knex.raw<{ rows: Row[] }>('?', [compiled()])).rows,
   };
 }
 
@@ -50,7 +50,7 @@ export function viaExplain(knex: Knex, query: ModelQuery): Runnable {
       const { sql, bindings } = compiled().toSQL();
       return { sql: `explain (format json) ${sql}`, bindings };
     },
-    rows: async () => ((await knex.raw('explain (format json) ?', [compiled()])) as { rows: Row[] }).rows,
+    rows: async () => (await knex.raw<{ rows: Row[] }>('explain (format json) ?', [compiled()])).rows,
   };
 }
 
@@ -82,7 +82,7 @@ export function viaText(knex: Knex, statement: Statement | (() => Statement)): R
     toSQL: text,
     rows: async () => {
       const { sql, bindings } = text();
-      return ((await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[] }).rows;
+      return (await knex.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[])).rows;
     },
   };
 }

@@ -88,7 +88,7 @@ function expanded(terms: readonly SortTerm[], values: readonly (BoundValue | nul
 export function seekPast(terms: readonly SortTerm[], values: readonly (BoundValue | null)[]): Fragment {
   const agree = terms.every((t) => t.direction === terms[0]?.direction);
   const exact = agree && terms.every((t) => !t.nullable) && values.every((v) => v !== null);
-  return exact ? rowValue(terms, values as BoundValue[]) : expanded(terms, values);
+  return exact ? rowValue(terms, values) : expanded(terms, values);
 }
 
 /** Where each term's text form is read, beside the record's fields (never shown). */

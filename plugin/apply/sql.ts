@@ -3,7 +3,6 @@
 // SQL-safety rule). Conditions are rendered in conditions.ts.
 
 import type { Column } from '../schema';
-import type { BoundValue } from '../validate';
 
 /**
  * SQL text with its bindings, in order: client values (BoundValue), or, on the builder path, the
@@ -15,7 +14,7 @@ export interface Fragment {
 }
 
 /** `fragment('"t"."id" = ?', [1])`: SQL text with its bindings, in order. */
-export const fragment = (sql: string, bindings: readonly (BoundValue | unknown)[] = []): Fragment => ({ sql, bindings });
+export const fragment = (sql: string, bindings: readonly unknown[] = []): Fragment => ({ sql, bindings });
 
 /** `join([a, b], ' AND ')` -> `a AND b`, with a's bindings before b's. */
 export function join(parts: readonly Fragment[], separator: string): Fragment {
@@ -109,12 +108,13 @@ export function formatsValue(column: Column): boolean {
 
 /**
  * A select-list entry: the plain column, or an expression that keeps full precision and reads the
- * same on every driver (decisions.md 13, 35), named after the field (its property name). `ref` is
- * where the value is read, under the name `readAs`: the table's column, or an inner statement's.
+ * same on every driver (decisions.md 13, 35), named after the field (its property name) unless
+ * `name` says otherwise. `ref` is where the value is read, under the name `readAs`: the table's
+ * column, or an inner statement's.
  */
-export function selectColumn(column: Column, ref: string = columnSql(column), readAs: string = column.column): string {
-  const as = quoteIdentifier(column.name);
-  const bare = readAs === column.name;
+export function selectColumn(column: Column, ref: string = columnSql(column), readAs: string = column.column, name: string = column.name): string {
+  const as = quoteIdentifier(name);
+  const bare = readAs === name;
   switch (column.type) {
     case 'timestamptz':
     case 'timestamp':
@@ -140,6 +140,11 @@ export function selectColumn(column: Column, ref: string = columnSql(column), re
       // Computed by the model from the other fields (decisions.md 34); never read from the table.
       return `null AS ${as}`;
   }
+}
+
+/** `selectColumn` under another name: `to_char("day_shifts"."day", 'YYYY-MM-DD') AS "__kqm_owner0"`. */
+export function selectColumnAs(column: Column, name: string): string {
+  return selectColumn(column, columnSql(column), column.column, name);
 }
 
 /** `"users"."first_name" as "firstName"`: the column as stored, under the field's name (an inner statement's rows). */

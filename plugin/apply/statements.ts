@@ -7,7 +7,7 @@ import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
 import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
-import { columnSql, formatsValue, quoteIdentifier, quoteTable, selectColumn, type Fragment } from './sql';
+import { columnSql, formatsValue, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {
@@ -99,11 +99,14 @@ export function joinThrough(relation: RelationCatalog): string {
   return ` inner join ${quoteTable(through.table)} on ${on}`;
 }
 
-/** `"user_roles"."user_id" as "__kqm_owner0"`: the owner key of each joined row. */
+/**
+ * `"user_roles"."user_id" AS "__kqm_owner0"`: the owner key of each joined row, read in the form the
+ * parents' key fields are read in (`to_char(...)` for a date or timestamp), so the two meet in memory.
+ */
 export function ownerSelect(relation: RelationCatalog): HiddenColumn[] {
   const through = relation.through;
   if (through === undefined) return [];
-  return through.ownerKeys.map((key, i) => ({ sql: `${columnSql(key)} as ${quoteIdentifier(ownerAlias(i))}`, alias: ownerAlias(i) }));
+  return through.ownerKeys.map((key, i) => ({ sql: selectColumnAs(key, ownerAlias(i)), alias: ownerAlias(i) }));
 }
 
 /**

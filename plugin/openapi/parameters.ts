@@ -173,7 +173,7 @@ export function pagingParameters(options: ResolvedOptions): Record<string, Param
     limit: query('limit', `Return at most this many records as a bare array (capped at ${options.maxRows}). Not with page parameters.`,
       { type: 'integer', minimum: 0 }, 10),
     offset: query('offset', 'Skip this many records (bare array). Not with page parameters.', { type: 'integer', minimum: 0 }, 0),
-    cursor: cursorParameter as Parameter,
+    cursor: cursorParameter,
   };
 }
 

@@ -39,11 +39,12 @@ function timeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
 
 /** One check of `knex`'s server; rejects when it does not answer within `timeoutMs`. */
 export async function readServer(knex: Knex, name: string, timeoutMs: number): Promise<Reading> {
-  const result = (await timeout(knex.raw(CHECK_SQL), timeoutMs, name)) as { rows: CheckRow[] };
+  const result = await timeout(knex.raw<{ rows: CheckRow[] }>(CHECK_SQL), timeoutMs, name);
   const row = result.rows[0];
   if (row === undefined) throw new Error(`${name}: the replication check returned no row`);
   const since = row.since_replay_ms === null ? undefined : Number(row.since_replay_ms);
   return {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- a driver's value: anything but true is not in recovery
     inRecovery: row.in_recovery === true,
     position: parseLsn(row.position),
     received: parseLsn(row.received),

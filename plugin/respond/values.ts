@@ -23,7 +23,7 @@ function timestampJson(value: unknown): JsonValue {
   const text = String(value);
   const m = isoShape.exec(text);
   if (m === null) return text;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map<number>(Number);
   const offset = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0));
   const date = new Date(0);
   date.setUTCFullYear(year as number, (month as number) - 1, day);
@@ -70,6 +70,7 @@ export function formatValue(column: Column, value: unknown): JsonValue {
     case 'virtual':
       return value as JsonValue;
     case 'array':
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- not an array: an array the driver could not parse, read as its text
       return Array.isArray(value) ? elementJson(column.elementType, value as JsonValue) : String(value);
     case 'numeric':
     case 'text':
@@ -79,6 +80,7 @@ export function formatValue(column: Column, value: unknown): JsonValue {
     case 'date':
     case 'enum':
     case 'other':
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the select list reads these types as text (selectColumn in apply/sql.ts)
       return String(value);
   }
 }

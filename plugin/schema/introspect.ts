@@ -100,7 +100,7 @@ const regclassName = (table: string): string => table.split('.').map((part) => `
 export async function introspectTables(knex: Knex, tables: readonly string[]): Promise<Map<string, DatabaseColumn[]>> {
   const names = [...tables];
   const regclassNames = names.map(regclassName);
-  const result = (await knex.raw(columnsSql, [regclassNames])) as { rows: ColumnRow[] };
+  const result = await knex.raw<{ rows: ColumnRow[] }>(columnsSql, [regclassNames]);
   const byTable = new Map<string, DatabaseColumn[]>();
   for (const row of result.rows) {
     const table = names[regclassNames.indexOf(row.wanted)] as string;

@@ -28,7 +28,9 @@ const required: readonly [string, (base: ModelClass) => boolean][] = [
   ['Model.getRelations()', (base) => typeof base.getRelations === 'function'],
   ['Model.columnNameToPropertyName()', (base) => typeof (base as { columnNameToPropertyName?: unknown }).columnNameToPropertyName === 'function'],
   ['Model.HasOneThroughRelation', (base) => typeof base.HasOneThroughRelation === 'function'],
+  /* eslint-disable @typescript-eslint/no-unnecessary-condition -- a model from another objection (an old or foreign copy) may lack what the types promise: that is what this list checks */
   ['QueryBuilder#toKnexQuery()', (base) => typeof (base.QueryBuilder?.prototype as { toKnexQuery?: unknown } | undefined)?.toKnexQuery === 'function'],
+  /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   ['Model#$formatJson()', (base) => typeof base.prototype.$formatJson === 'function'],
 ];
 

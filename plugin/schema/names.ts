@@ -8,9 +8,9 @@ import type { ModelClass } from './types';
 
 export interface KnexNames {
   /** `first_name` -> `firstName` under knexSnakeCaseMappers: what the host's Knex returns as the key. */
-  fromDatabase(column: string): string;
+  readonly fromDatabase: (column: string) => string;
   /** `firstName` -> `first_name`: what the host's Knex sends for an identifier. */
-  toDatabase(name: string): string;
+  readonly toDatabase: (name: string) => string;
 }
 
 interface MapperConfig {
@@ -20,7 +20,7 @@ interface MapperConfig {
 
 /** The host Knex's identifier mappers, applied to single names the way Knex applies them to queries and rows. */
 export function knexNames(knex: Knex): KnexNames {
-  const config = ((knex as unknown as { client?: { config?: MapperConfig } }).client?.config ?? {}) as MapperConfig;
+  const config = ((knex as unknown as { client?: { config?: MapperConfig } }).client?.config ?? {});
   const { wrapIdentifier, postProcessResponse } = config;
   return {
     fromDatabase: (column) => {

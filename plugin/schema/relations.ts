@@ -66,6 +66,7 @@ function joinTable(relation: Relation, where: string, ctx: CatalogContext): { th
     joinTableModify?: RelationModifier | null;
     joinTableModelClass?: ModelClass;
   };
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Objection's types say string; at run time a relation without a join table has none
   if (relation.joinTable === null || relation.joinTable === undefined || joinTableModelClass === undefined) return undefined;
   const fields = ctx.fields(joinTableModelClass, relation.joinTable);
   if (fields === undefined) {
@@ -122,7 +123,7 @@ function buildRelation(owner: ModelClass, ownerFields: TableFields, label: strin
     name: relation.name,
     kind,
     cardinality: kind === 'has-many' || kind === 'many-to-many' ? 'many' : 'one',
-    scope: relationScope(`${where}`, label, decl, related, joined?.extras ?? [], ctx.problems),
+    scope: relationScope(where, label, decl, related, joined?.extras ?? [], ctx.problems),
     ownerKeys,
     relatedKeys,
     ...(joined === undefined ? {} : { through: joined.through }),

@@ -54,7 +54,7 @@ function chooseForm(indexes: readonly IndexRow[], udt: string): SearchForm {
 export async function searchForms(
   knex: Knex, tables: readonly string[], regclassNames: readonly string[], columns: ReadonlyMap<string, readonly { column: string; udt: string }[]>,
 ): Promise<Map<string, Map<string, SearchForm>>> {
-  const result = (await knex.raw(indexesSql, [[...regclassNames]])) as { rows: IndexRow[] };
+  const result = await knex.raw<{ rows: IndexRow[] }>(indexesSql, [[...regclassNames]]);
   const forms = new Map<string, Map<string, SearchForm>>();
   tables.forEach((table, i) => {
     const rows = result.rows.filter((row) => row.wanted === regclassNames[i]);

@@ -16,7 +16,7 @@ function readQuoted(text: string, start: number): Parsed<{ text: string; end: nu
     const ch = text[i] as string;
     if (ch === '\\') {
       if (i + 1 >= text.length) break;
-      out += text[i + 1];
+      out += text[i + 1] as string;
       i++;
     } else if (ch === '"') {
       return ok({ text: out, end: i + 1 });

@@ -126,7 +126,7 @@ class ScopeValidator {
       }
       case 'in': {
         const items = clause.items.map((item) => this.operand(column, item, p));
-        return items.every((i) => i !== undefined) ? { kind: 'in', column, items: items as Operand[] } : undefined;
+        return items.every((i) => i !== undefined) ? { kind: 'in', column, items: items } : undefined;
       }
       case 'between': {
         const min = this.notNull(this.operand(column, clause.min, p), p, 'cannot be a range bound');

@@ -30,7 +30,7 @@ function validatePaging(description: QueryDescription, collection: CollectionCat
       return { kind: 'rows', limit: limits.maxRows, offset: 0, truncatable: true };
     case 'limit': {
       const capped = paging.limit === undefined || paging.limit > limits.maxRows;
-      return { kind: 'rows', limit: capped ? limits.maxRows : (paging.limit as number), offset: paging.offset, truncatable: capped };
+      return { kind: 'rows', limit: capped ? limits.maxRows : (paging.limit), offset: paging.offset, truncatable: capped };
     }
     case 'page': {
       const pageSize = paging.pageSize ?? limits.defaultPageSize;

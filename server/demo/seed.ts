@@ -51,7 +51,7 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
   const started = performance.now();
   const data = generateSeedData(options.seed ?? DEFAULT_SEED, options.userCount ?? DEFAULT_USER_COUNT);
   const seeded = await knex.transaction(async (trx) => {
-    const existing = await trx('users').select('id').first();
+    const existing: unknown = await trx('users').select('id').first();
     if (existing !== undefined) return false;
     await insertChunked(trx, 'users', data.users);
     await insertChunked(trx, 'posts', data.posts);

@@ -463,7 +463,7 @@ describe('admin UI (browser)', function () {
       const refused = await page.request.get(`${guarded.origin}/admin/`);
       expect(refused.status()).to.equal(401);
       expect(refused.headers()['www-authenticate']).to.match(/^Bearer\b[\s\S]*Basic realm=/);
-      const navigation = await page.goto(`${guarded.origin}/admin/`).then((response) => String(response?.status()), (error: Error) => error.message);
+      const navigation = await page.goto(`${guarded.origin}/admin/`).then((response) => String(response?.status()), (error: unknown) => (error as Error).message);
       expect(navigation).to.match(/^401$|ERR_INVALID_AUTH_CREDENTIALS/);
       expect(await page.locator('#collection').count(), 'no admin UI').to.equal(0);
       // What a person does in the browser's sign-in box: any user name, the token as the password.

@@ -25,9 +25,9 @@ export interface TableColumn {
 }
 
 export async function tableColumns(knex: Knex, table: string): Promise<TableColumn[]> {
-  const rows: { column_name: string; udt_name: string }[] = await knex('information_schema.columns')
+  const rows = (await knex('information_schema.columns')
     .select('column_name', 'udt_name').where('table_schema', knex.raw('current_schema()')).andWhere('table_name', table)
-    .orderBy('ordinal_position');
+    .orderBy('ordinal_position')) as { column_name: string; udt_name: string }[];
   return [...rows.map((r) => ({ name: r.column_name, udt: r.udt_name })), { name: 'no_such_field', udt: 'text' }];
 }
 

@@ -113,7 +113,7 @@ describe('model declarations at start-up', function () {
       await queryModifiers({ knex: db.knex, collections });
     } catch (error) {
       if (error instanceof Error) return error;
-      throw new Error(`rejected with a non-Error: ${String(error)}`);
+      throw new Error(`rejected with a non-Error: ${String(error)}`, { cause: error });
     }
     return expect.fail('queryModifiers(...) resolved; expected it to reject');
   }

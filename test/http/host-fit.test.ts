@@ -16,9 +16,11 @@ import { hostModels, loadHostFixture, type HostModels, type NameMapping } from '
 function secondObjection(): typeof objection {
   const isObjection = (key: string) => /[\\/]node_modules[\\/]objection[\\/]/.test(key);
   const saved = Object.entries(require.cache).filter(([key]) => isObjection(key));
+  // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- require.cache is keyed by file path; deleting an entry is how a module is loaded afresh
   for (const [key] of saved) delete require.cache[key];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const copy = require('objection') as typeof objection;
+  // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- as above
   for (const key of Object.keys(require.cache)) if (isObjection(key)) delete require.cache[key];
   for (const [key, module] of saved) require.cache[key] = module;
   return copy;
@@ -234,7 +236,7 @@ describe('host fit: hooks and declarations', function () {
         return { articles: { options: {} } };
       }
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { authors: Broken } }).then(() => undefined, (error: Error) => error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { authors: Broken } }).then(() => undefined, (error: unknown) => error as Error);
     expect(failure?.message).to.include('Broken.getExpandableRelations().articles').and.include('"writer_id"');
   });
 
@@ -242,7 +244,7 @@ describe('host fit: hooks and declarations', function () {
     class NoId extends models.Tag {
       static override idColumn = 'uid';
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { tags: NoId } }).then(() => undefined, (error: Error) => error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { tags: NoId } }).then(() => undefined, (error: unknown) => error as Error);
     expect(failure?.message).to.include('NoId.idColumn').and.include('"uid"');
   });
 
@@ -252,7 +254,7 @@ describe('host fit: hooks and declarations', function () {
         return ['location'];
       }
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { places: SortedPlace } }).then(() => undefined, (error: Error) => error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { places: SortedPlace } }).then(() => undefined, (error: unknown) => error as Error);
     expect(failure?.message).to.include('SortedPlace.getSortableFields()').and.include('"location"');
   });
 
@@ -272,12 +274,13 @@ describe('host fit: hooks and declarations', function () {
   });
 
   it('refuses models that do not come from objection', async function () {
+    // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- the point of the test: a class with a model's statics that is no model
     class NotAModel {
       static tableName = 'tags';
       static query(): void {}
     }
     const failure = await queryModifiers({ knex: db.knex, collections: { tags: NotAModel as unknown as typeof objection.Model } })
-      .then(() => undefined, (error: Error) => error);
+      .then(() => undefined, (error: unknown) => error as Error);
     expect(failure?.message).to.include('NotAModel comes from an objection without');
   });
 });

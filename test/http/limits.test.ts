@@ -26,7 +26,7 @@ describe('limits', function () {
     });
 
     it('ignored keys count toward the length', async function () {
-      const query = `${Array.from({ length: 1400 }, (_, i) => `u${i}=1`).join('&')}`;
+      const query = Array.from({ length: 1400 }, (_, i) => `u${i}=1`).join('&');
       expect(query.length).to.be.greaterThan(8192);
       expectProblem(await h.get(`/api/users?${query}`), { code: 'LIMIT_EXCEEDED', allowed: 8192 });
     });

@@ -4,7 +4,7 @@
 // fixture are added by `addRelationRows`.
 
 import type { Knex } from 'knex';
-import { Model, type RelationMappings } from 'objection';
+import { Model, type AnyQueryBuilder, type RelationMappings } from 'objection';
 import { Phone, Post, Role, User } from '../support/fixture';
 
 const all = { projectable_fields: ['*'], sortable_fields: ['*'], filterable_fields: ['*'] };
@@ -32,11 +32,15 @@ export class Member extends User {
       firstRole: { relation: Model.HasOneThroughRelation, modelClass: Role, join: roleJoin },
       publishedPosts: {
         relation: Model.HasManyRelation, modelClass: Post, join: { from: 'users.id', to: 'posts.user_id' },
-        modify: (query) => query.where('posts.status', 'published'),
+        modify: (query: AnyQueryBuilder) => {
+          query.where('posts.status', 'published');
+        },
       },
       firstRoleOnly: {
         relation: Model.ManyToManyRelation, modelClass: Role,
-        join: { ...roleJoin, through: { ...roleJoin.through, modify: (query) => query.where('role_user.role_id', 1) } },
+        join: { ...roleJoin, through: { ...roleJoin.through, modify: (query: AnyQueryBuilder) => {
+          query.where('role_user.role_id', 1);
+        } } },
       },
       mentees: { relation: Model.HasManyRelation, modelClass: Member, join: { from: 'users.id', to: 'users.mentor_id' } },
       mentor: { relation: Model.BelongsToOneRelation, modelClass: Member, join: { from: 'users.mentor_id', to: 'users.id' } },

@@ -3,7 +3,7 @@
 // `publishedPosts` must never see drafts through expand[publishedPosts].
 
 import { expect } from 'chai';
-import { Model, type RelationMappings } from 'objection';
+import { Model, type AnyQueryBuilder, type RelationMappings } from 'objection';
 import { relatedIds, useApp } from '../support/app';
 import { Phone, Post, Role, User } from '../support/fixture';
 
@@ -22,20 +22,30 @@ class Author extends User {
         relation: Model.HasManyRelation,
         modelClass: Post,
         join: { from: 'users.id', to: 'posts.user_id' },
-        modify: (query) => query.where('posts.status', 'published'),
+        modify: (query: AnyQueryBuilder) => {
+          query.where('posts.status', 'published');
+        },
       },
       seniorRoles: {
         relation: Model.ManyToManyRelation,
         modelClass: Role,
         join: { from: 'users.id', through: { from: 'role_user.user_id', to: 'role_user.role_id' }, to: 'roles.id' },
-        modify: (query) => query.where('roles.level', '>=', 5),
+        modify: (query: AnyQueryBuilder) => {
+          query.where('roles.level', '>=', 5);
+        },
       },
       firstRoleOnly: {
         relation: Model.ManyToManyRelation,
         modelClass: Role,
         join: {
           from: 'users.id',
-          through: { from: 'role_user.user_id', to: 'role_user.role_id', modify: (query) => query.where('role_user.role_id', 1) },
+          through: {
+            from: 'role_user.user_id',
+            to: 'role_user.role_id',
+            modify: (query: AnyQueryBuilder) => {
+              query.where('role_user.role_id', 1);
+            },
+          },
           to: 'roles.id',
         },
       },

@@ -51,7 +51,7 @@ const isExplain = (sql: string): boolean => /^explain \(format json\)/.test(sql)
 
 /** The planner's row estimate for `select users.* from users where <where>`, asked directly. */
 async function plannerRows(knex: Knex, where: string): Promise<number> {
-  const result = (await knex.raw(`explain (format json) select "users".* from "users" where ${where}`)) as { rows: Row[] };
+  const result = await knex.raw<{ rows: Row[] }>(`explain (format json) select "users".* from "users" where ${where}`);
   const plan = result.rows[0]?.['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[];
   return Math.round(plan[0]?.Plan['Plan Rows'] ?? Number.NaN);
 }

@@ -38,7 +38,7 @@ const quiet = (): void => undefined;
 async function createFromTemplate(cluster: Cluster, name: string, template: string): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await cluster.sql('postgres', `create database "${name}" template "${template}"`);
+      await cluster.sql('postgres', `create database "${name}" template "${template}"`); return;
     } catch (error) {
       if ((error as { code?: unknown }).code !== '55006' || attempt >= 50) throw error;
       await sleep(100);
@@ -83,6 +83,7 @@ export function describeDatabaseStates(getCluster: () => Cluster | undefined): v
       });
       const logger = pino({ level: 'info' }, { write: (text: string) => void lines.push(JSON.parse(text) as LogLine) });
       const app = await createApp({ knex, logger, admin: false });
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects
       const listening = createServer(app.callback());
       server = listening;
       await new Promise<void>((r) => listening.listen(0, '127.0.0.1', r));

@@ -59,7 +59,7 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
         .map((planned) => planned?.query.toSQL());
       expect(texts[0], `${expansion.scope.catalog.label} query of ${raw}`).to.deep.equal(texts[1]);
       // The nested levels' parents are rows of this relation's table.
-      await same(expansion.expansions, (data.rows.get(expansion.scope.catalog.table) ?? []).slice(0, 5) as Record<string, unknown>[]);
+      await same(expansion.expansions, (data.rows.get(expansion.scope.catalog.table) ?? []).slice(0, 5));
     }
   };
   await same(compiled.expansions, parents);

@@ -8,6 +8,7 @@
 
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { expect } from 'chai';
 import { knex as createKnex, Knex } from 'knex';
 import { Client } from 'pg';
@@ -65,7 +66,7 @@ function describeError(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth += 1) {
     const e = current as { name?: unknown; message?: unknown; code?: unknown; nativeError?: unknown; cause?: unknown };
-    parts.push(`${String(e.name)}: ${String(e.message).slice(-120)}${e.code ? ` [code ${String(e.code)}]` : ''}`);
+    parts.push(`${String(e.name)}: ${String(e.message).slice(-120)}${e.code ? ` [code ${inspect(e.code)}]` : ''}`);
     current = e.nativeError ?? e.cause;
   }
   return parts.join(' <- ');

@@ -88,7 +88,7 @@ export function useHostileApps(): HostileApps {
     this.timeout(60000);
     closeIdleSockets();
     // Whatever the requests were, the data is intact and Object.prototype gained nothing.
-    const intact = await db?.knex.raw('select (select count(*) from users)::int as users, (select count(*) from posts)::int as posts');
+    const intact: unknown = await db?.knex.raw('select (select count(*) from users)::int as users, (select count(*) from posts)::int as posts');
     const prototypeAfter = Object.getOwnPropertyNames(Object.prototype).sort();
     for (const app of served.values()) await app.close();
     await db?.destroy();

@@ -126,6 +126,7 @@ type GeneratedRequest = typeof requestArb extends fc.Arbitrary<infer T> ? T : ne
 
 /** The key as the generated client writes it. */
 function spelled({ meant, brackets, bang, space, letter, broken }: GeneratedRequest): string {
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points on purpose: the generator recases and re-encodes whole characters
   const chars = [...meant.key];
   const letters = chars.flatMap((ch, i) => (/[a-z]/.test(ch) ? [i] : []));
   const encodedLetter = letter === null ? -1 : letters[letter[0] % letters.length];

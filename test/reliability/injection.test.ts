@@ -105,7 +105,7 @@ describe('injection corpus (reliability)', function () {
           if (query.startsWith('expand')) {
             // Alias clauses choose related records only: every user, none of their posts or roles.
             expect(rows.length, query).to.equal(23);
-            const related = rows.flatMap((r) => (Array.isArray(r.posts) ? r.posts : Array.isArray(r.roles) ? r.roles : []));
+            const related = rows.flatMap((r): unknown[] => (Array.isArray(r.posts) ? r.posts : Array.isArray(r.roles) ? r.roles : []));
             expect(related, query).to.deep.equal([]);
           } else {
             expect(rows, query).to.deep.equal([]);

@@ -15,6 +15,7 @@ export interface GeneratorContext {
 
 /** Every casing of a word, chosen by the bits of `n`: `or!` -> `oR!`. */
 export function recase(word: string, n: number): string {
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points on purpose: one casing bit per character
   return [...word].map((c, i) => ((n >> i) & 1 ? c.toUpperCase() : c)).join('');
 }
 

@@ -71,13 +71,13 @@ const PG_TYPES: Readonly<Record<string, ScalarType>> = {
 const PG_ARRAYS: Readonly<Record<string, ScalarType>> = { _text: 'text', _int4: 'integer' };
 
 async function enumLabels(knex: Knex, type: string): Promise<string[]> {
-  const result = await knex.raw(`select l.enumlabel::text as "label" from pg_enum l join pg_type t on t.oid = l.enumtypid
+  const result: unknown = await knex.raw(`select l.enumlabel::text as "label" from pg_enum l join pg_type t on t.oid = l.enumtypid
     where t.typname = ? order by l.enumsortorder`, [type]);
   return (result as { rows: { label: string }[] }).rows.map((r) => r.label);
 }
 
 async function readColumns(knex: Knex, table: string): Promise<FieldSpec[]> {
-  const result = await knex.raw(
+  const result: unknown = await knex.raw(
     `select column_name, data_type, udt_name, is_nullable from information_schema.columns
       where table_schema = current_schema() and table_name = ? order by ordinal_position`, [table]);
   const rows = (result as { rows: { column_name: string; data_type: string; udt_name: string; is_nullable: string }[] }).rows;
@@ -97,7 +97,7 @@ async function readColumns(knex: Knex, table: string): Promise<FieldSpec[]> {
 /** `select "a"::text as "a", ...`: every value in PostgreSQL's own text form, no driver parsing. */
 async function readRows(knex: Knex, table: string, columns: readonly FieldSpec[]): Promise<StoredRow[]> {
   const list = columns.map((c) => `"${c.name}"::text as "${c.name}"`).join(', ');
-  const result = await knex.raw(`select ${list} from "${table}"`);
+  const result: unknown = await knex.raw(`select ${list} from "${table}"`);
   return (result as { rows: Record<string, string | null>[] }).rows.map((r) => Object.freeze({ ...r }));
 }
 
@@ -131,7 +131,7 @@ export async function loadDataset(
     types.set(table, new Map(columns.map((c) => [c.name, c])));
   }
   const fieldsOf = (table: string, names: readonly string[]): FieldSpec[] => pick(types.get(table) ?? new Map(), table, names);
-  const allColumns = (table: string): string[] => [...(types.get(table) ?? new Map()).keys()];
+  const allColumns = (table: string): string[] => [...(types.get(table) ?? new Map<string, FieldSpec>()).keys()];
 
   const userFields = fieldsOf('users', userFieldNames);
   // The author of a post is the fixture's own User, whatever the collection projects.
@@ -222,7 +222,7 @@ export function fieldOf(scope: ScopeSpec, name: string): FieldSpec {
  * every text ordering (sort, <, >, between on text), since the order would then be the locale's.
  */
 export async function textInByteOrder(knex: Knex): Promise<{ collation: string; byteOrder: boolean }> {
-  const result = await knex.raw('select datcollate from pg_database where datname = current_database()');
-  const collation = String((result as { rows: { datcollate: unknown }[] }).rows[0]?.datcollate ?? '');
+  const result: unknown = await knex.raw('select datcollate from pg_database where datname = current_database()');
+  const collation = (result as { rows: { datcollate: string }[] }).rows[0]?.datcollate ?? '';
   return { collation, byteOrder: /^(C|POSIX|C\.UTF-?8)$/i.test(collation) };
 }

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { RawResponse } from './http';
 
 /** The repository root, from test/reliability/ or dist/test/reliability/. */
-export const repoRoot = resolve(__dirname, __dirname.includes(`${join('dist', 'test')}`) ? '../../..' : '../..');
+export const repoRoot = resolve(__dirname, __dirname.includes(join('dist', 'test')) ? '../../..' : '../..');
 
 export const problemSchemaPath = join(repoRoot, 'test', 'reliability', 'problem-schema.json');
 

@@ -38,6 +38,7 @@ export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> 
     });
   }
   app.use(router.routes()).use(router.allowedMethods());
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects
   const server: Server = createServer({ maxHeaderSize }, app.callback());
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   const { port } = server.address() as AddressInfo;

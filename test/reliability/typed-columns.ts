@@ -22,7 +22,7 @@ export const TYPED_USER_FIELDS: readonly string[] = [...USER_FIELDS, 'mood', 'ta
 export async function addTypedColumns(knex: Knex): Promise<void> {
   await knex.raw(`create type mood as enum ('sad', 'ok', 'happy')`);
   await knex.raw('alter table users add column mood mood, add column tags text[], add column lucky integer[]');
-  const ids = ((await knex.raw('select id from users')) as { rows: { id: number }[] }).rows.map((r) => r.id);
+  const ids = (await knex.raw<{ rows: { id: number }[] }>('select id from users')).rows.map((r) => r.id);
   for (const id of ids) {
     const mood = id % 4 === 0 ? null : MOOD[id % 3] ?? null;
     await knex.raw('update users set mood = ?::mood, tags = ?::text[], lucky = ?::integer[] where id = ?',

@@ -32,6 +32,7 @@ export async function startApp(knex: Knex, options: AppOptions = {}): Promise<Te
 /** Serves any Koa app (errors not printed) on an ephemeral port of 127.0.0.1. */
 export async function listen(app: Koa): Promise<TestApp> {
   app.silent = true;
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   const { port } = server.address() as AddressInfo;

@@ -21,7 +21,7 @@ export interface TestDatabase {
    * `outage()` closes the proxy and every connection through it, as a server going down does; on
    * PGlite it is the same Knex, and `outage()` closes the PGlite instance.
    */
-  connectWithOutage(): Promise<{ knex: Knex; outage(): Promise<void> }>;
+  connectWithOutage(): Promise<{ knex: Knex; outage: () => Promise<void> }>;
   /**
    * Another Knex on the same database with more configuration, as a host sets it up (name mappers,
    * `searchPath`); closed by `destroy()`. On PGlite it shares the one PGlite instance.
@@ -65,6 +65,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 }
 
 /** PGlite's pg_trgm module: an `exports` subpath, which this project's module resolution does not read for types. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: an import would not type-check
 const pgTrgm = (): Extension => (require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension }).pg_trgm;
 
 async function createPglite(options: TestDatabaseOptions): Promise<TestDatabase> {
@@ -86,16 +87,16 @@ async function createPglite(options: TestDatabaseOptions): Promise<TestDatabase>
       others.push(other);
       return other;
     },
-    async connectWithOutage() {
+    connectWithOutage() {
       const client: unknown = knex.client;
-      return {
+      return Promise.resolve({
         knex,
-        async outage() {
+        outage: async () => {
           const pglite = (client as { pglite?: { close(): Promise<void> } }).pglite;
           if (!pglite) throw new Error('knex-pglite keeps no PGlite instance where expected');
           await pglite.close();
         },
-      };
+      });
     },
     async destroy() {
       if (destroyed) return;
@@ -151,7 +152,13 @@ async function createPostgres(options: TestDatabaseOptions): Promise<TestDatabas
         proxy.close();
         await proxied.destroy().catch(() => undefined);
       });
-      return { knex: proxied, outage: async () => proxy.close() };
+      return {
+        knex: proxied,
+        outage: () => {
+          proxy.close();
+          return Promise.resolve();
+        },
+      };
     },
     async destroy() {
       if (destroyed) return;

@@ -122,7 +122,7 @@ export function rawExchange(port: number, request: string | Buffer, options: Raw
         if (answer !== undefined) finish(() => resolve(answer));
         else if (closed) finish(() => reject(new Error(`the connection closed without a whole answer; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`)));
       } catch (error) {
-        finish(() => reject(error));
+        finish(() => reject(error instanceof Error ? error : new Error(String(error))));
       }
     };
     socket.on('data', (chunk: Buffer) => {

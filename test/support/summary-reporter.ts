@@ -30,6 +30,7 @@ function topSuiteTitle(runnable: Mocha.Runnable): string {
   return title;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- mocha constructs its reporter with `new`; the constructor subscribes to the runner
 class SummaryReporter {
   constructor(runner: Mocha.Runner, options: ReporterOptions = {}) {
     const output = options.reporterOption?.output ?? options.reporterOptions?.output ?? process.env.KQM_REPORT_FILE;

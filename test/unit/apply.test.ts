@@ -193,7 +193,7 @@ describe('apply: statement text written directly equals what a builder compiles'
     const [tags] = compiled('expand[tags]=t').expansions;
     const planned = await expansionQuery(parents, knex, tags!);
     expect(planned?.query.toSQL()).to.deep.equal({
-      sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
+      sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" AS "__kqm_owner0" from "tags" '
         + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = any(?) '
         + 'order by "tags"."id" asc limit ?',
       // One array value, whatever the number of parents: the text stays the same, so it is written once.
@@ -262,7 +262,9 @@ describe('apply: statement text written directly equals what a builder compiles'
     class SoftDeleteQueryBuilder extends Base {
       constructor(modelClass: typeof Model) {
         super(modelClass);
-        this.onBuild((query) => query.whereNull('people.deleted_at'));
+        this.onBuild((query) => {
+          query.whereNull('people.deleted_at');
+        });
       }
     }
     class SoftPerson extends Model {

@@ -59,8 +59,8 @@ describe('docs examples: matching shortened responses', () => {
 describe('docs examples: finding them in markdown', () => {
   it('pairs a request line with the blocks after it, and a curl block with one body per command', () => {
     const text = [
-      `${fence}`, 'GET /api/users?filter[xor id]=1', `${fence}`, '', `${fence}`, 'Allow: GET', `${fence}`, `${fence}json`, '{"status": 405}', `${fence}`,
-      'Prose.', `${fence}sh`, "curl -g 'http://localhost:3000/api/a'", 'curl -g -H "X-A: 1" \\', '  http://example.test/b', `${fence}`, `${fence}json`, '[1]', '[2]', `${fence}`,
+      fence, 'GET /api/users?filter[xor id]=1', fence, '', fence, 'Allow: GET', fence, `${fence}json`, '{"status": 405}', fence,
+      'Prose.', `${fence}sh`, "curl -g 'http://localhost:3000/api/a'", 'curl -g -H "X-A: 1" \\', '  http://example.test/b', fence, `${fence}json`, '[1]', '[2]', fence,
     ].join('\n');
     const { examples, problems } = collectExamples('x.md', text);
     expect(problems).to.deep.equal([]);

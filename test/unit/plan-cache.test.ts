@@ -54,6 +54,7 @@ function fill(make: (i: number) => string, round: number): { readonly measured: 
   // Read after measuring, so the cache is certainly alive when the full heap is read.
   const counted = map.bytes / ENTRIES;
   expect(map.size).to.equal(ENTRIES);
+  // eslint-disable-next-line no-useless-assignment -- drops the last reference, so the heap can be measured without the map
   map = undefined;
   return { measured: (after - before) / ENTRIES, counted, text: text / ENTRIES };
 }
@@ -82,6 +83,7 @@ describe('plan cache entries', function () {
     for (let i = 0; i < 3000; i++) prepareQuery(people, caps, flat(make(i)), map);
     const after = heapAfterGc();
     const { size, bytes } = map;
+    // eslint-disable-next-line no-useless-assignment -- drops the last reference, so the heap can be measured without the map
     map = undefined;
     expect(bytes).to.be.at.most(maxBytes);
     // Some 15 KB each: about 270 of the 3000 are kept, the most recent ones.

@@ -1,6 +1,7 @@
 // The 503 classification (decision 46): which errors mean the database cannot serve right now, and
 // which stay server faults (500). The HTTP behaviour on a real database is in the fault suite.
 
+import { inspect } from 'node:util';
 import { expect } from 'chai';
 import { isUnavailable } from '../../plugin/errors';
 
@@ -107,7 +108,7 @@ describe('isUnavailable (503 classification)', function () {
 
   it('other values and errors are not unavailable', function () {
     for (const value of [undefined, null, 'ECONNREFUSED', 57014, new Error('boom'), new TypeError('x is not a function'), { code: 'FIELD_NOT_ALLOWED' }]) {
-      expect(isUnavailable(value), String(value)).to.equal(false);
+      expect(isUnavailable(value), inspect(value)).to.equal(false);
     }
   });
 });

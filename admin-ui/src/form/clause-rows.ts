@@ -89,7 +89,7 @@ function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta
     // The new first row's and/or is ignored by the API; only its negation still counts.
     const first = rows[0];
     if (index === 0 && first !== undefined) first.logical = first.logical.endsWith('!') ? 'and!' : 'and';
-    ctx.rebuild(rows[index]?.id !== undefined ? `${rows[index]?.id}-logical` : addId);
+    ctx.rebuild(rows[index]?.id !== undefined ? `${rows[index].id}-logical` : addId);
   }, { class: 'icon', label: `Remove ${name.toLowerCase()}` });
   return h('div', { class: 'row', id: row.id, attrs: { role: 'group', 'aria-label': name } },
     labelled(index === 0 ? 'Match' : 'Join', logical), ...sourceControl(row, meta, ctx), labelled('Field', field), ...valueControls(family, row, meta, ctx),

@@ -12,10 +12,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /** `{"Node Type": "Seq Scan", "Relation Name": "users", ...}` -> `Seq Scan on users  (cost=0.00..7.75 rows=300)` */
 function planLine(node: Json): string {
-  const parts = [String(node['Node Type'] ?? 'node')];
+  const parts = [typeof node['Node Type'] === 'string' ? node['Node Type'] : 'node'];
   if (typeof node['Relation Name'] === 'string') parts.push(`on ${node['Relation Name']}`);
   if (typeof node['Index Name'] === 'string') parts.push(`using ${node['Index Name']}`);
-  const cost = typeof node['Total Cost'] === 'number' ? `cost=${String(node['Startup Cost'] ?? 0)}..${node['Total Cost']}` : '';
+  const cost = typeof node['Total Cost'] === 'number' ? `cost=${typeof node['Startup Cost'] === 'number' ? node['Startup Cost'] : 0}..${node['Total Cost']}` : '';
   const rows = typeof node['Plan Rows'] === 'number' ? `rows=${node['Plan Rows']}` : '';
   const extra = [cost, rows].filter((part) => part !== '').join(' ');
   const filter = ['Filter', 'Index Cond', 'Sort Key', 'Hash Cond', 'Join Filter']
@@ -87,7 +87,7 @@ export function explainView(body: unknown): HTMLElement {
     return h('pre', { class: 'code', text: JSON.stringify(body, null, 2) });
   }
   const statements = body.statements.filter(isObject).map((s) => ({
-    sql: String(s.sql ?? ''),
+    sql: typeof s.sql === 'string' ? s.sql : '',
     bindings: Array.isArray(s.bindings) ? s.bindings : [],
   }));
   const plans = Array.isArray(body.plan) ? body.plan : [];

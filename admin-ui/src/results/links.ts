@@ -30,7 +30,7 @@ export function asEnvelope(body: unknown): Envelope | undefined {
 
 /** `&laquo; Previous` -> `« Previous` (the labels are HTML text; parsing them never runs anything). */
 export function decodeLabel(label: string): string {
-  return new DOMParser().parseFromString(`<!doctype html><body>${label}`, 'text/html').body.textContent ?? label;
+  return new DOMParser().parseFromString(`<!doctype html><body>${label}`, 'text/html').body.textContent;
 }
 
 export function navButton(text: string, url: string | null, onNavigate: (url: string) => void, props: { current?: boolean; label?: string } = {}): HTMLElement {

@@ -12,10 +12,15 @@ interface Problem {
   readonly allowed: unknown;
 }
 
+const isList = (value: unknown): boolean => Array.isArray(value);
+
 function problemsOf(body: ProblemBody): Problem[] {
-  const list = Array.isArray(body.errors) && body.errors.length > 0 ? body.errors : [body];
+  // The body is the server's JSON, so the array check stays; Array.isArray itself would narrow the
+  // declared list to any[].
+  const errors = body.errors;
+  const list = errors !== undefined && isList(errors) && errors.length > 0 ? errors : [body];
   return list.map((p) => ({
-    code: String(p.code ?? ''), parameter: p.parameter, detail: String(p.detail ?? ''),
+    code: p.code ?? '', parameter: p.parameter, detail: p.detail ?? '',
     allowed: 'allowed_from' in p && typeof p.allowed_from === 'number' ? list[p.allowed_from]?.allowed : p.allowed,
   }));
 }

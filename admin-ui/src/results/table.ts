@@ -24,7 +24,7 @@ function cell(value: unknown, column: string): Node {
       h('summary', { text: `${value.length} ${value.length === 1 ? column.replace(/s$/, '') : column}` }), recordsTable(value, column));
   }
   if (isRow(value)) {
-    return h('details', { class: 'nested' }, h('summary', { text: `${column}` }), recordsTable([value], column));
+    return h('details', { class: 'nested' }, h('summary', { text: column }), recordsTable([value], column));
   }
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return h('span', { class: typeof value === 'string' ? 'text' : 'scalar', text, attrs: { title: text.length > 40 ? text : undefined } });
