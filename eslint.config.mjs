@@ -7,13 +7,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: [
-      'dist/**',
-      'node_modules/**',
-      'bench/results/**',
-      'data/**',
-      'test-results/**',
-    ],
+    ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'data/**', 'test-results/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

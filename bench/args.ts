@@ -49,10 +49,12 @@ export interface BenchOptions {
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
 export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson' | 'postsPerUser'>): string {
-  return (options.postsPerUser === DEFAULT_POSTS_PER_USER ? '' : `-ppu${options.postsPerUser}`)
-    + (options.modelJson ? '-model-json' : '')
-    + (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`)
-    + (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`);
+  return (
+    (options.postsPerUser === DEFAULT_POSTS_PER_USER ? '' : `-ppu${options.postsPerUser}`) +
+    (options.modelJson ? '-model-json' : '') +
+    (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`) +
+    (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`)
+  );
 }
 
 const usage = `usage: npm run bench -- [options]
@@ -103,7 +105,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let rounds = 3;
   let connections = 16;
   let shapes: number[] | undefined;
-  let databaseUrl = env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
+  let databaseUrl =
+    env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
   let cpuProf = false;
   let compareScales: number[] | undefined;
   let soak = 0;
@@ -123,45 +126,123 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     switch (flag) {
-      case '--scale': scale = positiveInt(flag, value()); break;
-      case '--posts-per-user': postsPerUser = positiveInt(flag, value()); break;
-      case '--duration': duration = positiveInt(flag, value()); break;
-      case '--rounds': rounds = positiveInt(flag, value()); break;
-      case '--connections': connections = positiveInt(flag, value()); break;
-      case '--shapes': shapes = intList(flag, value()); break;
-      case '--database-url': databaseUrl = value() ?? databaseUrl; break;
-      case '--cpu-prof': cpuProf = true; break;
-      case '--compare-scales': compareScales = intList(flag, value()); break;
-      case '--soak': soak = positiveInt(flag, value()); break;
-      case '--regenerate': regenerate = true; break;
-      case '--log-level': logLevel = value() ?? logLevel; break;
-      case '--bare': bare = true; break;
-      case '--model-json': modelJson = true; break;
-      case '--stages': stages = true; break;
-      case '--resume': resume = true; break;
-      case '--replica': replica = true; break;
-      case '--peer': peer = true; break;
+      case '--scale':
+        scale = positiveInt(flag, value());
+        break;
+      case '--posts-per-user':
+        postsPerUser = positiveInt(flag, value());
+        break;
+      case '--duration':
+        duration = positiveInt(flag, value());
+        break;
+      case '--rounds':
+        rounds = positiveInt(flag, value());
+        break;
+      case '--connections':
+        connections = positiveInt(flag, value());
+        break;
+      case '--shapes':
+        shapes = intList(flag, value());
+        break;
+      case '--database-url':
+        databaseUrl = value() ?? databaseUrl;
+        break;
+      case '--cpu-prof':
+        cpuProf = true;
+        break;
+      case '--compare-scales':
+        compareScales = intList(flag, value());
+        break;
+      case '--soak':
+        soak = positiveInt(flag, value());
+        break;
+      case '--regenerate':
+        regenerate = true;
+        break;
+      case '--log-level':
+        logLevel = value() ?? logLevel;
+        break;
+      case '--bare':
+        bare = true;
+        break;
+      case '--model-json':
+        modelJson = true;
+        break;
+      case '--stages':
+        stages = true;
+        break;
+      case '--resume':
+        resume = true;
+        break;
+      case '--replica':
+        replica = true;
+        break;
+      case '--peer':
+        peer = true;
+        break;
       case '--plan-cache': {
         const text = value();
-        if (text === undefined || !/^\d+$/.test(text)) throw new Error(`--plan-cache needs a whole number (0 = off), got "${text ?? ''}"\n${usage}`);
+        if (text === undefined || !/^\d+$/.test(text))
+          throw new Error(`--plan-cache needs a whole number (0 = off), got "${text ?? ''}"\n${usage}`);
         planCache = Number(text);
         break;
       }
-      case '--totals-cache': totalsCache = positiveInt(flag, value()); break;
-      case '--write-docs': writeDocs = true; break;
-      case '--no-write-docs': writeDocs = false; break;
-      case '--help': case '-h': console.log(usage); process.exit(0); break;
-      default: throw new Error(`unknown option "${arg}"\n${usage}`);
+      case '--totals-cache':
+        totalsCache = positiveInt(flag, value());
+        break;
+      case '--write-docs':
+        writeDocs = true;
+        break;
+      case '--no-write-docs':
+        writeDocs = false;
+        break;
+      case '--help':
+      case '-h':
+        console.log(usage);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option "${arg}"\n${usage}`);
     }
   }
   const chosen = shapes ?? (cpuProf ? [1, 3] : [...DEFAULT_SHAPE_IDS]);
-  for (const s of chosen) if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
+  for (const s of chosen)
+    if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
   return {
-    scale, postsPerUser, duration, rounds, connections, shapes: chosen, databaseUrl, cpuProf, compareScales, soak, regenerate, logLevel, bare, stages, resume,
-    planCache, totalsCache, modelJson, replica, peer,
+    scale,
+    postsPerUser,
+    duration,
+    rounds,
+    connections,
+    shapes: chosen,
+    databaseUrl,
+    cpuProf,
+    compareScales,
+    soak,
+    regenerate,
+    logLevel,
+    bare,
+    stages,
+    resume,
+    planCache,
+    totalsCache,
+    modelJson,
+    replica,
+    peer,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
-    writeDocs: writeDocs ?? (compareScales !== undefined
-      || (scale === 100_000 && postsPerUser === DEFAULT_POSTS_PER_USER && !cpuProf && !bare && !modelJson && !stages && !replica && soak === 0 && shapes === undefined
-        && planCache === undefined && totalsCache === undefined)),
+    writeDocs:
+      writeDocs ??
+      (compareScales !== undefined ||
+        (scale === 100_000 &&
+          postsPerUser === DEFAULT_POSTS_PER_USER &&
+          !cpuProf &&
+          !bare &&
+          !modelJson &&
+          !stages &&
+          !replica &&
+          soak === 0 &&
+          shapes === undefined &&
+          planCache === undefined &&
+          totalsCache === undefined)),
   };
 }

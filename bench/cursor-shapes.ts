@@ -21,7 +21,8 @@ async function cursorAfter(plugin: ServerProcess, shape: Shape, skip: number, lo
   while (skipped < skip) {
     const size = Math.min(STRIDE, skip - skipped);
     const response = await fetchBody(plugin, `${COLLECTION_PATH}?${withCursor(shape.query, cursor, size)}`);
-    if (response.status !== 200) throw new Error(`shape ${shape.id}: following cursors got ${response.status}: ${response.body.slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(`shape ${shape.id}: following cursors got ${response.status}: ${response.body.slice(0, 300)}`);
     const page = JSON.parse(response.body) as { data: unknown[]; next_cursor: string | null };
     skipped += page.data.length;
     if (page.next_cursor === null) {

@@ -24,8 +24,10 @@ export function cursorComparison(shapes: readonly ShapeFigures[]): string[] {
   const lines = deep.perScale.map((d, i) => {
     const f = first.perScale[i];
     const o = offset.perScale[i];
-    return `- ${d.scale.toLocaleString('en-US')} users: deep cursor page / first cursor page ${ratio(d.plugin, f?.plugin)} (floor ${ratio(d.floor, f?.floor)}); `
-      + `deep page by cursor / by OFFSET ${ratio(d.plugin, o?.plugin)} (floor ${ratio(d.floor, o?.floor)})`;
+    return (
+      `- ${d.scale.toLocaleString('en-US')} users: deep cursor page / first cursor page ${ratio(d.plugin, f?.plugin)} (floor ${ratio(d.floor, f?.floor)}); ` +
+      `deep page by cursor / by OFFSET ${ratio(d.plugin, o?.plugin)} (floor ${ratio(d.floor, o?.floor)})`
+    );
   });
   return ['Keyset pagination (shapes 19-21, throughput ratios):', ...lines, ''];
 }

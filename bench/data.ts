@@ -49,15 +49,122 @@ function readMarker(comment: string | null, scale: number, postsPerUser: number)
 /** Posts per user of the default data set; other counts (`--posts-per-user`) get their own database. */
 export const DEFAULT_POSTS_PER_USER = 5;
 
-const FIRST = ['Anna', 'Brian', 'Chloe', 'Daniel', 'Emma', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kara', 'Liam', 'Maya',
-  'Noah', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Uma', 'Victor', 'Wendy', 'Xavier', 'Yara', 'Zoe', 'Ahmed', 'Bea',
-  'Carlos', 'Dana', 'Erik', 'Fatima', 'Goran', 'Hana', 'Ivan', 'Julia', 'Kenji', 'Lena', 'Marco', 'Nina'];
-const LAST = ['Smith', 'Garcia', 'Müller', 'Rossi', 'Dubois', 'Novak', 'Kowalski', 'Jensen', 'Silva', 'Tanaka', 'Okafor', 'Larsen',
-  'Moreau', 'Schmidt', 'Costa', 'Nakamura', 'Berg', 'Popescu', 'Horvat', 'Ivanova', 'Walsh', 'Murphy', 'Lindqvist', 'Fischer',
-  'Kim', 'Chen', 'Patel', 'Singh', 'Haddad', 'Cohen', 'Bauer', 'Romano', 'Varga', 'Nilsen', 'Meyer', 'Brown', 'Wilson', 'Lopez',
-  'Ortiz', 'Ward', 'Stone', 'Fox', 'Hale', 'Reyes', 'Quist', 'Young', 'Baker', 'Perez', 'Ahn', 'Dahl'];
-const WORDS = ['postgres', 'koa', 'index', 'query', 'latency', 'cache', 'schema', 'router', 'paging', 'filter', 'search', 'trigram',
-  'replica', 'vacuum', 'planner', 'cursor', 'tuple', 'buffer', 'json', 'node'];
+const FIRST = [
+  'Anna',
+  'Brian',
+  'Chloe',
+  'Daniel',
+  'Emma',
+  'Felix',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Kara',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Pablo',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Uma',
+  'Victor',
+  'Wendy',
+  'Xavier',
+  'Yara',
+  'Zoe',
+  'Ahmed',
+  'Bea',
+  'Carlos',
+  'Dana',
+  'Erik',
+  'Fatima',
+  'Goran',
+  'Hana',
+  'Ivan',
+  'Julia',
+  'Kenji',
+  'Lena',
+  'Marco',
+  'Nina',
+];
+const LAST = [
+  'Smith',
+  'Garcia',
+  'Müller',
+  'Rossi',
+  'Dubois',
+  'Novak',
+  'Kowalski',
+  'Jensen',
+  'Silva',
+  'Tanaka',
+  'Okafor',
+  'Larsen',
+  'Moreau',
+  'Schmidt',
+  'Costa',
+  'Nakamura',
+  'Berg',
+  'Popescu',
+  'Horvat',
+  'Ivanova',
+  'Walsh',
+  'Murphy',
+  'Lindqvist',
+  'Fischer',
+  'Kim',
+  'Chen',
+  'Patel',
+  'Singh',
+  'Haddad',
+  'Cohen',
+  'Bauer',
+  'Romano',
+  'Varga',
+  'Nilsen',
+  'Meyer',
+  'Brown',
+  'Wilson',
+  'Lopez',
+  'Ortiz',
+  'Ward',
+  'Stone',
+  'Fox',
+  'Hale',
+  'Reyes',
+  'Quist',
+  'Young',
+  'Baker',
+  'Perez',
+  'Ahn',
+  'Dahl',
+];
+const WORDS = [
+  'postgres',
+  'koa',
+  'index',
+  'query',
+  'latency',
+  'cache',
+  'schema',
+  'router',
+  'paging',
+  'filter',
+  'search',
+  'trigram',
+  'replica',
+  'vacuum',
+  'planner',
+  'cursor',
+  'tuple',
+  'buffer',
+  'json',
+  'node',
+];
 
 const sqlArray = (items: readonly string[]): string => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
 
@@ -168,13 +275,20 @@ async function generate(url: string, scale: number, postsPerUser: number, log: (
  * Creates `kqm_bench_<scale>` (`kqm_bench_<scale>_ppu<n>` for another number of posts per user) with
  * its data unless it already holds this scale at this data version.
  */
-export async function prepareDatabase(adminUrl: string, scale: number, regenerate: boolean, log: (line: string) => void,
-  postsPerUser = DEFAULT_POSTS_PER_USER): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  adminUrl: string,
+  scale: number,
+  regenerate: boolean,
+  log: (line: string) => void,
+  postsPerUser = DEFAULT_POSTS_PER_USER,
+): Promise<PreparedDatabase> {
   const name = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
   const url = databaseUrlFor(adminUrl, name);
   const existing = await withClient(adminUrl, async (client) => {
     const result = await client.query<{ comment: string | null }>(
-      'SELECT shobj_description(oid, \'pg_database\') AS comment FROM pg_database WHERE datname = $1', [name]);
+      "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
+      [name],
+    );
     return result.rows[0];
   });
   let generatedMs = existing === undefined || regenerate ? undefined : readMarker(existing.comment, scale, postsPerUser);
@@ -188,7 +302,9 @@ export async function prepareDatabase(adminUrl: string, scale: number, regenerat
     });
     await generate(url, scale, postsPerUser, log);
     generatedMs = Date.now() - started;
-    await withClient(adminUrl, (client) => client.query(`COMMENT ON DATABASE ${name} IS '${marker(scale, postsPerUser, generatedMs as number)}'`));
+    await withClient(adminUrl, (client) =>
+      client.query(`COMMENT ON DATABASE ${name} IS '${marker(scale, postsPerUser, generatedMs as number)}'`),
+    );
     log(`generated ${name} in ${(generatedMs / 1000).toFixed(1)} s`);
   } else {
     log(`reusing ${name} (generated earlier in ${((generatedMs as number) / 1000).toFixed(1)} s)`);

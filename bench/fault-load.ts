@@ -73,7 +73,13 @@ export interface LoadResult {
  * the first `recoveryMs` of an `up` phase, while the pool reconnects); hostile requests are always
  * 4xx and /health always 200. Example: `allowed('valid', 'dropped', 900, 3000, false)(503)` -> true.
  */
-export function allowed(kind: Kind, state: DbState, sinceStartMs: number, recoveryMs: number, spanned: boolean): (status: number) => boolean {
+export function allowed(
+  kind: Kind,
+  state: DbState,
+  sinceStartMs: number,
+  recoveryMs: number,
+  spanned: boolean,
+): (status: number) => boolean {
   if (kind === 'health') return (s) => s === 200;
   if (kind === 'hostile') return (s) => s >= 400 && s < 500;
   const either = (s: number): boolean => s === 200 || s === 503;
@@ -102,7 +108,13 @@ function emptyCounts(): Record<Kind, Record<string, number>> {
  * Runs `connections` loops over TARGETS until `during()` resolves; `phase()` names the phase a request
  * starts in. Example: `await runFaultLoad(port, 8, () => current, 3000, () => cyclePhases())`.
  */
-export async function runFaultLoad(port: number, connections: number, phase: () => Phase, recoveryMs: number, during: () => Promise<void>): Promise<LoadResult> {
+export async function runFaultLoad(
+  port: number,
+  connections: number,
+  phase: () => Phase,
+  recoveryMs: number,
+  during: () => Promise<void>,
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const tallies: PhaseTally[] = [];
   const violations: string[] = [];
@@ -123,7 +135,9 @@ export async function runFaultLoad(port: number, connections: number, phase: () 
       if (!allowed(target.kind, at.state, started - at.startedAt, recoveryMs, spanned)(status)) {
         violationCount += 1;
         if (violations.length < 20) {
-          violations.push(`${status} ${target.kind} ${target.path.slice(0, 100)} in phase ${at.index} (${at.state}) at ${started - at.startedAt} ms`);
+          violations.push(
+            `${status} ${target.kind} ${target.path.slice(0, 100)} in phase ${at.index} (${at.state}) at ${started - at.startedAt} ms`,
+          );
         }
       }
     }

@@ -9,11 +9,18 @@ type Row = Record<string, unknown>;
 const SORT = ['created_at:desc', 'id:asc'];
 const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
-interface Cursor { readonly dir: 'next' | 'prev'; readonly at: [string, string] | null }
+interface Cursor {
+  readonly dir: 'next' | 'prev';
+  readonly at: [string, string] | null;
+}
 
 function decode(text: string): Cursor | undefined {
   if (text === '') return undefined;
-  const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { sort: string[]; dir: 'next' | 'prev'; at: [string, string] | null };
+  const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as {
+    sort: string[];
+    dir: 'next' | 'prev';
+    at: [string, string] | null;
+  };
   if (token.sort.join() !== SORT.join()) throw new Error('a cursor of another sort');
   return { dir: token.dir, at: token.at };
 }
@@ -29,7 +36,15 @@ function seek(dir: 'next' | 'prev', from: number): string {
 }
 
 /** `filter[status]=...&sort[created_at]=desc&per-page=N&cursor=...` -> the cursor envelope. */
-export async function cursorPage(run: Run, columns: string, path: string, rawQuery: string, status: string, perPage: number, text: string): Promise<object> {
+export async function cursorPage(
+  run: Run,
+  columns: string,
+  path: string,
+  rawQuery: string,
+  status: string,
+  perPage: number,
+  text: string,
+): Promise<object> {
   const cursor = decode(text);
   const dir = cursor?.dir ?? 'next';
   const at = cursor?.at ?? null;
@@ -37,8 +52,10 @@ export async function cursorPage(run: Run, columns: string, path: string, rawQue
   const where = at === null ? 'status = $1' : `status = $1 AND ${seek(dir, 2)}`;
   const values: unknown[] = at === null ? [status] : [status, ...at];
   const [read, probe] = await Promise.all([
-    run<Row>(`SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
-      [...values, perPage + 1]),
+    run<Row>(
+      `SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
+      [...values, perPage + 1],
+    ),
     at === null ? Promise.resolve([]) : run<Row>(`SELECT 1 FROM users WHERE status = $1 AND NOT ${seek(dir, 2)} LIMIT 1`, values),
   ]);
   const page = read.slice(0, perPage);
@@ -51,8 +68,12 @@ export async function cursorPage(run: Run, columns: string, path: string, rawQue
   for (const row of page) delete row.__at;
   const url = (c: string): string => `${path}?${rawQuery.replace(/(^|&)cursor=[^&]*/, `$1cursor=${c}`)}`;
   return {
-    data: page, path, per_page: perPage,
-    next_cursor: next, next_page_url: next === null ? null : url(next),
-    prev_cursor: prev, prev_page_url: prev === null ? null : url(prev),
+    data: page,
+    path,
+    per_page: perPage,
+    next_cursor: next,
+    next_page_url: next === null ? null : url(next),
+    prev_cursor: prev,
+    prev_page_url: prev === null ? null : url(prev),
   };
 }

@@ -54,7 +54,11 @@ function text(q: Query, key: string): string {
 
 // --- the envelope (Laravel's paginator layout, as the API documents it) ---
 
-interface PageLink { url: string | null; label: string; active: boolean }
+interface PageLink {
+  url: string | null;
+  label: string;
+  active: boolean;
+}
 
 function pageUrlBuilder(path: string, rawQuery: string): (page: number) => string {
   const segments = rawQuery.split('&').filter((s) => s !== '');
@@ -104,7 +108,15 @@ function envelope(ctx: Koa.Context, data: Row[], page: number, perPage: number, 
 }
 
 /** The envelope the request's `total=` asks for; `rows` holds one row past the page with total=none. */
-async function pageOf(ctx: Koa.Context, q: Query, rows: Row[], page: number, perPage: number, where: string, values: unknown[]): Promise<object> {
+async function pageOf(
+  ctx: Koa.Context,
+  q: Query,
+  rows: Row[],
+  page: number,
+  perPage: number,
+  where: string,
+  values: unknown[],
+): Promise<object> {
   const mode = totalMode(q.total);
   if (mode === 'none') {
     const path = `${ctx.protocol}://${ctx.host}${ctx.path}`;
@@ -187,15 +199,18 @@ const handlers: Record<number, Handler> = {
     const page = Number(text(q, 'page'));
     const rows = await query<Row>(
       `SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY users.created_at DESC, users.id ASC LIMIT $2 OFFSET $3`,
-      [status, readSize(q, perPage), (page - 1) * perPage]);
+      [status, readSize(q, perPage), (page - 1) * perPage],
+    );
     return pageOf(ctx, q, rows, page, perPage, 'WHERE status = $1', [status]);
   },
   // search[name,email]=*an*&per-page=20
   2: async (ctx, q) => {
     const pattern = likeContains(text(q, 'search[name,email]').replace(/^\*|\*$/g, ''));
     const perPage = Number(text(q, 'per-page'));
-    const rows = await query<Row>(
-      `SELECT ${USER_COLUMNS} FROM users WHERE name ILIKE $1 OR email ILIKE $1 ORDER BY id LIMIT $2`, [pattern, perPage]);
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE name ILIKE $1 OR email ILIKE $1 ORDER BY id LIMIT $2`, [
+      pattern,
+      perPage,
+    ]);
     const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users WHERE name ILIKE $1 OR email ILIKE $1', [pattern]);
     return envelope(ctx, rows, 1, perPage, n);
   },
@@ -203,15 +218,20 @@ const handlers: Record<number, Handler> = {
   3: async (ctx, q) => {
     const perPage = Number(text(q, 'per-page'));
     if (lateralExpansions(3)) {
-      const rows = await query<Row>(`SELECT ${USER_COLUMNS}, coalesce(p.posts, '[]'::json) AS posts FROM ${USERS_PAGE('', '$1')}
-        ${POSTS_ID_TITLE} ORDER BY users.id`, [readSize(q, perPage)]);
+      const rows = await query<Row>(
+        `SELECT ${USER_COLUMNS}, coalesce(p.posts, '[]'::json) AS posts FROM ${USERS_PAGE('', '$1')}
+        ${POSTS_ID_TITLE} ORDER BY users.id`,
+        [readSize(q, perPage)],
+      );
       return pageOf(ctx, q, rows, 1, perPage, '', []);
     }
     const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT $1`, [readSize(q, perPage)]);
     const shown = rows.slice(0, perPage);
     const ids = shown.map((r) => r.id);
-    const posts = ids.length === 0 ? [] : await query<Row>(
-      'SELECT user_id, id, title FROM posts WHERE user_id = ANY($1) ORDER BY created_at DESC, id ASC', [ids]);
+    const posts =
+      ids.length === 0
+        ? []
+        : await query<Row>('SELECT user_id, id, title FROM posts WHERE user_id = ANY($1) ORDER BY created_at DESC, id ASC', [ids]);
     const byUser = groupBy(posts, 'user_id', (p) => ({ id: p.id, title: p.title }));
     for (const row of shown) row.posts = byUser.get(row.id) ?? [];
     return pageOf(ctx, q, rows, 1, perPage, '', []);
@@ -231,16 +251,22 @@ const handlers: Record<number, Handler> = {
   // filter[id]=>=1000&filter[and! status]=banned&limit=100&fields=id,name  (a bare array)
   5: async (_ctx, q) => {
     const min = Number(text(q, 'filter[id]').slice(2));
-    return query<Row>('SELECT id, name FROM users WHERE id >= $1 AND status <> $2 ORDER BY id LIMIT $3',
-      [min, text(q, 'filter[and! status]'), Number(text(q, 'limit'))]);
+    return query<Row>('SELECT id, name FROM users WHERE id >= $1 AND status <> $2 ORDER BY id LIMIT $3', [
+      min,
+      text(q, 'filter[and! status]'),
+      Number(text(q, 'limit')),
+    ]);
   },
   // expand[roles]=r&expand[phone]=ph&filter[role]=editor&per-page=20
   6: async (ctx, q) => {
     const role = text(q, 'filter[role]');
     const perPage = Number(text(q, 'per-page'));
     if (lateralExpansions(6)) {
-      const rows = await query<Row>(`SELECT ${USER_COLUMNS}, coalesce(r.roles, '[]'::json) AS roles, ph.phone
-        FROM ${USERS_PAGE('WHERE role = $1', '$2')} ${ROLES_AND_PHONE} ORDER BY users.id`, [role, readSize(q, perPage)]);
+      const rows = await query<Row>(
+        `SELECT ${USER_COLUMNS}, coalesce(r.roles, '[]'::json) AS roles, ph.phone
+        FROM ${USERS_PAGE('WHERE role = $1', '$2')} ${ROLES_AND_PHONE} ORDER BY users.id`,
+        [role, readSize(q, perPage)],
+      );
       return pageOf(ctx, q, rows, 1, perPage, 'WHERE role = $1', [role]);
     }
     const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE role = $1 ORDER BY id LIMIT $2`, [role, readSize(q, perPage)]);
@@ -249,7 +275,9 @@ const handlers: Record<number, Handler> = {
     if (ids.length > 0) {
       const roles = await query<Row>(
         `SELECT ur.user_id, r.id, r.name, r.description FROM roles r JOIN user_roles ur ON ur.role_id = r.id
-          WHERE ur.user_id = ANY($1) ORDER BY r.id`, [ids]);
+          WHERE ur.user_id = ANY($1) ORDER BY r.id`,
+        [ids],
+      );
       const phones = await query<Row>('SELECT id, user_id, number, kind FROM phones WHERE user_id = ANY($1)', [ids]);
       const rolesByUser = groupBy(roles, 'user_id', (r) => ({ id: r.id, name: r.name, description: r.description }));
       const phoneByUser = new Map(phones.map((p) => [p.user_id, p]));
@@ -263,17 +291,21 @@ const handlers: Record<number, Handler> = {
   // sort[created_at]=desc&limit=20&offset=9980  (a bare array): the page found on the columns as stored,
   // and only its 20 rows formatted (formatted in the same statement, to_char would run for the 10,000
   // rows the offset skips).
-  17: async (_ctx, q) => query<Row>(
-    `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users ORDER BY created_at DESC, id ASC LIMIT $1 OFFSET $2) AS users
+  17: async (_ctx, q) =>
+    query<Row>(
+      `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users ORDER BY created_at DESC, id ASC LIMIT $1 OFFSET $2) AS users
       ORDER BY users.created_at DESC, users.id ASC`,
-    [Number(text(q, 'limit')), Number(text(q, 'offset'))]),
+      [Number(text(q, 'limit')), Number(text(q, 'offset'))],
+    ),
   // /api/posts?search[title]=ar&per-page=20: no trigram index on posts.title, so lower() LIKE lower(), which
   // costs less than ILIKE when the table is scanned.
   18: async (ctx, q) => {
     const pattern = likeContains(text(q, 'search[title]'));
     const perPage = Number(text(q, 'per-page'));
-    const rows = await query<Row>(
-      `SELECT ${POST_COLUMNS} FROM posts WHERE lower(title) LIKE lower($1) ORDER BY id LIMIT $2`, [pattern, perPage]);
+    const rows = await query<Row>(`SELECT ${POST_COLUMNS} FROM posts WHERE lower(title) LIKE lower($1) ORDER BY id LIMIT $2`, [
+      pattern,
+      perPage,
+    ]);
     const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM posts WHERE lower(title) LIKE lower($1)', [pattern]);
     return envelope(ctx, rows, 1, perPage, n);
   },
@@ -281,8 +313,11 @@ const handlers: Record<number, Handler> = {
   7: async (ctx, q) => {
     const perPage = Number(text(q, 'per-page'));
     if (lateralExpansions(7)) {
-      const rows = await query<Row>(`SELECT ${USER_COLUMNS}, coalesce(p.posts, '[]'::json) AS posts FROM ${USERS_PAGE('', '$1')}
-        ${POST_AND_COMMENT_WINDOWS} ORDER BY users.id`, [perPage, Number(text(q, 'p_limit')), Number(text(q, 'c_limit'))]);
+      const rows = await query<Row>(
+        `SELECT ${USER_COLUMNS}, coalesce(p.posts, '[]'::json) AS posts FROM ${USERS_PAGE('', '$1')}
+        ${POST_AND_COMMENT_WINDOWS} ORDER BY users.id`,
+        [perPage, Number(text(q, 'p_limit')), Number(text(q, 'c_limit'))],
+      );
       const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM users', []);
       return envelope(ctx, rows, 1, perPage, n);
     }
@@ -302,8 +337,11 @@ const handlers: Record<number, Handler> = {
     const perPage = Number(text(q, 'per-page'));
     const page = Number(text(q, 'page'));
     const where = 'EXISTS (SELECT 1 FROM posts WHERE posts.user_id = users.id AND posts.status = $1)';
-    const rows = await query<Row>(`SELECT id, name FROM users WHERE ${where} ORDER BY id LIMIT $2 OFFSET $3`,
-      [status, perPage, (page - 1) * perPage]);
+    const rows = await query<Row>(`SELECT id, name FROM users WHERE ${where} ORDER BY id LIMIT $2 OFFSET $3`, [
+      status,
+      perPage,
+      (page - 1) * perPage,
+    ]);
     const n = await total(rows, page, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status]);
     return envelope(ctx, rows, page, perPage, n);
   },
@@ -324,13 +362,23 @@ const handlers: Record<number, Handler> = {
     const rows = await query<Row>(
       `SELECT u.id, u.name, coalesce(c.n, 0)::integer AS posts_count
          FROM users u LEFT JOIN (SELECT user_id, count(*) AS n FROM posts GROUP BY user_id) c ON c.user_id = u.id
-        ORDER BY 3 DESC, u.id LIMIT $1 OFFSET $2`, [perPage, (page - 1) * perPage]);
+        ORDER BY 3 DESC, u.id LIMIT $1 OFFSET $2`,
+      [perPage, (page - 1) * perPage],
+    );
     const n = await total(rows, page, perPage, 'SELECT count(*) AS n FROM users', []);
     return envelope(ctx, rows, page, perPage, n);
   },
   // filter[status]=active&sort[created_at]=desc&per-page=20&cursor=<first or page 500's>
-  20: async (ctx, q) => cursorPage(query, USER_COLUMNS, `${ctx.protocol}://${ctx.host}/api/users`, ctx.querystring,
-    text(q, 'filter[status]'), Number(text(q, 'per-page')), typeof q.cursor === 'string' ? q.cursor : ''),
+  20: async (ctx, q) =>
+    cursorPage(
+      query,
+      USER_COLUMNS,
+      `${ctx.protocol}://${ctx.host}/api/users`,
+      ctx.querystring,
+      text(q, 'filter[status]'),
+      Number(text(q, 'per-page')),
+      typeof q.cursor === 'string' ? q.cursor : '',
+    ),
 };
 
 // Each endpoint answers its own path and query string (the floor does not parse modifiers).
@@ -339,8 +387,8 @@ const routes = new Map<string, Handler>(SHAPES.map((s) => [shapePath(s), handler
 const app = new Koa();
 app.use(async (ctx) => {
   // A cursor shape's cursor differs from run to run: its endpoint answers the query with any cursor.
-  const handler = routes.get(`${ctx.path}?${ctx.querystring}`)
-    ?? routes.get(`${ctx.path}?${ctx.querystring.replace(/(^|&)cursor=[^&]*/, '$1cursor=')}`);
+  const handler =
+    routes.get(`${ctx.path}?${ctx.querystring}`) ?? routes.get(`${ctx.path}?${ctx.querystring.replace(/(^|&)cursor=[^&]*/, '$1cursor=')}`);
   if (handler === undefined) {
     ctx.status = 404;
     return;

@@ -19,15 +19,26 @@ type Run = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
  * else a capped count, and past the threshold the plan's `Plan Rows`, never below the threshold + 1
  * nor below the records a full page proves.
  */
-export async function estimatedTotal(run: Run, shown: number, page: number, perPage: number, where: string, values: unknown[]):
-  Promise<{ total: number; estimate: boolean }> {
+export async function estimatedTotal(
+  run: Run,
+  shown: number,
+  page: number,
+  perPage: number,
+  where: string,
+  values: unknown[],
+): Promise<{ total: number; estimate: boolean }> {
   const offset = (page - 1) * perPage;
   if ((shown > 0 || page === 1) && shown < perPage) return { total: offset + shown, estimate: false };
-  const capped = await run<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM users ${where} LIMIT $${values.length + 1}) capped`,
-    [...values, ESTIMATE_ABOVE + 1]);
+  const capped = await run<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM users ${where} LIMIT $${values.length + 1}) capped`, [
+    ...values,
+    ESTIMATE_ABOVE + 1,
+  ]);
   const counted = Number(capped[0]?.n);
   if (counted <= ESTIMATE_ABOVE) return { total: counted, estimate: false };
-  const plan = await run<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(`EXPLAIN (FORMAT JSON) SELECT * FROM users ${where}`, values);
+  const plan = await run<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
+    `EXPLAIN (FORMAT JSON) SELECT * FROM users ${where}`,
+    values,
+  );
   const rows = Math.round(plan[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
   return { total: Math.max(rows, ESTIMATE_ABOVE + 1, offset + shown), estimate: true };
 }

@@ -64,7 +64,13 @@ export async function load(server: ServerProcess, path: string, seconds: number,
     // Successful answers only: a server that sheds load with 503s must not look faster for it.
     requestsPerSecond: result['2xx'] / result.duration,
     requests: result.requests.total,
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.average,
+    },
     statementsPerRequest: served > 0 ? (after.statements - before.statements) / served : 0,
     cpuMsPerRequest: served > 0 ? (cpuAfter - cpuBefore) / served : 0,
     peakRss: memory.peakRss,
@@ -75,7 +81,12 @@ export async function load(server: ServerProcess, path: string, seconds: number,
 }
 
 /** A long run that records RSS once a second (for the "RSS stays flat" check). */
-export async function soak(server: ServerProcess, path: string, seconds: number, connections: number): Promise<{ rssBySecond: number[]; requestsPerSecond: number; hwm: number }> {
+export async function soak(
+  server: ServerProcess,
+  path: string,
+  seconds: number,
+  connections: number,
+): Promise<{ rssBySecond: number[]; requestsPerSecond: number; hwm: number }> {
   const rssBySecond: number[] = [];
   const timer = setInterval(() => rssBySecond.push(readMemory(server.pid).rss), 1000);
   const result = await autocannon({ url: `${server.origin}${path}`, headers: { host: HOST_HEADER }, connections, duration: seconds });

@@ -73,7 +73,8 @@ class User extends Model {
     posts: { relation: Model.HasManyRelation, modelClass: Post, join: { from: 'users.id', to: 'posts.user_id' } },
     phone: { relation: Model.HasOneRelation, modelClass: Phone, join: { from: 'users.id', to: 'phones.user_id' } },
     roles: {
-      relation: Model.ManyToManyRelation, modelClass: Role,
+      relation: Model.ManyToManyRelation,
+      modelClass: Role,
       join: { from: 'users.id', through: { from: 'user_roles.user_id', to: 'user_roles.role_id' }, to: 'roles.id' },
     },
   };

@@ -51,8 +51,13 @@ export function preparePeer(dir: string, log: (line: string) => void): void {
   if (installed && fs.existsSync(file) && fs.readFileSync(file, 'utf8') === manifest) return;
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(file, manifest);
-  log(`installing the peer server's libraries into ${path.relative(process.cwd(), dir) || dir} (objection-find ${PEER_DEPENDENCIES['objection-find']}) …`);
+  log(
+    `installing the peer server's libraries into ${path.relative(process.cwd(), dir) || dir} (objection-find ${PEER_DEPENDENCIES['objection-find']}) …`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--no-package-lock'], { cwd: dir, stdio: 'inherit' });
+  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--no-package-lock'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`npm install in ${dir} failed (status ${result.status ?? 'none'})`);
 }

@@ -32,8 +32,9 @@ const KINDS: readonly QueryKind[] = [
   { label: 'short', make: (i) => `filter[id]=${i}&per-page=20` },
   {
     label: 'typical',
-    make: (i) => `filter[status]=active&filter[id]=%3E%3D${i}&sort[created_at]=desc&fields=id,name,email`
-      + '&expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20&page=3',
+    make: (i) =>
+      `filter[status]=active&filter[id]=%3E%3D${i}&sort[created_at]=desc&fields=id,name,email` +
+      '&expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20&page=3',
   },
   { label: 'in[id] with 500 items', make: (i) => `fields=id,name&in[id]=${inList(i)}` },
   {
@@ -59,7 +60,12 @@ const request = (queryString: string) => ({ queryString, path: 'http://bench.loc
  * Heap bytes one entry of `kind` retains, from a cache of ENTRIES entries filled through the pipeline,
  * and the bytes the cache counts for it (its estimate, what `planCache.maxBytes` bounds).
  */
-async function bytesPerEntry(users: CollectionCatalog, options: ReturnType<typeof resolveOptions>, kind: QueryKind, round: number): Promise<{ measured: number; counted: number }> {
+async function bytesPerEntry(
+  users: CollectionCatalog,
+  options: ReturnType<typeof resolveOptions>,
+  kind: QueryKind,
+  round: number,
+): Promise<{ measured: number; counted: number }> {
   const queries = Array.from({ length: ENTRIES }, (_, i) => flat(kind.make(round * ENTRIES + i)));
   let caches: PipelineCaches | undefined = createCaches(options);
   for (const queryString of queries) await runPipeline(users, options, request(queryString), caches);
@@ -80,7 +86,12 @@ const median = (values: number[]): number => {
 };
 
 /** Median planning time in microseconds of `count` requests: misses (each query string new) or hits. */
-async function planningUs(users: CollectionCatalog, options: ReturnType<typeof resolveOptions>, kind: QueryKind, hit: boolean): Promise<number> {
+async function planningUs(
+  users: CollectionCatalog,
+  options: ReturnType<typeof resolveOptions>,
+  kind: QueryKind,
+  hit: boolean,
+): Promise<number> {
   const caches = createCaches(options);
   const count = 1200;
   const times: number[] = [];
@@ -102,8 +113,15 @@ async function main(): Promise<void> {
     const options = resolveOptions({ knex, collections, planCache: ENTRIES });
     const users = (await buildCatalog(knex, collections)).get('users');
     if (users === undefined) throw new Error('no users collection');
-    console.log(`plan cache: ${ENTRIES} entries per kind; node ${process.version}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-    console.log('| query string | its length | bytes per entry (heap) | bytes counted by the cache | planning, hit (µs) | planning, miss (µs) |');
+    console.log(
+      `plan cache: ${ENTRIES} entries per kind; node ${process.version}; load average ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      '| query string | its length | bytes per entry (heap) | bytes counted by the cache | planning, hit (µs) | planning, miss (µs) |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const kind of KINDS) {
       // Two rounds of distinct strings; the second is reported (the first warms up code and shapes).
@@ -112,9 +130,16 @@ async function main(): Promise<void> {
       const hit = await planningUs(users, options, kind, true);
       const miss = await planningUs(users, options, kind, false);
       const length = kind.make(ENTRIES).length;
-      console.log(`| ${kind.label} | ${length} | ${Math.round(measured)} | ${Math.round(counted)} | ${hit.toFixed(1)} | ${miss.toFixed(1)} |`);
+      console.log(
+        `| ${kind.label} | ${length} | ${Math.round(measured)} | ${Math.round(counted)} | ${hit.toFixed(1)} | ${miss.toFixed(1)} |`,
+      );
     }
-    console.log(`load average after: ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average after: ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await closeKnex(knex);
   }

@@ -19,12 +19,18 @@ import { closeKnex, createKnex, createReplicaKnexes } from '../server/db';
 import { Phone, Post, Role, User } from '../server/demo/models';
 
 /** BENCH_ESTIMATE_ABOVE (read by the floor too): where total=estimated starts estimating. */
-const pagination = process.env.BENCH_ESTIMATE_ABOVE === undefined ? {} : { pagination: { estimateAbove: Number(process.env.BENCH_ESTIMATE_ABOVE) } };
+const pagination =
+  process.env.BENCH_ESTIMATE_ABOVE === undefined ? {} : { pagination: { estimateAbove: Number(process.env.BENCH_ESTIMATE_ABOVE) } };
 
 /** The plugin with the demo app's collections and options, and nothing else. */
 async function bareApp(knex: Knex): Promise<Koa> {
   const router = await queryModifiers({
-    knex, collections: { users: User, posts: Post, phones: Phone, roles: Role }, prefix: '/api', admin: {}, ...cachesFromEnv(process.env), ...pagination,
+    knex,
+    collections: { users: User, posts: Post, phones: Phone, roles: Role },
+    prefix: '/api',
+    admin: {},
+    ...cachesFromEnv(process.env),
+    ...pagination,
   });
   const app = new Koa();
   app.use(router.routes()).use(router.allowedMethods());
@@ -55,8 +61,14 @@ async function main(): Promise<void> {
       statements++;
     });
   }
-  const app = process.env.BENCH_BARE === '1' ? await bareApp(knex)
-    : await createApp({ knex, caches: cachesFromEnv(process.env), plugin: { ...pagination, ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }) } });
+  const app =
+    process.env.BENCH_BARE === '1'
+      ? await bareApp(knex)
+      : await createApp({
+          knex,
+          caches: cachesFromEnv(process.env),
+          plugin: { ...pagination, ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }) },
+        });
   const handler = app.callback();
   const server = http.createServer((req, res) => {
     if (req.url === '/__bench/stats') {

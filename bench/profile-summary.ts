@@ -119,10 +119,15 @@ export function summariseProfile(file: string, top = 25, requests?: number): Pro
     }
   });
   const ranked = (map: Map<string, number>, n: number): Entry[] =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ms]) => ({
-      name, ms: Math.round(ms), percent: Math.round((ms / busy) * 1000) / 10,
-      ...(requests === undefined || requests === 0 ? {} : { usPerRequest: Math.round((ms * 1000) / requests) }),
-    }));
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, ms]) => ({
+        name,
+        ms: Math.round(ms),
+        percent: Math.round((ms / busy) * 1000) / 10,
+        ...(requests === undefined || requests === 0 ? {} : { usPerRequest: Math.round((ms * 1000) / requests) }),
+      }));
   return {
     file,
     totalMs: Math.round(total),
@@ -132,14 +137,21 @@ export function summariseProfile(file: string, top = 25, requests?: number): Pro
     selfByFunction: ranked(selfFn, top),
     selfByPackage: ranked(selfPkg, 20),
     // Inclusive time of our own code and the libraries' entry points; skip the event-loop plumbing at the root.
-    inclusiveByFunction: ranked(inclusive, top * 2).filter((e) => !/^(processTicksAndRejections|listOnTimeout|processTimers|emit|emitBeforeScript|runMicrotasks) /.test(e.name)).slice(0, top),
+    inclusiveByFunction: ranked(inclusive, top * 2)
+      .filter((e) => !/^(processTicksAndRejections|listOnTimeout|processTimers|emit|emitBeforeScript|runMicrotasks) /.test(e.name))
+      .slice(0, top),
     inclusiveOurs: ranked(ours, top),
   };
 }
 
 export function formatSummary(summary: ProfileSummary): string {
-  const perRequest = summary.requests === undefined ? '' : `, ${summary.requests} requests (${Math.round((summary.busyMs * 1000) / summary.requests)} µs busy per request)`;
-  const lines = [`${summary.file}: ${summary.busyMs} ms busy of ${summary.totalMs} ms sampled, ${summary.startupMs} ms start-up excluded${perRequest}`];
+  const perRequest =
+    summary.requests === undefined
+      ? ''
+      : `, ${summary.requests} requests (${Math.round((summary.busyMs * 1000) / summary.requests)} µs busy per request)`;
+  const lines = [
+    `${summary.file}: ${summary.busyMs} ms busy of ${summary.totalMs} ms sampled, ${summary.startupMs} ms start-up excluded${perRequest}`,
+  ];
   const table = (title: string, entries: readonly Entry[]): void => {
     lines.push('', title);
     for (const e of entries) {
@@ -150,7 +162,7 @@ export function formatSummary(summary: ProfileSummary): string {
   table('self time by package', summary.selfByPackage);
   table('self time by function', summary.selfByFunction);
   table('inclusive time by function', summary.inclusiveByFunction);
-  if (summary.inclusiveOurs.length > 0) table('inclusive time of the plugin\'s functions (dist/plugin)', summary.inclusiveOurs);
+  if (summary.inclusiveOurs.length > 0) table("inclusive time of the plugin's functions (dist/plugin)", summary.inclusiveOurs);
   return lines.join('\n');
 }
 
@@ -160,5 +172,7 @@ if (require.main === module) {
     console.error('usage: node dist/bench/profile-summary.js <file.cpuprofile> [top] [requests]');
     process.exit(2);
   }
-  console.log(formatSummary(summariseProfile(file, top === undefined ? 25 : Number(top), requests === undefined ? undefined : Number(requests))));
+  console.log(
+    formatSummary(summariseProfile(file, top === undefined ? 25 : Number(top), requests === undefined ? undefined : Number(requests))),
+  );
 }

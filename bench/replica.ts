@@ -51,8 +51,18 @@ interface Measured {
 export interface ReplicaShapeResult {
   readonly id: number;
   readonly label: string;
-  readonly primaryOnly: { readonly requestsPerSecond: number; readonly appCpuMs: number; readonly primaryCpuMs: number; readonly replicaCpuMs: number };
-  readonly withReplica: { readonly requestsPerSecond: number; readonly appCpuMs: number; readonly primaryCpuMs: number; readonly replicaCpuMs: number };
+  readonly primaryOnly: {
+    readonly requestsPerSecond: number;
+    readonly appCpuMs: number;
+    readonly primaryCpuMs: number;
+    readonly replicaCpuMs: number;
+  };
+  readonly withReplica: {
+    readonly requestsPerSecond: number;
+    readonly appCpuMs: number;
+    readonly primaryCpuMs: number;
+    readonly replicaCpuMs: number;
+  };
   /** withReplica / primaryOnly throughput. */
   readonly ratio: number;
 }
@@ -68,7 +78,11 @@ function summarise(runs: readonly Measured[]) {
   };
 }
 
-export async function replicaMode(options: BenchOptions, pluginScript: string, log: Log): Promise<{ shapes: ReplicaShapeResult[]; loadAverage: { start: number[]; end: number[] } }> {
+export async function replicaMode(
+  options: BenchOptions,
+  pluginScript: string,
+  log: Log,
+): Promise<{ shapes: ReplicaShapeResult[]; loadAverage: { start: number[]; end: number[] } }> {
   const found = findPostgresBinaries();
   if ('missing' in found) throw new Error(`--replica needs PostgreSQL's server binaries: ${found.missing}`);
   const loadStart = os.loadavg();
@@ -84,7 +98,12 @@ export async function replicaMode(options: BenchOptions, pluginScript: string, l
     log(`primary on port ${primary.port}, replica on port ${replica.port}, ${db.name} replayed on the replica`);
     const single = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: { LOG_LEVEL: options.logLevel } });
     servers.push(single);
-    const routed = await startServer({ name: 'replicas', script: pluginScript, databaseUrl: db.url, env: { LOG_LEVEL: options.logLevel, DATABASE_REPLICA_URLS: replicaUrl } });
+    const routed = await startServer({
+      name: 'replicas',
+      script: pluginScript,
+      databaseUrl: db.url,
+      env: { LOG_LEVEL: options.logLevel, DATABASE_REPLICA_URLS: replicaUrl },
+    });
     servers.push(routed);
     // The replica is used once its first check (at start) has found it current.
     await new Promise((r) => setTimeout(r, 1500));
@@ -92,7 +111,8 @@ export async function replicaMode(options: BenchOptions, pluginScript: string, l
     const results: ReplicaShapeResult[] = [];
     for (const shape of SHAPES.filter((s) => options.shapes.includes(s.id))) {
       const [a, b] = await Promise.all([fetchBody(single, shapePath(shape)), fetchBody(routed, shapePath(shape))]);
-      if (a.status !== 200 || a.body !== b.body) throw new Error(`shape ${shape.id}: the two servers answer differently (${a.status}/${b.status})`);
+      if (a.status !== 200 || a.body !== b.body)
+        throw new Error(`shape ${shape.id}: the two servers answer differently (${a.status}/${b.status})`);
       const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
         const before = { primary: readClusterCpuMs(pids.primary), replica: readClusterCpuMs(pids.replica) };
         const run = await load(server, shapePath(shape), seconds, options.connections);
@@ -109,13 +129,21 @@ export async function replicaMode(options: BenchOptions, pluginScript: string, l
         for (const server of round % 2 === 1 ? [single, routed] : [routed, single]) {
           const measured = await measure(server, options.duration);
           (server === single ? runs.plugin : runs.replicas).push(measured);
-          log(`  shape ${shape.id} round ${round} ${server === single ? 'primary only ' : 'with replica '} ${measured.run.requestsPerSecond.toFixed(0).padStart(6)} req/s  `
-            + `CPU ms/req app ${measured.run.cpuMsPerRequest.toFixed(2)}, primary ${measured.primaryCpuMsPerRequest.toFixed(2)}, replica ${measured.replicaCpuMsPerRequest.toFixed(2)}`);
+          log(
+            `  shape ${shape.id} round ${round} ${server === single ? 'primary only ' : 'with replica '} ${measured.run.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
+              `CPU ms/req app ${measured.run.cpuMsPerRequest.toFixed(2)}, primary ${measured.primaryCpuMsPerRequest.toFixed(2)}, replica ${measured.replicaCpuMsPerRequest.toFixed(2)}`,
+          );
         }
       }
       const primaryOnly = summarise(runs.plugin);
       const withReplica = summarise(runs.replicas);
-      results.push({ id: shape.id, label: shape.label, primaryOnly, withReplica, ratio: withReplica.requestsPerSecond / primaryOnly.requestsPerSecond });
+      results.push({
+        id: shape.id,
+        label: shape.label,
+        primaryOnly,
+        withReplica,
+        ratio: withReplica.requestsPerSecond / primaryOnly.requestsPerSecond,
+      });
     }
     return { shapes: results, loadAverage: { start: loadStart, end: os.loadavg() } };
   } finally {
@@ -127,10 +155,14 @@ export async function replicaMode(options: BenchOptions, pluginScript: string, l
 
 /** The markdown table of a --replica run. */
 export function replicaTable(shapes: readonly ReplicaShapeResult[]): string {
-  const cpu = (s: ReplicaShapeResult['primaryOnly']) => `${s.appCpuMs.toFixed(2)} / ${s.primaryCpuMs.toFixed(2)} / ${s.replicaCpuMs.toFixed(2)}`;
+  const cpu = (s: ReplicaShapeResult['primaryOnly']) =>
+    `${s.appCpuMs.toFixed(2)} / ${s.primaryCpuMs.toFixed(2)} / ${s.replicaCpuMs.toFixed(2)}`;
   return [
     '| # | shape | primary only req/s | with replica req/s | ratio | CPU ms/req app / primary / replica, primary only | same, with replica |',
     '|---|---|---:|---:|---:|---:|---:|',
-    ...shapes.map((s) => `| ${s.id} | ${s.label} | ${s.primaryOnly.requestsPerSecond.toFixed(0)} | ${s.withReplica.requestsPerSecond.toFixed(0)} | ${s.ratio.toFixed(2)} | ${cpu(s.primaryOnly)} | ${cpu(s.withReplica)} |`),
+    ...shapes.map(
+      (s) =>
+        `| ${s.id} | ${s.label} | ${s.primaryOnly.requestsPerSecond.toFixed(0)} | ${s.withReplica.requestsPerSecond.toFixed(0)} | ${s.ratio.toFixed(2)} | ${cpu(s.primaryOnly)} | ${cpu(s.withReplica)} |`,
+    ),
   ].join('\n');
 }

@@ -53,9 +53,24 @@ export interface ComparisonResult {
   readonly date: string;
   readonly command: string;
   readonly scale: number;
-  readonly database: { readonly name: string; readonly reused: boolean; readonly generatedMs: number; readonly counts: Readonly<Record<string, number>>; readonly sizeBytes: number };
-  readonly settings: { readonly duration: number; readonly rounds: number; readonly connections: number; readonly warmup: number; readonly pluginLogLevel: string;
-    readonly pluginServer: string; readonly pluginCaches?: string; readonly modelJson?: boolean; readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] } };
+  readonly database: {
+    readonly name: string;
+    readonly reused: boolean;
+    readonly generatedMs: number;
+    readonly counts: Readonly<Record<string, number>>;
+    readonly sizeBytes: number;
+  };
+  readonly settings: {
+    readonly duration: number;
+    readonly rounds: number;
+    readonly connections: number;
+    readonly warmup: number;
+    readonly pluginLogLevel: string;
+    readonly pluginServer: string;
+    readonly pluginCaches?: string;
+    readonly modelJson?: boolean;
+    readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
+  };
   readonly machine: Machine;
   readonly shapes: readonly ShapeResult[];
   /** VmHWM of each server at the end of the whole run, bytes. */
@@ -82,7 +97,12 @@ export function aggregate(runs: readonly RunResult[]): Aggregate {
 }
 
 export function summariseShape(
-  shape: Shape, expansions: number, bodyBytes: number, pluginSql: readonly string[], runs: readonly RunResult[], peerQuery?: string,
+  shape: Shape,
+  expansions: number,
+  bodyBytes: number,
+  pluginSql: readonly string[],
+  runs: readonly RunResult[],
+  peerQuery?: string,
 ): ShapeResult {
   const plugin = aggregate(runs.filter((r) => r.server === 'plugin'));
   const floor = aggregate(runs.filter((r) => r.server === 'floor'));
@@ -91,28 +111,42 @@ export function summariseShape(
   const throughputRatio = plugin.requestsPerSecond / floor.requestsPerSecond;
   const p99Ratio = plugin.p99 / Math.max(floor.p99, 1);
   return {
-    id: shape.id, label: shape.label, query: shape.query, expansions, bodyBytes, plugin, floor, throughputRatio, p99Ratio, pluginSql,
+    id: shape.id,
+    label: shape.label,
+    query: shape.query,
+    expansions,
+    bodyBytes,
+    plugin,
+    floor,
+    throughputRatio,
+    p99Ratio,
+    pluginSql,
     meetsTargets: {
       throughput: throughputRatio >= 0.75,
       p99: p99Ratio <= 1.5,
       statements: plugin.statementsPerRequest <= 2 + expansions + 1e-9,
     },
     runs,
-    ...(peer === undefined || peerQuery === undefined ? {} : { peer: { query: peerQuery, result: peer, pluginRatio: plugin.requestsPerSecond / peer.requestsPerSecond } }),
+    ...(peer === undefined || peerQuery === undefined
+      ? {}
+      : { peer: { query: peerQuery, result: peer, pluginRatio: plugin.requestsPerSecond / peer.requestsPerSecond } }),
   };
 }
 
 /** With --peer: plugin / floor and plugin / peer from the same run, for the shapes the peer can express. */
 export function peerTable(shapes: readonly ShapeResult[]): string {
-  const head = '| # | shape | peer query (objection-find) | plugin req/s | floor req/s | peer req/s | plugin / floor | plugin / peer | SQL/req plugin / peer | CPU ms/req plugin / floor / peer |';
+  const head =
+    '| # | shape | peer query (objection-find) | plugin req/s | floor req/s | peer req/s | plugin / floor | plugin / peer | SQL/req plugin / peer | CPU ms/req plugin / floor / peer |';
   const rule = '|---|---|---|---:|---:|---:|---:|---:|---:|---:|';
   const rows = shapes.flatMap((s) => {
     if (s.peer === undefined) return [];
     const p = s.peer.result;
     const rps = (n: number): string => fixed(n, n < 10 ? 1 : 0);
-    return [`| ${s.id} | ${s.label} | \`${s.peer.query}\` | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${rps(p.requestsPerSecond)} | ` +
-      `${s.throughputRatio.toFixed(2)} | ${s.peer.pluginRatio.toFixed(2)} | ${s.plugin.statementsPerRequest.toFixed(2)} / ${p.statementsPerRequest.toFixed(2)} | ` +
-      `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} / ${p.cpuMsPerRequest.toFixed(2)} |`];
+    return [
+      `| ${s.id} | ${s.label} | \`${s.peer.query}\` | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${rps(p.requestsPerSecond)} | ` +
+        `${s.throughputRatio.toFixed(2)} | ${s.peer.pluginRatio.toFixed(2)} | ${s.plugin.statementsPerRequest.toFixed(2)} / ${p.statementsPerRequest.toFixed(2)} | ` +
+        `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} / ${p.cpuMsPerRequest.toFixed(2)} |`,
+    ];
   });
   return [head, rule, ...rows].join('\n');
 }
@@ -122,25 +156,35 @@ const fixed = (n: number, digits = 0): string => n.toFixed(digits);
 
 /** The results table in markdown (also readable on a terminal). */
 export function markdownTable(shapes: readonly ShapeResult[]): string {
-  const head = '| # | shape | plugin req/s | floor req/s | ratio | p50 ms plugin / floor | p99 ms plugin / floor | p99 ratio | SQL/req plugin / floor | CPU ms/req plugin / floor | peak RSS MB plugin / floor | targets |';
+  const head =
+    '| # | shape | plugin req/s | floor req/s | ratio | p50 ms plugin / floor | p99 ms plugin / floor | p99 ratio | SQL/req plugin / floor | CPU ms/req plugin / floor | peak RSS MB plugin / floor | targets |';
   const rule = '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const rows = shapes.map((s) => {
     const t = s.meetsTargets;
-    const verdict = [t.throughput ? '' : 'throughput', t.p99 ? '' : 'p99', t.statements ? '' : 'statements',
-      s.plugin.non2xx > 0 ? `${s.plugin.non2xx} non-2xx (plugin)` : '', s.floor.non2xx > 0 ? `${s.floor.non2xx} non-2xx (floor)` : ''].filter((x) => x !== '');
+    const verdict = [
+      t.throughput ? '' : 'throughput',
+      t.p99 ? '' : 'p99',
+      t.statements ? '' : 'statements',
+      s.plugin.non2xx > 0 ? `${s.plugin.non2xx} non-2xx (plugin)` : '',
+      s.floor.non2xx > 0 ? `${s.floor.non2xx} non-2xx (floor)` : '',
+    ].filter((x) => x !== '');
     const rps = (n: number): string => fixed(n, n < 10 ? 1 : 0);
-    return `| ${s.id} | ${s.label} | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${s.throughputRatio.toFixed(2)} | ` +
+    return (
+      `| ${s.id} | ${s.label} | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${s.throughputRatio.toFixed(2)} | ` +
       `${fixed(s.plugin.p50)} / ${fixed(s.floor.p50)} | ${fixed(s.plugin.p99)} / ${fixed(s.floor.p99)} | ${s.p99Ratio.toFixed(2)} | ` +
       `${s.plugin.statementsPerRequest.toFixed(2)} / ${s.floor.statementsPerRequest.toFixed(2)} | ` +
       `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} | ${mb(s.plugin.peakRss)} / ${mb(s.floor.peakRss)} | ` +
-      `${verdict.length === 0 ? 'met' : 'missed: ' + verdict.join(', ')} |`;
+      `${verdict.length === 0 ? 'met' : 'missed: ' + verdict.join(', ')} |`
+    );
   });
   return [head, rule, ...rows].join('\n');
 }
 
 export function machineLine(m: Machine): string {
-  return `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB RAM, ${m.os}; Node ${m.node}; ${m.postgres.split(' on ')[0]} ` +
-    `(shared_buffers ${m.postgresSettings.shared_buffers ?? '?'}, work_mem ${m.postgresSettings.work_mem ?? '?'}) on the same machine`;
+  return (
+    `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB RAM, ${m.os}; Node ${m.node}; ${m.postgres.split(' on ')[0]} ` +
+    `(shared_buffers ${m.postgresSettings.shared_buffers ?? '?'}, work_mem ${m.postgresSettings.work_mem ?? '?'}) on the same machine`
+  );
 }
 
 /** The generated block of docs/benchmarks.md (between the bench:results markers). */
@@ -204,15 +248,21 @@ function panel(p: Panel, shapes: readonly ShapeResult[], x0: number, y0: number,
     const xp = cx - bar - 3;
     const xf = cx + 3;
     if (i > 0) out.push(`<line x1="${left + groupWidth * i}" x2="${left + groupWidth * i}" y1="${top - 10}" y2="${bottom}" class="grid"/>`);
-    out.push(`<rect x="${xp}" y="${y(v.plugin)}" width="${bar}" height="${bottom - y(v.plugin)}" class="plugin"><title>plugin ${fixed(v.plugin, 1)} ${p.unit}</title></rect>`);
-    out.push(`<rect x="${xf}" y="${y(v.floor)}" width="${bar}" height="${bottom - y(v.floor)}" class="floor"><title>floor ${fixed(v.floor, 1)} ${p.unit}</title></rect>`);
+    out.push(
+      `<rect x="${xp}" y="${y(v.plugin)}" width="${bar}" height="${bottom - y(v.plugin)}" class="plugin"><title>plugin ${fixed(v.plugin, 1)} ${p.unit}</title></rect>`,
+    );
+    out.push(
+      `<rect x="${xf}" y="${y(v.floor)}" width="${bar}" height="${bottom - y(v.floor)}" class="floor"><title>floor ${fixed(v.floor, 1)} ${p.unit}</title></rect>`,
+    );
     out.push(`<text x="${xp + bar / 2}" y="${y(v.plugin) - 4}" class="value" text-anchor="middle">${fixed(v.plugin)}</text>`);
     out.push(`<text x="${xf + bar / 2}" y="${y(v.floor) - 4}" class="value" text-anchor="middle">${fixed(v.floor)}</text>`);
     const ty = y(v.floor * p.target);
     out.push(`<line x1="${xp - 4}" x2="${xp + bar + 4}" y1="${ty}" y2="${ty}" class="target"/>`);
     out.push(`<text x="${cx}" y="${top - 16}" class="${v.ok ? 'ok' : 'miss'}" text-anchor="middle">${escapeXml(v.note)}</text>`);
     out.push(`<text x="${cx}" y="${bottom + 16}" class="axis" text-anchor="middle">shape ${s.id}</text>`);
-    out.push(`<text x="${cx}" y="${bottom + 30}" class="small" text-anchor="middle">${escapeXml(s.label.length > 30 ? s.label.slice(0, 29) + '…' : s.label)}</text>`);
+    out.push(
+      `<text x="${cx}" y="${bottom + 30}" class="small" text-anchor="middle">${escapeXml(s.label.length > 30 ? s.label.slice(0, 29) + '…' : s.label)}</text>`,
+    );
   });
   out.push(`<line x1="${left}" x2="${x0 + width - 16}" y1="${bottom}" y2="${bottom}" class="baseline"/>`);
   return out.join('\n');
@@ -220,8 +270,10 @@ function panel(p: Panel, shapes: readonly ShapeResult[], x0: number, y0: number,
 
 function shortMachine(result: ComparisonResult): string {
   const m = result.machine;
-  return `${m.cpus} CPUs, ${m.memoryGiB} GiB, Node ${m.node}, ${m.postgres.split(' ').slice(0, 2).join(' ')}; ` +
-    `${result.settings.rounds} A/B rounds × ${result.settings.duration} s; ${result.date.slice(0, 10)}`;
+  return (
+    `${m.cpus} CPUs, ${m.memoryGiB} GiB, Node ${m.node}, ${m.postgres.split(' ').slice(0, 2).join(' ')}; ` +
+    `${result.settings.rounds} A/B rounds × ${result.settings.duration} s; ${result.date.slice(0, 10)}`
+  );
 }
 
 export function chartSvg(result: ComparisonResult): string {
@@ -232,13 +284,23 @@ export function chartSvg(result: ComparisonResult): string {
     title: 'Requests per second (higher is better). Red tick: target 0.75 × floor. Label: plugin ÷ floor',
     unit: 'req/s',
     target: 0.75,
-    values: shapes.map((s) => ({ plugin: s.plugin.requestsPerSecond, floor: s.floor.requestsPerSecond, note: `${s.throughputRatio.toFixed(2)}× floor`, ok: s.meetsTargets.throughput })),
+    values: shapes.map((s) => ({
+      plugin: s.plugin.requestsPerSecond,
+      floor: s.floor.requestsPerSecond,
+      note: `${s.throughputRatio.toFixed(2)}× floor`,
+      ok: s.meetsTargets.throughput,
+    })),
   };
   const latency: Panel = {
     title: 'p99 latency, ms (lower is better). Red tick: target 1.5 × floor. Label: plugin ÷ floor',
     unit: 'ms',
     target: 1.5,
-    values: shapes.map((s) => ({ plugin: s.plugin.p99, floor: s.floor.p99, note: `${s.p99Ratio.toFixed(2)}× floor`, ok: s.meetsTargets.p99 })),
+    values: shapes.map((s) => ({
+      plugin: s.plugin.p99,
+      floor: s.floor.p99,
+      note: `${s.p99Ratio.toFixed(2)}× floor`,
+      ok: s.meetsTargets.p99,
+    })),
   };
   const height = 60 + panelHeight * 2 + 20;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif">

@@ -15,8 +15,15 @@ import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
 import { formatSummary, summariseProfile, type ProfileSummary } from './profile-summary';
 import {
-  chartSvg, markdownTable, peerTable, replaceMarkedBlock, resultsBlock, summariseShape,
-  type ComparisonResult, type Machine, type ShapeResult,
+  chartSvg,
+  markdownTable,
+  peerTable,
+  replaceMarkedBlock,
+  resultsBlock,
+  summariseShape,
+  type ComparisonResult,
+  type Machine,
+  type ShapeResult,
 } from './report';
 import { peerPath, preparePeer } from './peer';
 import { replicaMode, replicaTable } from './replica';
@@ -47,8 +54,12 @@ function pluginEnv(options: BenchOptions): Record<string, string> {
 
 /** How the plugin server keeps query plans and totals in this run, for the report. */
 function cachesLine(options: BenchOptions): string {
-  const plans = options.planCache === undefined ? 'plan cache on (default 500 entries)'
-    : options.planCache === 0 ? 'plan cache off' : `plan cache ${options.planCache} entries`;
+  const plans =
+    options.planCache === undefined
+      ? 'plan cache on (default 500 entries)'
+      : options.planCache === 0
+        ? 'plan cache off'
+        : `plan cache ${options.planCache} entries`;
   const totals = options.totalsCache === undefined ? 'totals counted on every request (default)' : `totals kept ${options.totalsCache} s`;
   return `${plans}, ${totals}`;
 }
@@ -93,8 +104,10 @@ function diffHint(a: string, b: string): string {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   const from = Math.max(0, i - 80);
-  return `first difference at byte ${i} (lengths ${a.length} vs ${b.length}):\n` +
-    `  plugin: …${a.slice(from, i + 80)}…\n  floor:  …${b.slice(from, i + 80)}…`;
+  return (
+    `first difference at byte ${i} (lengths ${a.length} vs ${b.length}):\n` +
+    `  plugin: …${a.slice(from, i + 80)}…\n  floor:  …${b.slice(from, i + 80)}…`
+  );
 }
 
 /** Fetches each shape from both servers and fails unless the bodies are byte-identical. */
@@ -104,7 +117,9 @@ async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: 
   for (const shape of shapes) {
     const [a, b] = await Promise.all([fetchBody(plugin, shapePath(shape)), fetchBody(floor, shapePath(shape))]);
     if (a.status !== 200 || b.status !== 200) {
-      failures.push(`shape ${shape.id}: status plugin ${a.status}, floor ${b.status}\n  plugin: ${a.body.slice(0, 300)}\n  floor: ${b.body.slice(0, 300)}`);
+      failures.push(
+        `shape ${shape.id}: status plugin ${a.status}, floor ${b.status}\n  plugin: ${a.body.slice(0, 300)}\n  floor: ${b.body.slice(0, 300)}`,
+      );
     } else if (a.body !== b.body) {
       failures.push(`shape ${shape.id} (${shape.query}): bodies differ; ${diffHint(a.body, b.body)}`);
     } else {
@@ -112,7 +127,8 @@ async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: 
     }
     sizes.set(shape.id, a.body.length);
   }
-  if (failures.length > 0) throw new Error(`The plugin and the floor answer differently, so the comparison would not be fair:\n${failures.join('\n')}`);
+  if (failures.length > 0)
+    throw new Error(`The plugin and the floor answer differently, so the comparison would not be fair:\n${failures.join('\n')}`);
   return sizes;
 }
 
@@ -123,9 +139,11 @@ async function explainStatements(plugin: ServerProcess, shape: Shape): Promise<s
 }
 
 function describeRun(shape: Shape, round: number, r: RunResult): string {
-  return `  shape ${shape.id} round ${round} ${r.server.padEnd(6)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
+  return (
+    `  shape ${shape.id} round ${round} ${r.server.padEnd(6)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
     `p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${r.statementsPerRequest.toFixed(2)} SQL/req  ` +
-    `${r.cpuMsPerRequest.toFixed(2)} CPU ms/req  RSS ${(r.peakRss / 1048576).toFixed(0)} MB`;
+    `${r.cpuMsPerRequest.toFixed(2)} CPU ms/req  RSS ${(r.peakRss / 1048576).toFixed(0)} MB`
+  );
 }
 
 /**
@@ -174,14 +192,20 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
   const warmup = Math.min(2, options.duration);
   const loadStart = os.loadavg();
   if (loadStart[0] !== undefined && loadStart[0] > os.availableParallelism()) {
-    log(`warning: load average ${loadStart[0].toFixed(1)} on ${os.availableParallelism()} CPUs: other work is running, figures will be noisy`);
+    log(
+      `warning: load average ${loadStart[0].toFixed(1)} on ${os.availableParallelism()} CPUs: other work is running, figures will be noisy`,
+    );
   }
   if (options.peer) preparePeer(peerDir, log);
   const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
   const floor = await startServer({ name: 'floor', script: floorScript, databaseUrl: db.url });
-  const peer = options.peer ? await startServer({ name: 'peer', script: peerScript, databaseUrl: db.url, env: { PEER_DIR: peerDir } }) : undefined;
+  const peer = options.peer
+    ? await startServer({ name: 'peer', script: peerScript, databaseUrl: db.url, env: { PEER_DIR: peerDir } })
+    : undefined;
   try {
-    log(`servers: plugin pid ${plugin.pid} port ${plugin.port}, floor pid ${floor.pid} port ${floor.port}${peer ? `, peer pid ${peer.pid} port ${peer.port}` : ''}`);
+    log(
+      `servers: plugin pid ${plugin.pid} port ${plugin.port}, floor pid ${floor.pid} port ${floor.port}${peer ? `, peer pid ${peer.pid} port ${peer.port}` : ''}`,
+    );
     // The deep cursor shape starts where page 500 does: its cursor is found by following the plugin's.
     const shapes = await resolveCursorShapes(plugin, chosen, log);
     log('checking that both servers answer byte-identical bodies …');
@@ -194,7 +218,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
       // The peer answers the shapes it can express, each in objection-find's parameters.
       const peerShape = peer === undefined ? undefined : peerPath(shape);
       const servers = peer !== undefined && peerShape !== undefined ? [plugin, floor, peer] : [plugin, floor];
-      const pathOf = (server: ServerProcess): string => (server === peer ? peerShape as string : shapePath(shape));
+      const pathOf = (server: ServerProcess): string => (server === peer ? (peerShape as string) : shapePath(shape));
       for (const server of servers) {
         await load(server, pathOf(server), warmup, options.connections);
         await waitForIdleDatabase(db.url);
@@ -220,8 +244,17 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
       command: commandLine(),
       scale,
       database: { name: db.name, reused: db.reused, generatedMs: db.generatedMs, counts: db.counts, sizeBytes: db.sizeBytes },
-      settings: { duration: options.duration, rounds: options.rounds, connections: options.connections, warmup, pluginLogLevel: options.logLevel,
-        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)', pluginCaches: cachesLine(options), modelJson: options.modelJson, loadAverage: { start: loadStart, end: os.loadavg() } },
+      settings: {
+        duration: options.duration,
+        rounds: options.rounds,
+        connections: options.connections,
+        warmup,
+        pluginLogLevel: options.logLevel,
+        pluginServer: options.bare ? 'bare Koa + plugin router' : 'demo server createApp (server/app.ts)',
+        pluginCaches: cachesLine(options),
+        modelJson: options.modelJson,
+        loadAverage: { start: loadStart, end: os.loadavg() },
+      },
       machine,
       shapes: results,
       serverPeakRss,
@@ -240,7 +273,8 @@ async function checkPeer(peer: ServerProcess, shapes: readonly Shape[]): Promise
       continue;
     }
     const answer = await fetchBody(peer, target);
-    if (answer.status !== 200) throw new Error(`peer: shape ${shape.id} (${target}) answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    if (answer.status !== 200)
+      throw new Error(`peer: shape ${shape.id} (${target}) answered ${answer.status}: ${answer.body.slice(0, 300)}`);
     log(`  shape ${shape.id}: peer answers ${target} (${answer.body.length} bytes)`);
   }
 }
@@ -249,15 +283,19 @@ async function comparisonMode(options: BenchOptions): Promise<void> {
   const result = await comparison(options, options.scale);
   const everyShape = DEFAULT_SHAPE_IDS.every((id) => options.shapes.includes(id)) && options.shapes.length === DEFAULT_SHAPE_IDS.length;
   const variant = variantSuffix(options);
-  const name = options.bare ? `bare${variant}`
-    : options.scale === 100_000 && everyShape ? `latest${variant}`
+  const name = options.bare
+    ? `bare${variant}`
+    : options.scale === 100_000 && everyShape
+      ? `latest${variant}`
       : `latest-${options.scale}${everyShape ? '' : `-shapes${options.shapes.join('')}`}${variant}`;
   const file = writeJson(`${name}.json`, result);
   fs.writeFileSync(path.join(resultsDir, `${name}.md`), `${resultsBlock(result)}\n`);
   log('');
   log(markdownTable(result.shapes));
   log('');
-  log(`peak RSS (VmHWM): plugin ${(result.serverPeakRss.plugin / 1048576).toFixed(0)} MB, floor ${(result.serverPeakRss.floor / 1048576).toFixed(0)} MB`);
+  log(
+    `peak RSS (VmHWM): plugin ${(result.serverPeakRss.plugin / 1048576).toFixed(0)} MB, floor ${(result.serverPeakRss.floor / 1048576).toFixed(0)} MB`,
+  );
   if (options.peer) {
     const table = peerTable(result.shapes);
     log('');
@@ -296,29 +334,51 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
   const shapes = first.shapes.map((s) => {
     const perScale = results.map((r) => {
       const found = r.shapes.find((x) => x.id === s.id);
-      return { scale: r.scale, plugin: found?.plugin.requestsPerSecond ?? 0, floor: found?.floor.requestsPerSecond ?? 0, ratio: found?.throughputRatio ?? 0,
-        pluginP99: found?.plugin.p99 ?? 0, floorP99: found?.floor.p99 ?? 0 };
+      return {
+        scale: r.scale,
+        plugin: found?.plugin.requestsPerSecond ?? 0,
+        floor: found?.floor.requestsPerSecond ?? 0,
+        ratio: found?.throughputRatio ?? 0,
+        pluginP99: found?.plugin.p99 ?? 0,
+        floorP99: found?.floor.p99 ?? 0,
+      };
     });
     const a = perScale[0];
     const b = perScale[perScale.length - 1];
     return {
-      id: s.id, label: s.label, perScale,
+      id: s.id,
+      label: s.label,
+      perScale,
       pluginLoss: a && b ? 1 - b.plugin / a.plugin : 0,
       floorLoss: a && b ? 1 - b.floor / a.floor : 0,
     };
   });
   const summary = {
-    date: new Date().toISOString(), command: commandLine(), scales,
-    generation: results.map((r) => ({ scale: r.scale, generatedMs: r.database.generatedMs, reused: r.database.reused, sizeBytes: r.database.sizeBytes, counts: r.database.counts })),
+    date: new Date().toISOString(),
+    command: commandLine(),
+    scales,
+    generation: results.map((r) => ({
+      scale: r.scale,
+      generatedMs: r.database.generatedMs,
+      reused: r.database.reused,
+      sizeBytes: r.database.sizeBytes,
+      counts: r.database.counts,
+    })),
     shapes,
   };
   const variant = variantSuffix(options);
   writeJson(`scales${variant}.json`, summary);
   const head = `| # | shape | ${scales.map((n) => `plugin req/s @${n.toLocaleString('en-US')}`).join(' | ')} | ${scales.map((n) => `floor req/s @${n.toLocaleString('en-US')}`).join(' | ')} | plugin loss | floor loss |`;
   const rule = `|---|---|${scales.map(() => '---:').join('|')}|${scales.map(() => '---:').join('|')}|---:|---:|`;
-  const rows = shapes.map((s) => `| ${s.id} | ${s.label} | ${s.perScale.map((p) => p.plugin.toFixed(0)).join(' | ')} | ${s.perScale.map((p) => p.floor.toFixed(0)).join(' | ')} | ` +
-    `${(s.pluginLoss * 100).toFixed(0)}% | ${(s.floorLoss * 100).toFixed(0)}% |`);
-  const gen = summary.generation.map((g) => `- ${g.scale.toLocaleString('en-US')} users: generated in ${(g.generatedMs / 1000).toFixed(1)} s, database ${(g.sizeBytes / 1048576).toFixed(0)} MB`);
+  const rows = shapes.map(
+    (s) =>
+      `| ${s.id} | ${s.label} | ${s.perScale.map((p) => p.plugin.toFixed(0)).join(' | ')} | ${s.perScale.map((p) => p.floor.toFixed(0)).join(' | ')} | ` +
+      `${(s.pluginLoss * 100).toFixed(0)}% | ${(s.floorLoss * 100).toFixed(0)}% |`,
+  );
+  const gen = summary.generation.map(
+    (g) =>
+      `- ${g.scale.toLocaleString('en-US')} users: generated in ${(g.generatedMs / 1000).toFixed(1)} s, database ${(g.sizeBytes / 1048576).toFixed(0)} MB`,
+  );
   const md = [head, rule, ...rows, '', ...cursorComparison(shapes), ...gen].join('\n');
   fs.writeFileSync(path.join(resultsDir, `scales${variant}.md`), `${md}\n`);
   log('');
@@ -336,11 +396,17 @@ async function profileMode(options: BenchOptions): Promise<void> {
   const summaries: (ProfileSummary & { server: string; shape: number; requestsPerSecond: number; cpuMsPerRequest: number })[] = [];
   const seconds = Math.max(10, options.duration * options.rounds);
   for (const shape of SHAPES.filter((s) => options.shapes.includes(s.id))) {
-    for (const [name, script] of [['plugin', pluginScript], ['floor', floorScript]] as const) {
+    for (const [name, script] of [
+      ['plugin', pluginScript],
+      ['floor', floorScript],
+    ] as const) {
       const file = `${name}-shape${shape.id}.cpuprofile`;
       fs.rmSync(path.join(dir, file), { force: true });
       const server = await startServer({
-        name, script, databaseUrl: db.url, env: pluginEnv(options),
+        name,
+        script,
+        databaseUrl: db.url,
+        env: pluginEnv(options),
         nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}`],
       });
       let run: RunResult;
@@ -355,14 +421,28 @@ async function profileMode(options: BenchOptions): Promise<void> {
         await stopServer(server);
       }
       const summary = summariseProfile(path.join(dir, file), 25, served);
-      summaries.push({ ...summary, server: name, shape: shape.id, requestsPerSecond: run.requestsPerSecond, cpuMsPerRequest: run.cpuMsPerRequest });
+      summaries.push({
+        ...summary,
+        server: name,
+        shape: shape.id,
+        requestsPerSecond: run.requestsPerSecond,
+        cpuMsPerRequest: run.cpuMsPerRequest,
+      });
       const text = formatSummary(summary);
       fs.writeFileSync(path.join(resultsDir, `profile-${name}-shape${shape.id}.txt`), `${text}\n`);
       if (name === 'plugin') log(text);
     }
   }
-  writeJson('profile.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, seconds, connections: options.connections,
-    pluginLogLevel: options.logLevel, pluginServer: options.bare ? 'bare' : 'demo', summaries: summaries.map((s) => ({ ...s, file: path.relative(root, s.file) })) });
+  writeJson('profile.json', {
+    date: new Date().toISOString(),
+    command: commandLine(),
+    scale: options.scale,
+    seconds,
+    connections: options.connections,
+    pluginLogLevel: options.logLevel,
+    pluginServer: options.bare ? 'bare' : 'demo',
+    summaries: summaries.map((s) => ({ ...s, file: path.relative(root, s.file) })),
+  });
   log('wrote bench/results/profile.json and profile-<server>-shape<n>.txt (raw profiles in bench/results/profiles/)');
 }
 
@@ -376,9 +456,19 @@ async function soakMode(options: BenchOptions): Promise<void> {
     const settled = result.rssBySecond[Math.min(10, result.rssBySecond.length - 1)] ?? 0;
     const end = result.rssBySecond[result.rssBySecond.length - 1] ?? 0;
     const growth = settled > 0 ? end / settled - 1 : 0;
-    writeJson('soak.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, shape: shape.id, seconds: options.soak, ...result, growthAfter10s: growth });
-    log(`soak: shape ${shape.id} for ${options.soak} s at ${result.requestsPerSecond.toFixed(0)} req/s; RSS ${(settled / 1048576).toFixed(0)} MB at 10 s -> ` +
-      `${(end / 1048576).toFixed(0)} MB at the end (${(growth * 100).toFixed(1)}%), peak ${(result.hwm / 1048576).toFixed(0)} MB`);
+    writeJson('soak.json', {
+      date: new Date().toISOString(),
+      command: commandLine(),
+      scale: options.scale,
+      shape: shape.id,
+      seconds: options.soak,
+      ...result,
+      growthAfter10s: growth,
+    });
+    log(
+      `soak: shape ${shape.id} for ${options.soak} s at ${result.requestsPerSecond.toFixed(0)} req/s; RSS ${(settled / 1048576).toFixed(0)} MB at 10 s -> ` +
+        `${(end / 1048576).toFixed(0)} MB at the end (${(growth * 100).toFixed(1)}%), peak ${(result.hwm / 1048576).toFixed(0)} MB`,
+    );
   } finally {
     await stopServer(plugin);
   }
@@ -404,8 +494,15 @@ async function main(): Promise<void> {
   if (options.replica) {
     const result = await replicaMode(options, pluginScript, log);
     const table = replicaTable(result.shapes);
-    writeJson('replica.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, duration: options.duration,
-      rounds: options.rounds, connections: options.connections, ...result });
+    writeJson('replica.json', {
+      date: new Date().toISOString(),
+      command: commandLine(),
+      scale: options.scale,
+      duration: options.duration,
+      rounds: options.rounds,
+      connections: options.connections,
+      ...result,
+    });
     fs.writeFileSync(path.join(resultsDir, 'replica.md'), `${table}\n`);
     log('');
     log(table);

@@ -25,7 +25,11 @@ const BASE_SHAPES: readonly Shape[] = [
   { id: 1, label: 'filter + sort, page 3', query: 'filter[status]=active&sort[created_at]=desc&per-page=20&page=3' },
   { id: 2, label: 'search name,email (total)', query: 'search[name,email]=*an*&per-page=20' },
   { id: 3, label: 'expand posts (fields, sort)', query: 'expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc&per-page=20' },
-  { id: 4, label: 'in + between, 3 fields', query: 'in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50' },
+  {
+    id: 4,
+    label: 'in + between, 3 fields',
+    query: 'in[role]=admin,editor&between[created_at]=2025-01-01,2025-06-30&fields=id,name,email&per-page=50',
+  },
   { id: 5, label: 'filter and!, limit (bare array)', query: 'filter[id]=%3E%3D1000&filter[and!+status]=banned&limit=100&fields=id,name' },
   { id: 6, label: 'expand roles + phone, filter', query: 'expand[roles]=r&expand[phone]=ph&filter[role]=editor&per-page=20' },
   {
@@ -39,14 +43,21 @@ const BASE_SHAPES: readonly Shape[] = [
 export const TOTAL_SHAPES: readonly Shape[] = [1, 3, 6].flatMap((base, i) => {
   const shape = BASE_SHAPES.find((s) => s.id === base) as Shape;
   return (['estimated', 'none'] as const).map((total, j): Shape => ({
-    id: 8 + i * 2 + j, label: `${shape.label}, total=${total}`, query: `${shape.query}&total=${total}`, base,
+    id: 8 + i * 2 + j,
+    label: `${shape.label}, total=${total}`,
+    query: `${shape.query}&total=${total}`,
+    base,
   }));
 });
 
 /** Relations in conditions (decisions.md 36-39). */
 const RELATION_SHAPES: readonly Shape[] = [
   { id: 14, label: 'dot-path filter on posts (EXISTS)', query: 'filter[posts.status]=draft&fields=id,name&per-page=20&page=2' },
-  { id: 15, label: 'has posts, two conditions', query: 'has[posts]=p&p_filter[status]=published&p_filter[and+views]=%3E4000&fields=id,name&per-page=20' },
+  {
+    id: 15,
+    label: 'has posts, two conditions',
+    query: 'has[posts]=p&p_filter[status]=published&p_filter[and+views]=%3E4000&fields=id,name&per-page=20',
+  },
   { id: 16, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
 ];
 /** Where the deep page lies: OFFSET skips (DEEP_PAGE - 1) pages of CURSOR_PAGE_SIZE records; the cursor seeks past them. */
@@ -56,7 +67,12 @@ const CURSOR_QUERY = `filter[status]=active&sort[created_at]=desc&per-page=${CUR
 
 /** 19: page 500 by OFFSET (no count, so only the skipping differs); 20: by cursor, first page; 21: by cursor at page 500. */
 export const CURSOR_SHAPES: readonly Shape[] = [
-  { id: 19, label: `filter + sort, page ${DEEP_PAGE} by OFFSET, total=none`, query: `${CURSOR_QUERY}&page=${DEEP_PAGE}&total=none`, base: 1 },
+  {
+    id: 19,
+    label: `filter + sort, page ${DEEP_PAGE} by OFFSET, total=none`,
+    query: `${CURSOR_QUERY}&page=${DEEP_PAGE}&total=none`,
+    base: 1,
+  },
   { id: 20, label: 'filter + sort by cursor, first page', query: `${CURSOR_QUERY}&cursor=`, cursor: 'first' },
   { id: 21, label: `filter + sort by cursor at page ${DEEP_PAGE}`, query: `${CURSOR_QUERY}&cursor=`, base: 20, cursor: 'deep' },
 ];

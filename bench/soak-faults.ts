@@ -95,10 +95,15 @@ async function startServer(url: string, port: number): Promise<Server> {
     for (const line of lines) if (line.includes('"status":500')) logged.status500 += 1;
     logged.tail = (logged.tail + d.toString()).slice(-4000);
   });
-  child.stderr.on('data', (d: Buffer) => { logged.tail = (logged.tail + d.toString()).slice(-4000); });
+  child.stderr.on('data', (d: Buffer) => {
+    logged.tail = (logged.tail + d.toString()).slice(-4000);
+  });
   for (const until = Date.now() + 120_000; ;) {
     if (child.exitCode !== null) throw new Error(`the demo server exited: ${logged.tail}`);
-    const status = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200 && child.pid !== undefined) return { child, pid: child.pid, logged };
     if (Date.now() > until) throw new Error(`the demo server was not ready within 120 s: ${logged.tail}`);
     await sleep(250);
@@ -135,24 +140,40 @@ async function main(): Promise<number> {
     const sampler = setInterval(() => samples.push({ phase: current.index, state: current.state, rss: rssKiB(pid) }), 500);
     const load0 = loadavg();
     const t0 = Date.now();
-    const result = await runFaultLoad(port, connections, () => current, recoveryMs, async () => {
-      for (let i = 0; i < plan.length; i += 1) {
-        const state = plan[i] as DbState;
-        if (i > 0) {
-          current = { index: current.index + 1, state: 'changing', startedAt: Date.now() };
-          await enter(cluster, state, plan[i - 1] as DbState);
+    const result = await runFaultLoad(
+      port,
+      connections,
+      () => current,
+      recoveryMs,
+      async () => {
+        for (let i = 0; i < plan.length; i += 1) {
+          const state = plan[i] as DbState;
+          if (i > 0) {
+            current = { index: current.index + 1, state: 'changing', startedAt: Date.now() };
+            await enter(cluster, state, plan[i - 1] as DbState);
+          }
+          current = { index: current.index + (i > 0 ? 1 : 0), state, startedAt: Date.now() };
+          await sleep(phaseMs);
         }
-        current = { index: current.index + (i > 0 ? 1 : 0), state, startedAt: Date.now() };
-        await sleep(phaseMs);
-      }
-    });
+      },
+    );
     const seconds = (Date.now() - t0) / 1000;
     clearInterval(sampler);
     const load1 = loadavg();
     // RSS at the end of the first and of the last phase (both `up`, under the same load): the last 2 s of each.
     const lastPhase = current.index;
-    const before = median(samples.filter((s) => s.phase === 0).slice(-4).map((s) => s.rss));
-    const after = median(samples.filter((s) => s.phase === lastPhase).slice(-4).map((s) => s.rss));
+    const before = median(
+      samples
+        .filter((s) => s.phase === 0)
+        .slice(-4)
+        .map((s) => s.rss),
+    );
+    const after = median(
+      samples
+        .filter((s) => s.phase === lastPhase)
+        .slice(-4)
+        .map((s) => s.rss),
+    );
     const peak = Math.max(...samples.map((s) => s.rss));
     const exitCode = await stopServer(server.child);
     const byStatus: Record<string, number> = {};
@@ -161,11 +182,13 @@ async function main(): Promise<number> {
       for (const [kind, counts] of Object.entries(tally.counts)) {
         for (const [status, n] of Object.entries(counts)) {
           byStatus[status] = (byStatus[status] ?? 0) + n;
-          (byKind[kind] ??= {})[status] = ((byKind[kind])[status] ?? 0) + n;
+          (byKind[kind] ??= {})[status] = (byKind[kind][status] ?? 0) + n;
         }
       }
     }
-    const other5xx = Object.entries(byStatus).filter(([s]) => Number(s) >= 500 && s !== '503').reduce((sum, [, n]) => sum + n, 0);
+    const other5xx = Object.entries(byStatus)
+      .filter(([s]) => Number(s) >= 500 && s !== '503')
+      .reduce((sum, [, n]) => sum + n, 0);
     const growth = (after - before) / before;
     const summary = {
       command: `npm run soak:faults -- --phase ${phaseMs / 1000} --cycles ${cycles} --connections ${connections} --recovery ${recoveryMs / 1000}`,
@@ -188,9 +211,11 @@ async function main(): Promise<number> {
       serverExitCode: exitCode,
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    if (outAt >= 0 && process.argv[outAt + 1]) writeFileSync(process.argv[outAt + 1] as string, `${JSON.stringify({ ...summary, rssSamples: samples }, null, 2)}\n`);
+    if (outAt >= 0 && process.argv[outAt + 1])
+      writeFileSync(process.argv[outAt + 1] as string, `${JSON.stringify({ ...summary, rssSamples: samples }, null, 2)}\n`);
     const failures: string[] = [];
-    if (other5xx > 0 || server.logged.status500 > 0) failures.push(`${other5xx} answers were a 5xx other than 503 (${server.logged.status500} logged 500s)`);
+    if (other5xx > 0 || server.logged.status500 > 0)
+      failures.push(`${other5xx} answers were a 5xx other than 503 (${server.logged.status500} logged 500s)`);
     if (summary.connectionErrors > 0) failures.push(`${summary.connectionErrors} connection errors`);
     if (result.violationCount > 0) failures.push(`${result.violationCount} answers the database's state does not allow`);
     const unrecovered = result.tallies.filter((t) => t.state === 'up' && !(Number(t.counts.valid['200']) > 0));
@@ -207,9 +232,11 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
-    process.stderr.write(`soak:faults: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`soak:faults: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -32,7 +32,12 @@ function parseOptions(argv: readonly string[]): Options {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${text}`);
     return n;
   };
-  return { duration: number('--duration', 60), warmup: number('--warmup', 15), connections: number('--connections', 32), out: value('--out') };
+  return {
+    duration: number('--duration', 60),
+    warmup: number('--warmup', 15),
+    connections: number('--connections', 32),
+    out: value('--out'),
+  };
 }
 
 /** Valid requests over the demo collections: every one must be a 200. */
@@ -149,8 +154,12 @@ async function startDemoServer(databaseUrl: string, port: number): Promise<{ chi
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', API_TOKEN: '', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-20000); });
-  child.stderr.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-20000); });
+  child.stdout.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-20000);
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-20000);
+  });
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the demo server exited: ${log}`);
@@ -219,7 +228,12 @@ async function main(): Promise<number> {
       node: process.version,
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,
-      warmup: { requests: warmResult.requests.total, status5xx: warm.status5xx, validOther: warm.validOther, invalidOther: warm.invalidOther },
+      warmup: {
+        requests: warmResult.requests.total,
+        status5xx: warm.status5xx,
+        validOther: warm.validOther,
+        invalidOther: warm.invalidOther,
+      },
       connections: options.connections,
       requests: result.requests.total,
       requestsPerSecond: Math.round(result.requests.average),
@@ -237,7 +251,8 @@ async function main(): Promise<number> {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     if (options.out) writeFileSync(options.out, `${JSON.stringify({ ...summary, rssSamples: samples }, null, 2)}\n`);
     const failures: string[] = [];
-    if (warm.status5xx + warm.validOther + warm.invalidOther > 0) failures.push(`the warm-up had unexpected statuses: ${warm.firstBad.join(', ')}`);
+    if (warm.status5xx + warm.validOther + warm.invalidOther > 0)
+      failures.push(`the warm-up had unexpected statuses: ${warm.firstBad.join(', ')}`);
     if (tally.status5xx > 0) failures.push(`${tally.status5xx} answers were 5xx`);
     if (tally.validOther > 0) failures.push(`${tally.validOther} valid requests were not 200`);
     if (tally.invalidOther > 0) failures.push(`${tally.invalidOther} invalid requests were not 4xx`);
@@ -259,7 +274,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`soak: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`soak: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
 );

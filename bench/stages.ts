@@ -83,9 +83,10 @@ export async function measureStages(databaseUrl: string, shapes: readonly number
       const pageUrl = (page: number): string => `${path}?${query}&page=${page}`;
       const respondUs = timeUs(2000, () => {
         const records = shapeRecords(rows, validated.root, validated.expansions);
-        const body = validated.paging.kind === 'page'
-          ? buildEnvelope(records, { page: validated.paging.page, pageSize: validated.paging.pageSize, total: 100000, path, pageUrl })
-          : records;
+        const body =
+          validated.paging.kind === 'page'
+            ? buildEnvelope(records, { page: validated.paging.page, pageSize: validated.paging.pageSize, total: 100000, path, pageUrl })
+            : records;
         const text = JSON.stringify(body);
         crypto.createHash('sha1').update(text).digest('base64url');
       });
@@ -103,9 +104,11 @@ export async function measureStages(databaseUrl: string, shapes: readonly number
         for (const s of statements) await pg.query(s.sql, s.bindings);
       });
       const result = { shape: shape.id, parseUs, validateUs, planUs, compileUs, builderCompileUs, respondUs, pipelineUs, rawPgUs };
-      log(`  shape ${shape.id}: parse ${parseUs.toFixed(0)} µs, validate ${validateUs.toFixed(0)} µs, plan ${planUs.toFixed(0)} µs, ` +
-        `plan + compile page query ${compileUs.toFixed(0)} µs (through a builder, as with a scope hook: ${builderCompileUs.toFixed(0)} µs), respond ${respondUs.toFixed(0)} µs; ` +
-        `runPipeline ${pipelineUs.toFixed(0)} µs vs the same ${statements.length} statements through pg ${rawPgUs.toFixed(0)} µs`);
+      log(
+        `  shape ${shape.id}: parse ${parseUs.toFixed(0)} µs, validate ${validateUs.toFixed(0)} µs, plan ${planUs.toFixed(0)} µs, ` +
+          `plan + compile page query ${compileUs.toFixed(0)} µs (through a builder, as with a scope hook: ${builderCompileUs.toFixed(0)} µs), respond ${respondUs.toFixed(0)} µs; ` +
+          `runPipeline ${pipelineUs.toFixed(0)} µs vs the same ${statements.length} statements through pg ${rawPgUs.toFixed(0)} µs`,
+      );
       results.push(result);
     }
     return results;

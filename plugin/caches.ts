@@ -19,9 +19,12 @@ export class LruMap<K, V> {
   private weight = 0;
 
   /** `new LruMap(500)`: 500 entries; `new LruMap({ maxBytes: 8 << 20 }, weigh)`: 8 MiB of weighed entries. */
-  constructor(limits: number | LruLimits, private readonly weigh: (key: K, value: V) => number = () => 0) {
-    this.maxEntries = typeof limits === 'number' ? limits : limits.maxEntries ?? Number.POSITIVE_INFINITY;
-    this.maxBytes = typeof limits === 'number' ? Number.POSITIVE_INFINITY : limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  constructor(
+    limits: number | LruLimits,
+    private readonly weigh: (key: K, value: V) => number = () => 0,
+  ) {
+    this.maxEntries = typeof limits === 'number' ? limits : (limits.maxEntries ?? Number.POSITIVE_INFINITY);
+    this.maxBytes = typeof limits === 'number' ? Number.POSITIVE_INFINITY : (limits.maxBytes ?? Number.POSITIVE_INFINITY);
   }
 
   get size(): number {
@@ -78,7 +81,10 @@ interface Total {
 export class TotalsCache {
   private readonly totals: LruMap<string, Total>;
 
-  constructor(private readonly ttlMs: number, maxEntries: number) {
+  constructor(
+    private readonly ttlMs: number,
+    maxEntries: number,
+  ) {
     this.totals = new LruMap(maxEntries);
   }
 
@@ -91,8 +97,12 @@ export class TotalsCache {
     this.totals.set(key, entry);
     // The time to live starts when the count is known, so a slow count is not thrown away at once.
     entry.value.then(
-      () => { entry.expires = performance.now() + this.ttlMs; },
-      () => { if (this.totals.get(key) === entry) this.totals.delete(key); },
+      () => {
+        entry.expires = performance.now() + this.ttlMs;
+      },
+      () => {
+        if (this.totals.get(key) === entry) this.totals.delete(key);
+      },
     );
     return { total: entry.value, counted: true };
   }

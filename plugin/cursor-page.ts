@@ -62,6 +62,10 @@ export async function guardCursor<T>(compiled: CompiledQuery, running: Promise<T
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (isUnavailable(error) || typeof code !== 'string' || !code.startsWith('22')) throw error;
-    return raise('INVALID_CURSOR', 'cursor', '`cursor` has a value its sort key cannot hold: use a `next_cursor` or `prev_cursor` as given');
+    return raise(
+      'INVALID_CURSOR',
+      'cursor',
+      '`cursor` has a value its sort key cannot hold: use a `next_cursor` or `prev_cursor` as given',
+    );
   }
 }

@@ -76,8 +76,10 @@ function renderOutcome(ctx: Context, options: ResolvedOptions, collection: strin
   const { parse, query, serialize, statements } = outcome.metrics;
   const ms = (n: number) => n.toFixed(2);
   const server = options.replicas?.revealServer === true && report(ctx).server !== undefined ? `, db;desc="${report(ctx).server}"` : '';
-  ctx.set('Server-Timing',
-    `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}${server}`);
+  ctx.set(
+    'Server-Timing',
+    `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}${server}`,
+  );
   report(ctx).statements = statements;
 }
 
@@ -115,7 +117,9 @@ export async function mayListCollections(ctx: Context, options: ResolvedOptions)
 /** `nope`, `['users', 'posts']` -> the 404 `There is no collection "nope"; collections: users, posts`. */
 export function unknownCollection(name: string, listed: readonly string[] | undefined): QueryError {
   const detail = `There is no collection "${name.slice(0, 100)}"`;
-  return new QueryError([problem('UNKNOWN_COLLECTION', undefined, listed === undefined ? detail : `${detail}; collections: ${listed.join(', ')}`)]);
+  return new QueryError([
+    problem('UNKNOWN_COLLECTION', undefined, listed === undefined ? detail : `${detail}; collections: ${listed.join(', ')}`),
+  ]);
 }
 
 /** The catalog entry of `name`, or the UNKNOWN_COLLECTION problem (naming the others only when allowed). */
@@ -159,8 +163,10 @@ export function renderFault(ctx: Context, options: ResolvedOptions, error: unkno
   report(ctx).error = error;
   // Headers set before the fault (ETag, Server-Timing, X-Result-Truncated) describe an answer that was not sent.
   for (const name of ['ETag', 'Server-Timing', 'X-Result-Truncated']) ctx.remove(name);
-  renderProblem(ctx, new QueryError([problem('INTERNAL_ERROR', undefined,
-    'The server failed to answer this request; the error has been logged')]));
+  renderProblem(
+    ctx,
+    new QueryError([problem('INTERNAL_ERROR', undefined, 'The server failed to answer this request; the error has been logged')]),
+  );
 }
 
 /** Wraps a route: client problems become problem+json, an unavailable database 503, any other fault 500. */
@@ -169,12 +175,22 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
     try {
       await work(ctx);
     } catch (error) {
-      if (error instanceof QueryError) { renderProblem(ctx, error); return; }
-      if (!isUnavailable(error)) { renderFault(ctx, options, error); return; }
+      if (error instanceof QueryError) {
+        renderProblem(ctx, error);
+        return;
+      }
+      if (!isUnavailable(error)) {
+        renderFault(ctx, options, error);
+        return;
+      }
       options.logger.error('koa-query-modifiers: database unavailable', error);
       report(ctx).error = error;
-      renderProblem(ctx, new QueryError([problem('SERVICE_UNAVAILABLE', undefined,
-        'The database is not answering right now; try again shortly')], { 'Retry-After': '1' }));
+      renderProblem(
+        ctx,
+        new QueryError([problem('SERVICE_UNAVAILABLE', undefined, 'The database is not answering right now; try again shortly')], {
+          'Retry-After': '1',
+        }),
+      );
     }
   };
 }
@@ -183,7 +199,8 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
 export function createCaches(options: ResolvedOptions): PipelineCaches {
   const totals = options.totalsCache;
   return {
-    plans: options.planCache === undefined ? undefined : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
+    plans:
+      options.planCache === undefined ? undefined : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
   };
 }
@@ -205,7 +222,13 @@ async function requiredPosition(ctx: Context, options: ResolvedOptions): Promise
  * that turns out unavailable is taken out of rotation and the request runs once more elsewhere
  * (reads repeat safely), so a failing replica costs the client time, not an error.
  */
-async function answer(ctx: Context, options: ResolvedOptions, collection: CollectionCatalog, caches: PipelineCaches, replicas?: ReplicaSet): Promise<PipelineOutcome> {
+async function answer(
+  ctx: Context,
+  options: ResolvedOptions,
+  collection: CollectionCatalog,
+  caches: PipelineCaches,
+  replicas?: ReplicaSet,
+): Promise<PipelineOutcome> {
   const request = pipelineRequest(ctx, options, collection);
   if (replicas === undefined) return runPipeline(collection, options, request, caches);
   const after = await requiredPosition(ctx, options);

@@ -41,9 +41,13 @@ function isReadPreflight(ctx: Context): boolean {
 function matchedRoutes(ctx: Context): { readonly methods: readonly string[] }[] {
   const matched: unknown = (ctx as { matched?: unknown }).matched;
   if (!Array.isArray(matched)) return [];
-  return matched.filter((layer): layer is { methods: string[] } =>
-    typeof layer === 'object' && layer !== null && Array.isArray((layer as { methods?: unknown }).methods)
-    && (layer as { methods: unknown[] }).methods.length > 0);
+  return matched.filter(
+    (layer): layer is { methods: string[] } =>
+      typeof layer === 'object' &&
+      layer !== null &&
+      Array.isArray((layer as { methods?: unknown }).methods) &&
+      (layer as { methods: unknown[] }).methods.length > 0,
+  );
 }
 
 /** `GET, HEAD` first, then every other method a matched route or an earlier Allow header names. */

@@ -28,8 +28,9 @@ export const optionsSchema = {
         defaultPageSize: { type: 'integer', minimum: 1, default: 15 },
         maxPageSize: { type: 'integer', minimum: 1, default: 100 },
         total: {
-          description: 'How envelopes get their total when the request has no total=: exact (a count), estimated (a count up to estimateAbove, '
-            + "the planner's estimate past it) or none (no total); one mode for all, or per collection name (the others exact).",
+          description:
+            'How envelopes get their total when the request has no total=: exact (a count), estimated (a count up to estimateAbove, ' +
+            "the planner's estimate past it) or none (no total); one mode for all, or per collection name (the others exact).",
           oneOf: [
             { enum: ['exact', 'estimated', 'none'] },
             { type: 'object', additionalProperties: { enum: ['exact', 'estimated', 'none'] } },
@@ -37,8 +38,11 @@ export const optionsSchema = {
           default: 'exact',
         },
         estimateAbove: {
-          description: 'With total=estimated, up to this many matching records are counted exactly; past it the total is the planner\'s estimate.',
-          type: 'integer', minimum: 0, default: 10000,
+          description:
+            "With total=estimated, up to this many matching records are counted exactly; past it the total is the planner's estimate.",
+          type: 'integer',
+          minimum: 0,
+          default: 10000,
         },
       },
     },
@@ -58,15 +62,21 @@ export const optionsSchema = {
         maxListItems: { type: 'integer', minimum: 1, default: 500 },
         maxExpansions: {
           description: 'Most expansions in one request, counted at every depth.',
-          type: 'integer', minimum: 1, default: 5,
+          type: 'integer',
+          minimum: 1,
+          default: 5,
         },
         maxExpandDepth: {
           description: 'Deepest nested expansion: expand[...] is depth 1, <alias>_expand[...] one deeper.',
-          type: 'integer', minimum: 1, default: 3,
+          type: 'integer',
+          minimum: 1,
+          default: 3,
         },
         maxRelatedRows: {
           description: 'Most related records one expansion may load for all parents of a response; more is 400 LIMIT_EXCEEDED.',
-          type: 'integer', minimum: 1, default: 5000,
+          type: 'integer',
+          minimum: 1,
+          default: 5000,
         },
       },
     },
@@ -92,8 +102,9 @@ export const optionsSchema = {
           properties: {
             path: { type: 'string', pattern: '^(/[A-Za-z0-9._~-]+)+$', default: '/admin' },
             explain: {
-              description: 'Serve <prefix>/_explain: the SQL, bindings and plans of a request, scope conditions and hidden columns included, '
-                + "to clients for whom authorize(ctx, '_explain') returns true (to everyone when there is no authorize hook).",
+              description:
+                'Serve <prefix>/_explain: the SQL, bindings and plans of a request, scope conditions and hidden columns included, ' +
+                "to clients for whom authorize(ctx, '_explain') returns true (to everyone when there is no authorize hook).",
               type: 'boolean',
               default: false,
             },
@@ -102,13 +113,20 @@ export const optionsSchema = {
       ],
     },
     authorize: { description: 'authorize(ctx, collection): allow, deny (403) or {status: 401|403, detail}.' },
-    scopeModel: { description: 'scopeModel(ctx, model, query, label): restricts every query on a model wherever it appears (root, every expansion, every count, explain); may be async.' },
-    scope: { description: 'scope(ctx, collection, query): restricts one label: the root query and its count (the collection name) or one relation (`users.posts`); may be async.' },
+    scopeModel: {
+      description:
+        'scopeModel(ctx, model, query, label): restricts every query on a model wherever it appears (root, every expansion, every count, explain); may be async.',
+    },
+    scope: {
+      description:
+        'scope(ctx, collection, query): restricts one label: the root query and its count (the collection name) or one relation (`users.posts`); may be async.',
+    },
     logger: { description: 'An object with an error(message, error) method; defaults to console.' },
     planCache: {
-      description: 'Prepared queries (parsed, validated, their SQL written) kept between requests, least recently used dropped first: '
-        + '{"maxBytes": n} bounds their estimated memory in bytes, optionally with "maxEntries"; a number bounds how many are kept instead; '
-        + '0 (or maxBytes 0) turns the cache off.',
+      description:
+        'Prepared queries (parsed, validated, their SQL written) kept between requests, least recently used dropped first: ' +
+        '{"maxBytes": n} bounds their estimated memory in bytes, optionally with "maxEntries"; a number bounds how many are kept instead; ' +
+        '0 (or maxBytes 0) turns the cache off.',
       oneOf: [
         { type: 'integer', minimum: 0 },
         {
@@ -124,7 +142,8 @@ export const optionsSchema = {
       default: { maxBytes: 8388608 },
     },
     totalsCache: {
-      description: 'Keep the total of each paginated query for ttlSeconds, so repeated pages skip the count; totals may then lag writes by that much. false (default) counts on every request.',
+      description:
+        'Keep the total of each paginated query for ttlSeconds, so repeated pages skip the count; totals may then lag writes by that much. false (default) counts on every request.',
       oneOf: [
         { const: false },
         {
@@ -140,8 +159,9 @@ export const optionsSchema = {
       default: false,
     },
     replicas: {
-      description: 'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, readAfter, revealServer}. '
-        + 'Each request goes to one usable replica, else to knex (the primary); see docs/scaling.md.',
+      description:
+        'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, readAfter, revealServer}. ' +
+        'Each request goes to one usable replica, else to knex (the primary); see docs/scaling.md.',
       oneOf: [
         { type: 'array', minItems: 1 },
         {
@@ -152,9 +172,18 @@ export const optionsSchema = {
             servers: { type: 'array', minItems: 1 },
             maxLagMs: { description: 'A replica further behind the primary gets no requests.', type: 'integer', minimum: 0, default: 2000 },
             checkIntervalMs: { description: 'How often each server is checked.', type: 'integer', minimum: 50, default: 1000 },
-            checkTimeoutMs: { description: 'A check that takes longer takes the replica out of rotation.', type: 'integer', minimum: 1, default: 2000 },
+            checkTimeoutMs: {
+              description: 'A check that takes longer takes the replica out of rotation.',
+              type: 'integer',
+              minimum: 1,
+              default: 2000,
+            },
             readAfter: { description: 'readAfter(ctx): the WAL position the answer must include (read-your-writes); may be async.' },
-            revealServer: { description: 'Name the answering server in Server-Timing (db;desc="replica-1").', type: 'boolean', default: false },
+            revealServer: {
+              description: 'Name the answering server in Server-Timing (db;desc="replica-1").',
+              type: 'boolean',
+              default: false,
+            },
           },
         },
       ],

@@ -132,7 +132,7 @@ export const DEFAULT_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** `500` -> 500 entries, any size; `{ maxBytes: 1048576 }` -> 1 MiB, any count; `0` -> off. */
 function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): ResolvedOptions['planCache'] {
-  const limits = typeof planCache === 'number' ? { maxEntries: planCache } : planCache ?? { maxBytes: DEFAULT_PLAN_CACHE_BYTES };
+  const limits = typeof planCache === 'number' ? { maxEntries: planCache } : (planCache ?? { maxBytes: DEFAULT_PLAN_CACHE_BYTES });
   const resolved = {
     maxEntries: limits.maxEntries ?? Number.POSITIVE_INFINITY,
     maxBytes: 'maxBytes' in limits ? limits.maxBytes : Number.POSITIVE_INFINITY,
@@ -144,8 +144,11 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const checkSchema = ajv.compile(optionsSchema);
 
 function isModelClass(value: unknown): value is ModelClass {
-  return typeof value === 'function' && typeof (value as { query?: unknown }).query === 'function'
-    && typeof (value as { tableName?: unknown }).tableName === 'string';
+  return (
+    typeof value === 'function' &&
+    typeof (value as { query?: unknown }).query === 'function' &&
+    typeof (value as { tableName?: unknown }).tableName === 'string'
+  );
 }
 
 function isKnex(value: unknown): value is Knex {
@@ -155,12 +158,14 @@ function isKnex(value: unknown): value is Knex {
 function replicaList(replicas: QueryModifiersOptions['replicas']): readonly ReplicaServer[] {
   if (replicas === undefined) return [];
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
-  return Array.isArray(replicas) ? replicas : (replicas as ReplicaOptions).servers ?? [];
+  return Array.isArray(replicas) ? replicas : ((replicas as ReplicaOptions).servers ?? []);
 }
 
 /** `[knexA, {name: 'eu', knex: knexB}]` -> `replica-1`, `eu`. */
 function replicaServers(replicas: QueryModifiersOptions['replicas']): { name: string; knex: Knex }[] {
-  return replicaList(replicas).map((server, i) => (isKnex(server) ? { name: `replica-${i + 1}`, knex: server } : { name: server.name, knex: server.knex }));
+  return replicaList(replicas).map((server, i) =>
+    isKnex(server) ? { name: `replica-${i + 1}`, knex: server } : { name: server.name, knex: server.knex },
+  );
 }
 
 function replicaProblems(options: QueryModifiersOptions): string[] {
@@ -205,7 +210,8 @@ function codeProblems(options: QueryModifiersOptions): string[] {
   if (typeof total === 'object' && total !== null) {
     for (const name of Object.keys(total)) {
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
-      if (!Object.prototype.hasOwnProperty.call(options.collections ?? {}, name)) problems.push(`pagination.total.${name} names no collection`);
+      if (!Object.prototype.hasOwnProperty.call(options.collections ?? {}, name))
+        problems.push(`pagination.total.${name} names no collection`);
     }
   }
   return problems;
@@ -214,7 +220,9 @@ function codeProblems(options: QueryModifiersOptions): string[] {
 /** Checks the options and fills in defaults; throws one Error listing every problem. */
 export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions {
   const schemaOk = checkSchema(options);
-  const problems = schemaOk ? [] : (checkSchema.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+  const problems = schemaOk
+    ? []
+    : (checkSchema.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
   if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);

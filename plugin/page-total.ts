@@ -57,12 +57,21 @@ export async function findTotal(planned: PlannedQueries, request: PageTotalReque
     return { total: offset + shown, ...(mode.kind === 'estimated' ? { isEstimate: false } : {}), statements: 0 };
   }
   let statements = 0;
-  const ran = () => { statements++; };
+  const ran = () => {
+    statements++;
+  };
   const queries = planned.estimated;
   if (mode.kind === 'estimated' && queries === undefined) throw new Error('koa-query-modifiers: no estimate statements were planned');
-  const [statement, find] = mode.kind === 'estimated' && queries !== undefined
-    ? [queries.capped, () => estimate(queries, mode.estimateAbove, ran)]
-    : [planned.count, () => { ran(); return planned.count.rows().then(countOf); }];
+  const [statement, find] =
+    mode.kind === 'estimated' && queries !== undefined
+      ? [queries.capped, () => estimate(queries, mode.estimateAbove, ran)]
+      : [
+          planned.count,
+          () => {
+            ran();
+            return planned.count.rows().then(countOf);
+          },
+        ];
   // The capped statement names the query and the cap, so an estimated total is kept under its own key.
   const value = await (cache === undefined ? find() : cache.get(cacheKey(statement), find).total);
   if (mode.kind === 'exact') return { total: value, statements };

@@ -10,7 +10,14 @@ import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor } from './cursor-page';
 import { findTotal } from './page-total';
 import {
-  buildCursorEnvelope, buildEnvelope, buildSimpleEnvelope, shapeRecords, type CursorEnvelope, type Envelope, type JsonRecord, type SimpleEnvelope,
+  buildCursorEnvelope,
+  buildEnvelope,
+  buildSimpleEnvelope,
+  shapeRecords,
+  type CursorEnvelope,
+  type Envelope,
+  type JsonRecord,
+  type SimpleEnvelope,
 } from './respond';
 import type { CollectionCatalog } from './schema';
 import { describeQuery, parseQueryString, querySegments } from './syntax';
@@ -50,7 +57,12 @@ export interface PipelineCaches {
 const ENTRY_BYTES = 96;
 
 /** Parses, validates and compiles a query string, or takes the result from the cache. */
-export function prepareQuery(collection: CollectionCatalog, limits: ValidationLimits, queryString: string, plans?: LruMap<string, PreparedQuery>): PreparedQuery {
+export function prepareQuery(
+  collection: CollectionCatalog,
+  limits: ValidationLimits,
+  queryString: string,
+  plans?: LruMap<string, PreparedQuery>,
+): PreparedQuery {
   const key = `${collection.name}?${queryString}`;
   const kept = plans?.get(key);
   if (kept !== undefined) return kept;
@@ -58,7 +70,12 @@ export function prepareQuery(collection: CollectionCatalog, limits: ValidationLi
   const compiled = compileQuery(validateQuery(describeQuery(pairs), collection, limits));
   const pageAt = pairs.findIndex((p) => p.key === 'page');
   const cursorAt = pairs.findIndex((p) => p.key === 'cursor');
-  const prepared: PreparedQuery = Object.freeze({ compiled, pageAt, cursorAt, bytes: ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled) });
+  const prepared: PreparedQuery = Object.freeze({
+    compiled,
+    pageAt,
+    cursorAt,
+    bytes: ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled),
+  });
   plans?.set(key, prepared);
   return prepared;
 }
@@ -96,9 +113,12 @@ export async function runPipeline(
 ): Promise<PipelineOutcome> {
   const started = performance.now();
   if (request.queryString.length > options.maxQueryLength) {
-    raise('LIMIT_EXCEEDED', undefined,
+    raise(
+      'LIMIT_EXCEEDED',
+      undefined,
       `The query string is ${request.queryString.length} characters long; at most ${options.maxQueryLength} are allowed`,
-      options.maxQueryLength);
+      options.maxQueryLength,
+    );
   }
   const { compiled, pageAt, cursorAt } = prepareQuery(collection, options, request.queryString, caches.plans);
   const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
@@ -107,8 +127,12 @@ export async function runPipeline(
   const [{ rows, statements: ran }, probed] = await guardCursor(compiled, Promise.all([planned.run(), planned.probe?.rows()]));
   const { paging, root, expansions } = compiled;
   let statements = ran + (probed === undefined ? 0 : 1);
-  const metrics = (queried: number, serialized: number): PipelineMetrics =>
-    ({ parse: parsed - started, query: queried - parsed, serialize: serialized - queried, statements });
+  const metrics = (queried: number, serialized: number): PipelineMetrics => ({
+    parse: parsed - started,
+    query: queried - parsed,
+    serialize: serialized - queried,
+    statements,
+  });
   if (paging.kind === 'rows') {
     const queried = performance.now();
     const truncated = paging.truncatable && rows.length > paging.limit;
@@ -119,7 +143,10 @@ export async function runPipeline(
     const page = cursorPage(paging, compiled.cursor, rows, probed);
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
-      pageSize: paging.pageSize, path: request.path, nextCursor: page.nextCursor, prevCursor: page.prevCursor,
+      pageSize: paging.pageSize,
+      path: request.path,
+      nextCursor: page.nextCursor,
+      prevCursor: page.prevCursor,
       cursorUrl: pageUrls(request.path, request.queryString, cursorAt, 'cursor'),
     });
     return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
@@ -131,11 +158,19 @@ export async function runPipeline(
     const shown = rows.slice(0, paging.pageSize);
     const queried = performance.now();
     const envelope = buildSimpleEnvelope(shapeRecords(shown, root, expansions), {
-      page: paging.page, pageSize: paging.pageSize, hasMore: rows.length > paging.pageSize, path: request.path, pageUrl,
+      page: paging.page,
+      pageSize: paging.pageSize,
+      hasMore: rows.length > paging.pageSize,
+      path: request.path,
+      pageUrl,
     });
     return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
   }
-  const found = await findTotal(planned, { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length }, caches.totals);
+  const found = await findTotal(
+    planned,
+    { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length },
+    caches.totals,
+  );
   statements += found.statements;
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {

@@ -38,13 +38,18 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   registerAdminRoutes(router, catalog, resolved);
   // Built once: it depends only on the declarations and the columns read at start-up.
   const openApi = buildOpenApiDocument(catalog, resolved);
-  router.get(`${resolved.prefix}/openapi.json`, guarded(resolved, async (ctx) => {
-    await authorize(ctx, resolved, '_openapi');
-    renderJson(ctx, openApi);
-  }));
+  router.get(
+    `${resolved.prefix}/openapi.json`,
+    guarded(resolved, async (ctx) => {
+      await authorize(ctx, resolved, '_openapi');
+      renderJson(ctx, openApi);
+    }),
+  );
   const caches = createCaches(resolved);
-  const replicas = resolved.replicas === undefined ? undefined
-    : new ReplicaSet(resolved.knex, resolved.replicas, (message, error) => resolved.logger.error(message, error));
+  const replicas =
+    resolved.replicas === undefined
+      ? undefined
+      : new ReplicaSet(resolved.knex, resolved.replicas, (message, error) => resolved.logger.error(message, error));
   // One route per collection, GET and HEAD only, so the allowedMethods() of any router in the app
   // sees exactly which methods the plugin serves on which path.
   for (const collection of catalog.values()) {

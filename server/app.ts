@@ -49,7 +49,10 @@ const BYTE_UNITS: Readonly<Record<string, number>> = { KiB: 1024, MiB: 1024 * 10
  * every time). Example: `cachesFromEnv({ PLAN_CACHE: '16MiB' })` -> `{ planCache: { maxBytes: 16777216 } }`.
  * Throws on a value that is not a number of the right kind.
  */
-export function cachesFromEnv(env: { readonly PLAN_CACHE?: string | undefined; readonly TOTALS_CACHE_SECONDS?: string | undefined }): CacheSettings {
+export function cachesFromEnv(env: {
+  readonly PLAN_CACHE?: string | undefined;
+  readonly TOTALS_CACHE_SECONDS?: string | undefined;
+}): CacheSettings {
   const settings: { planCache?: CacheSettings['planCache']; totalsCache?: { ttlSeconds: number } } = {};
   const plans = env.PLAN_CACHE;
   if (plans !== undefined && plans !== '') {

@@ -71,7 +71,8 @@ function bodyBytes(ctx: Koa.Context): Buffer | undefined {
   if (typeof body === 'string') return Buffer.from(body);
   if (Buffer.isBuffer(body)) return body;
   // Koa itself would send a plain object as JSON.
-  if (typeof body === 'object' && body !== null && Object.getPrototypeOf(body) === Object.prototype) return Buffer.from(JSON.stringify(body));
+  if (typeof body === 'object' && body !== null && Object.getPrototypeOf(body) === Object.prototype)
+    return Buffer.from(JSON.stringify(body));
   return undefined;
 }
 
@@ -79,8 +80,14 @@ function mayCompress(ctx: Koa.Context): boolean {
   // Koa 3 gives undefined for a header that is not set.
   const encoded: unknown = ctx.response.get('Content-Encoding');
   const cacheControl: unknown = ctx.response.get('Cache-Control');
-  return ctx.method !== 'HEAD' && ctx.status !== 204 && ctx.status !== 304 && (encoded === undefined || encoded === '')
-    && !(typeof cacheControl === 'string' && /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(cacheControl)) && COMPRESSIBLE.test(ctx.type);
+  return (
+    ctx.method !== 'HEAD' &&
+    ctx.status !== 204 &&
+    ctx.status !== 304 &&
+    (encoded === undefined || encoded === '') &&
+    !(typeof cacheControl === 'string' && /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(cacheControl)) &&
+    COMPRESSIBLE.test(ctx.type)
+  );
 }
 
 /**

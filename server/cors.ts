@@ -19,10 +19,16 @@ export function corsFromEnv(value: string | undefined): { origin: string } | und
 
 /** @koa/cors options for reads: a list echoes the request's Origin when it is listed. */
 function corsOptions(setting: { readonly origin: string }): cors.Options {
-  const allowed = setting.origin.split(',').map((o) => o.trim()).filter((o) => o !== '');
-  const origin = allowed.length === 1 || allowed.includes('*')
-    ? (allowed.includes('*') ? '*' : (allowed[0] as string))
-    : (ctx: Koa.Context): string => (allowed.includes(ctx.get('Origin')) ? ctx.get('Origin') : '');
+  const allowed = setting.origin
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  const origin =
+    allowed.length === 1 || allowed.includes('*')
+      ? allowed.includes('*')
+        ? '*'
+        : (allowed[0] as string)
+      : (ctx: Koa.Context): string => (allowed.includes(ctx.get('Origin')) ? ctx.get('Origin') : '');
   return { origin, allowMethods: ['GET', 'HEAD'], exposeHeaders: EXPOSED_HEADERS, maxAge: 600 };
 }
 

@@ -79,7 +79,10 @@ export function createKnex(env: DatabaseEnv, options: CreateKnexOptions = {}): K
  * 'postgres://r1/demo,postgres://r2/demo'}` -> two instances.
  */
 export function createReplicaKnexes(env: DatabaseEnv): KnexInstance[] {
-  const urls = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
+  const urls = (env.DATABASE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
   if (urls.length === 0) return [];
   if (databaseKind(env) !== 'postgres') throw new Error('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas copy a PostgreSQL primary');
   return urls.map((url) => postgresKnex(url, env));

@@ -50,15 +50,26 @@ export function healthRoutes(knex: Knex, logger: Logger, tables: readonly string
       await next();
       return;
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') { sendProblem(ctx, methodNotAllowed(ctx.method)); return; }
-    if (ctx.path === '/health') { sendOk(ctx); return; }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      sendProblem(ctx, methodNotAllowed(ctx.method));
+      return;
+    }
+    if (ctx.path === '/health') {
+      sendOk(ctx);
+      return;
+    }
     try {
       await withTimeout(readinessProbe(knex, tables), READY_TIMEOUT_MS);
       sendOk(ctx);
     } catch (error) {
       if (!(error instanceof ReadyTimeout) && !isUnavailable(error)) throw error;
       logger.error({ requestId: ctx.state.requestId, err: error }, 'readiness check: the database does not answer');
-      sendProblem(ctx, { status: 503, code: 'SERVICE_UNAVAILABLE', detail: 'The database is not answering.', headers: { 'Retry-After': '1' } });
+      sendProblem(ctx, {
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        detail: 'The database is not answering.',
+        headers: { 'Retry-After': '1' },
+      });
     }
   };
 }

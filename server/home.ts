@@ -20,7 +20,10 @@ export function homeRoute(prefix: string, collections: readonly string[]): Koa.M
       await next();
       return;
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') { sendProblem(ctx, methodNotAllowed(ctx.method)); return; }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      sendProblem(ctx, methodNotAllowed(ctx.method));
+      return;
+    }
     // Koa 3 `ctx.origin` is the Origin request header, not this server: build the origin from protocol and host.
     const base = `${ctx.protocol}://${ctx.host}${prefix}`;
     ctx.body = {

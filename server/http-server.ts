@@ -39,7 +39,11 @@ function parserProblem(error: Error & { code?: string; rawPacket?: Buffer }): Se
       const longLine = REQUEST_LINE_START.test(received) && (lineEnd === -1 || lineEnd > MAX_TARGET_BYTES);
       return longLine
         ? { status: 414, code: 'LIMIT_EXCEEDED', detail: `The request line is longer than the ${MAX_HEAD_BYTES} bytes this server reads` }
-        : { status: 431, code: 'LIMIT_EXCEEDED', detail: `The request line and header fields are longer than the ${MAX_HEAD_BYTES} bytes this server reads` };
+        : {
+            status: 431,
+            code: 'LIMIT_EXCEEDED',
+            detail: `The request line and header fields are longer than the ${MAX_HEAD_BYTES} bytes this server reads`,
+          };
     }
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, code: 'LIMIT_EXCEEDED', detail: 'The request did not arrive in time' };
@@ -48,7 +52,11 @@ function parserProblem(error: Error & { code?: string; rawPacket?: Buffer }): Se
     default:
       // HPE_* are the parser's: anything else (ECONNRESET, EPIPE) is the connection failing.
       if (error.code?.startsWith('HPE_') !== true) return undefined;
-      return { status: 400, code: 'MALFORMED_PARAMETER', detail: `The request cannot be read as HTTP/1.1: ${error.message.replace(/^Parse Error: /, '')}` };
+      return {
+        status: 400,
+        code: 'MALFORMED_PARAMETER',
+        detail: `The request cannot be read as HTTP/1.1: ${error.message.replace(/^Parse Error: /, '')}`,
+      };
   }
 }
 
@@ -84,14 +92,17 @@ function refuse(socket: Duplex, answer: ServerProblem | undefined, inFlight: InF
  */
 export function createHttpServer(app: Koa, logger: Logger, options: HttpServerOptions = {}): http.Server {
   /* eslint-disable @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects */
-  const server = http.createServer({
-    maxHeaderSize: MAX_HEAD_BYTES,
-    // Node's own 400 for a missing Host is text/plain; request-limits.ts answers it instead.
-    requireHostHeader: false,
-    ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
-    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
-    ...(options.timeoutCheckMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckMs }),
-  }, app.callback());
+  const server = http.createServer(
+    {
+      maxHeaderSize: MAX_HEAD_BYTES,
+      // Node's own 400 for a missing Host is text/plain; request-limits.ts answers it instead.
+      requireHostHeader: false,
+      ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
+      ...(options.timeoutCheckMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckMs }),
+    },
+    app.callback(),
+  );
   /* eslint-enable @typescript-eslint/no-misused-promises */
   const inFlight: InFlight = new WeakMap();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => inFlight.set(req.socket, res));

@@ -62,7 +62,7 @@ export function noteFault(ctx: Koa.Context, error: unknown): void {
 
 function pluginReport(ctx: Koa.Context): Readonly<RequestReport> {
   const report: unknown = (ctx.state as { queryModifiers?: unknown }).queryModifiers;
-  return typeof report === 'object' && report !== null ? (report) : {};
+  return typeof report === 'object' && report !== null ? report : {};
 }
 
 /** The `code` of a problem+json body, for 4xx answered without a plugin report (e.g. /ready). */

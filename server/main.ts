@@ -73,17 +73,28 @@ async function main(logger: Logger): Promise<void> {
   try {
     const seed = await prepareDemoDatabase(knex);
     if (seed.seeded) {
-      logger.info({ ...seed, database: databaseKind(env) }, `seeded ${seed.users} users, ${seed.posts} posts, ${seed.comments} comments, ${seed.phones} phones`);
+      logger.info(
+        { ...seed, database: databaseKind(env) },
+        `seeded ${seed.users} users, ${seed.posts} posts, ${seed.comments} comments, ${seed.phones} phones`,
+      );
     }
     const app = await createApp({
-      knex, apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), logger, caches: cachesFromEnv(env), explain: env.ADMIN_EXPLAIN === 'true',
+      knex,
+      apiToken: env.API_TOKEN,
+      cors: corsFromEnv(env.CORS_ORIGIN),
+      logger,
+      caches: cachesFromEnv(env),
+      explain: env.ADMIN_EXPLAIN === 'true',
       // The demo names the answering server in Server-Timing, so a reader can watch requests move.
       plugin: replicas.length === 0 ? undefined : { replicas: { servers: replicas, revealServer: true } },
     });
     const server = createHttpServer(app, logger);
     installShutdown(server, [knex, ...replicas], logger);
     const actualPort = await listen(server, port);
-    logger.info({ port: actualPort, database: databaseKind(env), replicas: replicas.length }, `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`);
+    logger.info(
+      { port: actualPort, database: databaseKind(env), replicas: replicas.length },
+      `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`,
+    );
   } catch (error) {
     await Promise.all([knex, ...replicas].map((k) => closeKnex(k).catch(() => undefined)));
     throw error;

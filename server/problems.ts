@@ -66,7 +66,14 @@ export function methodNotAllowed(method: string, allow = READ_METHODS): ServerPr
 
 /** `HEAD, GET, OPTIONS` (as a router sets it) -> `GET, HEAD` first, then the rest; empty -> `GET, HEAD`. */
 function allowOf(header: unknown): string {
-  const methods = new Set(typeof header === 'string' ? header.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '') : []);
+  const methods = new Set(
+    typeof header === 'string'
+      ? header
+          .split(',')
+          .map((m) => m.trim().toUpperCase())
+          .filter((m) => m !== '')
+      : [],
+  );
   methods.delete('OPTIONS');
   const others = [...methods].filter((method) => method !== 'GET' && method !== 'HEAD');
   return ['GET', 'HEAD', ...others].join(', ');
@@ -74,12 +81,22 @@ function allowOf(header: unknown): string {
 
 /** A client error thrown the Koa way (`ctx.throw(400)`), by the status it carries. */
 const codeOfStatus: Readonly<Record<number, ProblemCode>> = {
-  400: 'MALFORMED_PARAMETER', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'UNKNOWN_COLLECTION', 405: 'METHOD_NOT_ALLOWED',
-  408: 'LIMIT_EXCEEDED', 414: 'LIMIT_EXCEEDED', 431: 'LIMIT_EXCEEDED',
+  400: 'MALFORMED_PARAMETER',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'UNKNOWN_COLLECTION',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'LIMIT_EXCEEDED',
+  414: 'LIMIT_EXCEEDED',
+  431: 'LIMIT_EXCEEDED',
 };
 
 function exposedClientError(error: unknown): ServerProblem | undefined {
-  const { status, expose, message } = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; expose?: unknown; message?: unknown };
+  const { status, expose, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+  };
   if (typeof status !== 'number' || status < 400 || status > 499 || expose !== true) return undefined;
   const code = codeOfStatus[status];
   const detail = typeof message === 'string' && message !== '' ? message : 'The request cannot be answered';
@@ -97,9 +114,17 @@ function answerFault(ctx: Koa.Context, error: unknown): void {
   noteFault(ctx, error);
   // Headers set before the fault describe an answer that was not sent.
   for (const name of Object.keys(ctx.response.headers)) if (!keptAfterFault(name)) ctx.remove(name);
-  sendProblem(ctx, isUnavailable(error)
-    ? { status: 503, code: 'SERVICE_UNAVAILABLE', detail: 'The database is not answering right now; try again shortly', headers: { 'Retry-After': '1' } }
-    : { status: 500, code: 'INTERNAL_ERROR', detail: 'The server failed to answer this request; the error has been logged' });
+  sendProblem(
+    ctx,
+    isUnavailable(error)
+      ? {
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          detail: 'The database is not answering right now; try again shortly',
+          headers: { 'Retry-After': '1' },
+        }
+      : { status: 500, code: 'INTERNAL_ERROR', detail: 'The server failed to answer this request; the error has been logged' },
+  );
 }
 
 /**
@@ -108,10 +133,15 @@ function answerFault(ctx: Koa.Context, error: unknown): void {
  * own paths too.
  */
 function unanswered(ctx: Koa.Context): ServerProblem | undefined {
-  if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '') return methodNotAllowed(ctx.method, allowOf(ctx.response.get('Allow')));
+  if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '')
+    return methodNotAllowed(ctx.method, allowOf(ctx.response.get('Allow')));
   if (ctx.body !== undefined && ctx.body !== null) return undefined;
   if (ctx.status === 404) {
-    return { status: 404, code: 'UNKNOWN_COLLECTION', detail: `Nothing is served at ${JSON.stringify(ctx.path.slice(0, 100))}; / lists what this server serves` };
+    return {
+      status: 404,
+      code: 'UNKNOWN_COLLECTION',
+      detail: `Nothing is served at ${JSON.stringify(ctx.path.slice(0, 100))}; / lists what this server serves`,
+    };
   }
   if (ctx.status === 405 || ctx.status === 501) return methodNotAllowed(ctx.method, allowOf(ctx.response.get('Allow')));
   return undefined;

@@ -27,10 +27,18 @@ function hostHeaders(rawHeaders: readonly string[]): number {
 }
 
 /** What is wrong with the request's size or shape, or undefined. Example: a 20 KB query string -> 414. */
-export function requestProblem(req: { readonly url?: string | undefined; readonly rawHeaders: readonly string[]; readonly httpVersion: string }): ServerProblem | undefined {
+export function requestProblem(req: {
+  readonly url?: string | undefined;
+  readonly rawHeaders: readonly string[];
+  readonly httpVersion: string;
+}): ServerProblem | undefined {
   const target = req.url ?? '';
   if (target.length > MAX_TARGET_BYTES) {
-    return { status: 414, code: 'LIMIT_EXCEEDED', detail: `The request target has ${target.length} bytes; at most ${MAX_TARGET_BYTES} are read` };
+    return {
+      status: 414,
+      code: 'LIMIT_EXCEEDED',
+      detail: `The request target has ${target.length} bytes; at most ${MAX_TARGET_BYTES} are read`,
+    };
   }
   const bytes = headerBytes(req.rawHeaders);
   if (bytes > MAX_HEADER_BYTES) {

@@ -56,7 +56,11 @@ function readReport(file: string): Report | undefined {
   const failures = Array.isArray(record.failures) ? record.failures.filter(isFailure) : [];
   const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
   return {
-    passes: count(record.passes), pending: count(record.pending), failures, total: count(record.total), executed: count(record.executed),
+    passes: count(record.passes),
+    pending: count(record.pending),
+    failures,
+    total: count(record.total),
+    executed: count(record.executed),
   };
 }
 
@@ -75,8 +79,18 @@ function runMocha(run: Run, workDir: string): Promise<Outcome> {
   const output = join(workDir, `${run.name.replace(/\W+/g, '-')}.json`);
   const args = [
     // A `.only` left in a test would silently run a fraction of the suite.
-    mochaBin, '--no-config', '--forbid-only', '--reporter', reporter, '--reporter-option', `output=${output}`,
-    '--timeout', '60000', '--slow', '5000', run.spec,
+    mochaBin,
+    '--no-config',
+    '--forbid-only',
+    '--reporter',
+    reporter,
+    '--reporter-option',
+    `output=${output}`,
+    '--timeout',
+    '60000',
+    '--slow',
+    '5000',
+    run.spec,
   ];
   process.stdout.write(`\n=== ${run.name} ===\n`);
   return new Promise((resolveRun) => {
@@ -93,7 +107,7 @@ function runMocha(run: Run, workDir: string): Promise<Outcome> {
         passes: report.passes,
         pending: report.pending,
         failures: report.failures,
-        ...(crashOf(report, code, signal)),
+        ...crashOf(report, code, signal),
       });
     });
   });
@@ -161,10 +175,7 @@ async function main(): Promise<number> {
     { name: `reliability (${kind})`, spec: 'dist/test/reliability/!(faults|replicas).test.js', env: { TEST_DB: kind } },
     { name: `docs (${kind})`, spec: 'dist/test/docs/*.test.js', env: { TEST_DB: kind } },
   ];
-  const runs: Run[] = [
-    { name: 'unit', spec: 'dist/test/unit/**/*.test.js', env: {} },
-    ...perDatabase('pglite'),
-  ];
+  const runs: Run[] = [{ name: 'unit', spec: 'dist/test/unit/**/*.test.js', env: {} }, ...perDatabase('pglite')];
   const once: Run[] = [
     { name: 'faults (throw-away cluster)', spec: 'dist/test/reliability/faults.test.js', env: {} },
     { name: 'replicas (throw-away primary and streaming replicas)', spec: 'dist/test/reliability/replicas.test.js', env: {} },
@@ -212,7 +223,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`run-tests: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`run-tests: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.stdout.write('\n0 passed, 1 failed, 0 skipped\n');
     process.exitCode = 1;
   },

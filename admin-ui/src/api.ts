@@ -42,7 +42,7 @@ export async function apiGet(url: string, token: string): Promise<ApiResponse> {
 }
 
 export function asProblem(body: unknown): ProblemBody | undefined {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body) : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? body : undefined;
 }
 
 /** `HTTP 400` with the problem's title and detail, or the text that came back. */

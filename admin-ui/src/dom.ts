@@ -42,8 +42,11 @@ export interface Choice {
 export function select(id: string, choices: readonly Choice[], value: string, onChange: (value: string) => void): HTMLSelectElement {
   const known = choices.some((choice) => choice.value === value);
   const all = known || value === '' ? choices : [...choices, { value, label: `${value} (not offered)` }];
-  const element = h('select', { id, on: { change: () => onChange(element.value) } },
-    ...all.map((choice) => h('option', { text: choice.label, attrs: { value: choice.value } })));
+  const element = h(
+    'select',
+    { id, on: { change: () => onChange(element.value) } },
+    ...all.map((choice) => h('option', { text: choice.label, attrs: { value: choice.value } })),
+  );
   element.value = value;
   return element;
 }
@@ -51,15 +54,23 @@ export function select(id: string, choices: readonly Choice[], value: string, on
 export const choices = (values: readonly string[]): Choice[] => values.map((value) => ({ value, label: value }));
 
 export function input(id: string, value: string, onInput: (value: string) => void, attrs: Props['attrs'] = {}): HTMLInputElement {
-  const element = h('input', { id, attrs: { type: 'text', autocomplete: 'off', spellcheck: 'false', ...attrs }, on: { input: () => onInput(element.value) } });
+  const element = h('input', {
+    id,
+    attrs: { type: 'text', autocomplete: 'off', spellcheck: 'false', ...attrs },
+    on: { input: () => onInput(element.value) },
+  });
   element.value = value;
   return element;
 }
 
 /** A control with its visible label above it; `id` names the wrapper (where problems are shown). */
 export function labelled(caption: string, control: HTMLElement, extraClass = '', id?: string): HTMLElement {
-  return h('div', { class: `control ${extraClass}`.trim(), ...(id === undefined ? {} : { id }) },
-    h('label', { text: caption, attrs: { for: control.id } }), control);
+  return h(
+    'div',
+    { class: `control ${extraClass}`.trim(), ...(id === undefined ? {} : { id }) },
+    h('label', { text: caption, attrs: { for: control.id } }),
+    control,
+  );
 }
 
 /** A button that does not submit anything; `label` is its accessible name when `text` is a symbol. */

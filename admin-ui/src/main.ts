@@ -84,8 +84,11 @@ function renderForm(focusId?: string): void {
   if (state === undefined || meta === undefined) return;
   ui.form.replaceChildren(
     ...scopeSections(state.root, meta, context),
-    ...[hasSection(state, meta, context), countSection(state, meta, context), expandSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
-    pagingSection(state, meta, context));
+    ...[hasSection(state, meta, context), countSection(state, meta, context), expandSection(state, meta, context)].filter(
+      (s): s is HTMLElement => s !== null,
+    ),
+    pagingSection(state, meta, context),
+  );
   refresh();
   if (focusId !== undefined) document.getElementById(focusId)?.focus();
 }
@@ -171,7 +174,9 @@ async function loadIndex(): Promise<boolean> {
 async function loadMeta(collection: string): Promise<boolean> {
   const response = await apiGet(`${app.prefix}/_meta/${encodePart(collection)}`, token()).catch(() => undefined);
   if (response === undefined || !response.ok) {
-    showPageMessage(`Could not read what ${collection} allows: ${response === undefined ? 'the server did not answer' : describeFailure(response)}`);
+    showPageMessage(
+      `Could not read what ${collection} allows: ${response === undefined ? 'the server did not answer' : describeFailure(response)}`,
+    );
     return false;
   }
   app.meta = readCollectionMeta(response.body);
@@ -256,7 +261,12 @@ function install(): void {
   });
   // The form has many text fields and no submit button, so browsers would not submit it on Enter.
   ui.form.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type !== 'checkbox' && event.target.type !== 'radio') {
+    if (
+      event.key === 'Enter' &&
+      event.target instanceof HTMLInputElement &&
+      event.target.type !== 'checkbox' &&
+      event.target.type !== 'radio'
+    ) {
       event.preventDefault();
       void run();
     }
@@ -292,4 +302,3 @@ void start()
   .finally(() => {
     document.body.dataset.ready = 'true';
   });
-

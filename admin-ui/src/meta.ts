@@ -2,8 +2,21 @@
 // `GET <prefix>/_meta/<collection>`, see the admin UI contract) and the checks that turn JSON into them.
 
 export type FieldType =
-  | 'smallint' | 'integer' | 'bigint' | 'numeric' | 'float' | 'text' | 'boolean'
-  | 'timestamptz' | 'timestamp' | 'date' | 'uuid' | 'json' | 'enum' | 'array' | 'other';
+  | 'smallint'
+  | 'integer'
+  | 'bigint'
+  | 'numeric'
+  | 'float'
+  | 'text'
+  | 'boolean'
+  | 'timestamptz'
+  | 'timestamp'
+  | 'date'
+  | 'uuid'
+  | 'json'
+  | 'enum'
+  | 'array'
+  | 'other';
 
 export interface FieldMeta {
   readonly name: string;

@@ -33,7 +33,12 @@ function expandConditions(expands: readonly ExpandState[], relations: readonly R
 
 /** The root condition, then one paragraph per expansion that narrows its related records. */
 export function conditionText(state: FormState, meta: CollectionMeta): string {
-  const has = state.has.map((row) => hasText(row, meta.relations.find((r) => r.name === row.relation)));
+  const has = state.has.map((row) =>
+    hasText(
+      row,
+      meta.relations.find((r) => r.name === row.relation),
+    ),
+  );
   const parts = [groupLines([...conditionGroups(state.root, meta), ...has]).join('\n')];
   expandConditions(state.expands, meta.relations, '', parts);
   return parts.join('\n\n');

@@ -126,8 +126,12 @@ export function newClause(field: string): ClauseRow {
 }
 
 export function scopeIsEmpty(scope: ScopeState): boolean {
-  return clauseFamilies.every((family) => scope[family].length === 0)
-    && scope.search.length === 0 && scope.sort.length === 0 && scope.projection.mode === 'all';
+  return (
+    clauseFamilies.every((family) => scope[family].length === 0) &&
+    scope.search.length === 0 &&
+    scope.sort.length === 0 &&
+    scope.projection.mode === 'all'
+  );
 }
 
 export function newExpand(relation: string, alias: string): ExpandState {

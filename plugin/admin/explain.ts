@@ -39,8 +39,10 @@ function searchChoices(scope: ValidatedScope, expansions: readonly ValidatedExpa
       for (const column of condition.columns) {
         if (choices.some((c) => c.field === column.name)) continue;
         choices.push({
-          scope: scope.catalog.label, field: column.name,
-          form: column.search?.kind === 'lower' ? 'lower() LIKE lower()' : 'ILIKE', index: column.search?.index ?? null,
+          scope: scope.catalog.label,
+          field: column.name,
+          form: column.search?.kind === 'lower' ? 'lower() LIKE lower()' : 'ILIKE',
+          index: column.search?.index ?? null,
         });
       }
     }

@@ -12,7 +12,9 @@ function describeScope(scope: ScopeCatalog) {
       const column = scope.columns.get(name);
       // Enum labels (of the field or of an array's elements) and the element type let the UI offer valid values.
       return {
-        name, type: column?.type ?? 'other', nullable: column?.nullable ?? true,
+        name,
+        type: column?.type ?? 'other',
+        nullable: column?.nullable ?? true,
         ...(column?.labels === undefined ? {} : { labels: column.labels }),
         ...(column?.elementType === undefined ? {} : { elementType: column.elementType }),
       };
@@ -44,9 +46,10 @@ function describeRelations(relations: ReadonlyMap<string, RelationCatalog>, leve
  */
 function describeRelated(collection: CollectionCatalog) {
   const relations = [...collection.relations.values()];
-  const paths = (list: 'filterable' | 'searchable' | 'sortable') => relations
-    .filter((r) => list !== 'sortable' || r.cardinality === 'one')
-    .flatMap((r) => r.scope[list].map((field) => `${r.name}.${field}`));
+  const paths = (list: 'filterable' | 'searchable' | 'sortable') =>
+    relations
+      .filter((r) => list !== 'sortable' || r.cardinality === 'one')
+      .flatMap((r) => r.scope[list].map((field) => `${r.name}.${field}`));
   return {
     filterable: paths('filterable'),
     searchable: paths('searchable'),
@@ -66,8 +69,11 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     logical: ['and', 'or', 'and!', 'or!'],
     sortDirections: { asc: sortWordList.slice(0, 3), desc: sortWordList.slice(3) },
     pagination: {
-      defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize,
-      total: defaultTotalMode(options, collection.name), totalModes: [...totalModes], estimateAbove: options.estimateAbove,
+      defaultPageSize: options.defaultPageSize,
+      maxPageSize: options.maxPageSize,
+      total: defaultTotalMode(options, collection.name),
+      totalModes: [...totalModes],
+      estimateAbove: options.estimateAbove,
       // `cursor` pages by keyset (decisions.md 43), with the same page sizes and no total.
       modes: ['page', 'cursor'],
     },

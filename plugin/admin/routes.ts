@@ -13,30 +13,47 @@ import { serveAdminFile } from './static-files';
 export function registerAdminRoutes(router: Router, catalog: Catalog, options: ResolvedOptions): void {
   const { prefix, admin } = options;
   if (admin === undefined) return;
-  router.get(`${prefix}/_meta`, guarded(options, async (ctx) => {
-    await authorize(ctx, options, '_meta');
-    renderJson(ctx, { collections: [...catalog.keys()], prefix, openapi: `${prefix}/openapi.json`, explain: await mayExplain(ctx, options) });
-  }));
-  router.get(`${prefix}/_meta/:collection`, guarded(options, async (ctx) => {
-    const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
-    await authorize(ctx, options, collection.name);
-    renderJson(ctx, describeCollection(collection, options));
-  }));
+  router.get(
+    `${prefix}/_meta`,
+    guarded(options, async (ctx) => {
+      await authorize(ctx, options, '_meta');
+      renderJson(ctx, {
+        collections: [...catalog.keys()],
+        prefix,
+        openapi: `${prefix}/openapi.json`,
+        explain: await mayExplain(ctx, options),
+      });
+    }),
+  );
+  router.get(
+    `${prefix}/_meta/:collection`,
+    guarded(options, async (ctx) => {
+      const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
+      await authorize(ctx, options, collection.name);
+      renderJson(ctx, describeCollection(collection, options));
+    }),
+  );
   // Off unless the host asks for it: a hook that answers `true` to everything must not open it.
   if (admin.explain) {
-    router.get(`${prefix}/_explain/:collection`, guarded(options, async (ctx) => {
-      const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
-      // Its own question: only `true` passes, so allowing the collection does not allow this.
-      await authorize(ctx, options, '_explain');
-      await authorize(ctx, options, collection.name);
-      const request = pipelineRequest(ctx, options, collection);
-      renderJson(ctx, await explainRequest(collection, options, request, ctx.query.explain === 'plan'));
-    }));
+    router.get(
+      `${prefix}/_explain/:collection`,
+      guarded(options, async (ctx) => {
+        const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
+        // Its own question: only `true` passes, so allowing the collection does not allow this.
+        await authorize(ctx, options, '_explain');
+        await authorize(ctx, options, collection.name);
+        const request = pipelineRequest(ctx, options, collection);
+        renderJson(ctx, await explainRequest(collection, options, request, ctx.query.explain === 'plan'));
+      }),
+    );
   }
   const serve = async (ctx: RouteContext, next: () => Promise<unknown>) => {
     const relative = ctx.path.slice(admin.path.length);
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      if (relative === '' && !ctx.path.endsWith('/')) { ctx.redirect(`${admin.path}/`); return; }
+      if (relative === '' && !ctx.path.endsWith('/')) {
+        ctx.redirect(`${admin.path}/`);
+        return;
+      }
       if (await serveAdminFile(ctx, relative, prefix)) return;
     }
     await next();

@@ -79,17 +79,25 @@ const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as strin
  * is readonly by type but not frozen: every request copies it into its statement, and V8 reads a
  * frozen array about three times slower.
  */
-const keptFragment = (fragment: Fragment): Fragment =>
-  Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
+const keptFragment = (fragment: Fragment): Fragment => Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
 
 function compileScope(
-  scope: ValidatedScope, keys: readonly Column[], extra: readonly HiddenColumn[], paged?: 'page' | 'window', related = textSources.exists,
+  scope: ValidatedScope,
+  keys: readonly Column[],
+  extra: readonly HiddenColumn[],
+  paged?: 'page' | 'window',
+  related = textSources.exists,
 ): CompiledScope {
   const { from, select, where, order, formatted } = scopeSql(scope, keys, extra, paged, related);
   // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
   return Object.freeze({
-    from, select, where: Object.freeze(where.map(keptFragment)), order, catalog: scope.catalog, output,
+    from,
+    select,
+    where: Object.freeze(where.map(keptFragment)),
+    order,
+    catalog: scope.catalog,
+    output,
     ...(formatted === undefined ? {} : { formatted: Object.freeze(formatted) }),
   });
 }
@@ -125,9 +133,14 @@ const noJoins: readonly Fragment[] = Object.freeze([]);
  * skips no rows, so its values are formatted in the one statement.
  */
 function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?: readonly string[]): CompiledRoot {
-  const compiled = cursorKeys === undefined
-    ? compileScope(root, keys, [], 'page')
-    : compileScope(root, keys, cursorKeys.map((sql, i) => ({ sql, alias: keyAlias(i) })));
+  const compiled =
+    cursorKeys === undefined
+      ? compileScope(root, keys, [], 'page')
+      : compileScope(
+          root,
+          keys,
+          cursorKeys.map((sql, i) => ({ sql, alias: keyAlias(i) })),
+        );
   if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
     return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
   }
@@ -149,7 +162,11 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   return Object.freeze({
     collection,
     plain: usesOwnQueryBuilder(collection.modelClass) && plainSources(root),
-    root: compileRoot(root, expansions.flatMap((e) => e.relation.ownerKeys), cursor?.keys),
+    root: compileRoot(
+      root,
+      expansions.flatMap((e) => e.relation.ownerKeys),
+      cursor?.keys,
+    ),
     expansions: Object.freeze(expansions.map(compileExpansion)),
     paging,
     ...(cursor === undefined ? {} : { cursor }),

@@ -56,12 +56,18 @@ const isNull = (column: Column, operator: Operator): Fragment =>
 function compareDay(ref: string, operator: Operator, start: string, end: string): Fragment {
   const within = fragment(`(${ref} >= ? AND ${ref} < ?)`, [start, end]);
   switch (operator) {
-    case '=': return within;
-    case '<>': return notTrue(within);
-    case '>': return fragment(`${ref} >= ?`, [end]);
-    case '>=': return fragment(`${ref} >= ?`, [start]);
-    case '<': return fragment(`${ref} < ?`, [start]);
-    case '<=': return fragment(`${ref} < ?`, [end]);
+    case '=':
+      return within;
+    case '<>':
+      return notTrue(within);
+    case '>':
+      return fragment(`${ref} >= ?`, [end]);
+    case '>=':
+      return fragment(`${ref} >= ?`, [start]);
+    case '<':
+      return fragment(`${ref} < ?`, [start]);
+    case '<=':
+      return fragment(`${ref} < ?`, [end]);
   }
 }
 
@@ -112,8 +118,10 @@ function arrayTest(column: Column, operator: '@>' | '&&', values: readonly Bound
 
 /** A date-only value on an array of timestamps: some element lies in that whole UTC day. */
 function elementInDay(column: Column, start: string, end: string): Fragment {
-  return fragment(`EXISTS (SELECT 1 FROM unnest(${columnSql(column)}) AS "element"("value") `
-    + `WHERE "value" >= ? AND "value" < ?)`, [start, end]);
+  return fragment(`EXISTS (SELECT 1 FROM unnest(${columnSql(column)}) AS "element"("value") ` + `WHERE "value" >= ? AND "value" < ?)`, [
+    start,
+    end,
+  ]);
 }
 
 function elementTest(column: Column, operand: Operand): Fragment {
@@ -183,8 +191,13 @@ function renderTerm(term: Term, related: RelatedSql): Fragment {
 
 /** `{anyOf: [[A], [B, NOT C]]}` -> `((A) OR (B AND (C) IS NOT TRUE))`; `related` writes relation conditions. */
 export function renderGroup(group: ConditionGroup, related: RelatedSql = noRelations): Fragment {
-  return anyOf(group.anyOf.map((terms) => {
-    const all = join(terms.map((t) => renderTerm(t, related)), ' AND ');
-    return fragment(`(${all.sql})`, all.bindings);
-  }));
+  return anyOf(
+    group.anyOf.map((terms) => {
+      const all = join(
+        terms.map((t) => renderTerm(t, related)),
+        ' AND ',
+      );
+      return fragment(`(${all.sql})`, all.bindings);
+    }),
+  );
 }

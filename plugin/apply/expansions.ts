@@ -50,9 +50,17 @@ export interface ExpansionQuery {
  * The related rows of every parent in one statement: `posts.user_id = any(?)`, or for a join table
  * `inner join user_roles on ... where user_roles.user_id = any(?)` with the owner key selected alongside.
  */
-export async function expansionQuery(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<ExpansionQuery | undefined> {
+export async function expansionQuery(
+  parents: readonly Row[],
+  knex: Knex,
+  expansion: CompiledExpansion,
+  hook?: ScopeHook,
+): Promise<ExpansionQuery | undefined> {
   const { relation, scope } = expansion;
-  const values = ownerValues(parents, relation.ownerKeys.map((key) => key.name));
+  const values = ownerValues(
+    parents,
+    relation.ownerKeys.map((key) => key.name),
+  );
   if (values.length === 0) return undefined;
   const { ownerColumns, keyColumns, plain, join } = relationParts(relation);
   if (expansion.window !== undefined) return { query: await windowQuery(values, knex, expansion, hook), keyColumns };
@@ -72,10 +80,13 @@ export async function expansionQuery(parents: readonly Row[], knex: Knex, expans
 function tooManyRelated(expansion: CompiledExpansion): never {
   const { parameter, limitParameter, maxRows } = expansion;
   const fewer = limitParameter === parameter ? '' : `fewer per parent (\`${limitParameter}\`), `;
-  return raise('LIMIT_EXCEEDED', limitParameter,
-    `\`${parameter}\` would load more than ${maxRows} related records for this page; ask for fewer parents (per-page, limit), ${fewer}`
-    + 'or narrow the related records with the alias\'s filter, in, between or search',
-    maxRows);
+  return raise(
+    'LIMIT_EXCEEDED',
+    limitParameter,
+    `\`${parameter}\` would load more than ${maxRows} related records for this page; ask for fewer parents (per-page, limit), ${fewer}` +
+      "or narrow the related records with the alias's filter, in, between or search",
+    maxRows,
+  );
 }
 
 /**
@@ -103,7 +114,7 @@ export async function loadExpansion(parents: readonly Row[], knex: Knex, expansi
   for (const parent of parents) {
     const key = keyOf(parent, ownerNames);
     const related = key === undefined ? undefined : byOwner.get(key);
-    parent[relation.name] = relation.cardinality === 'many' ? related ?? [] : related?.[0] ?? null;
+    parent[relation.name] = relation.cardinality === 'many' ? (related ?? []) : (related?.[0] ?? null);
   }
   if (planned === undefined) return 0;
   if (rows.length === 0 || expansion.expansions.length === 0) return 1;

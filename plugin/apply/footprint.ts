@@ -42,8 +42,13 @@ function fragmentBytes(fragment: Fragment): number {
 }
 
 function scopeBytes(scope: CompiledScope): number {
-  let bytes = objectBytes(6) + stringBytes(scope.from) + stringBytes(scope.select) + stringBytes(scope.order)
-    + arrayBytes(scope.where.length) + arrayBytes(scope.output.length);
+  let bytes =
+    objectBytes(6) +
+    stringBytes(scope.from) +
+    stringBytes(scope.select) +
+    stringBytes(scope.order) +
+    arrayBytes(scope.where.length) +
+    arrayBytes(scope.output.length);
   if (scope.formatted !== undefined) bytes += objectBytes(2) + stringBytes(scope.formatted.select) + stringBytes(scope.formatted.order);
   for (const fragment of scope.where) bytes += fragmentBytes(fragment);
   return bytes;
@@ -57,8 +62,12 @@ function windowBytes(window: CompiledExpansion['window']): number {
 
 /** An expansion with its scope, its window and, recursively, its nested expansions. */
 function expansionBytes(expansion: CompiledExpansion): number {
-  let bytes = objectBytes(7) + stringBytes(expansion.parameter) + scopeBytes(expansion.scope)
-    + windowBytes(expansion.window) + arrayBytes(expansion.expansions.length);
+  let bytes =
+    objectBytes(7) +
+    stringBytes(expansion.parameter) +
+    scopeBytes(expansion.scope) +
+    windowBytes(expansion.window) +
+    arrayBytes(expansion.expansions.length);
   // The same string when no alias gives a per-parent limit: counted once.
   if (expansion.limitParameter !== expansion.parameter) bytes += stringBytes(expansion.limitParameter);
   for (const nested of expansion.expansions) bytes += expansionBytes(nested);
@@ -83,8 +92,11 @@ function relatedBytes(root: CompiledRoot): number {
   if (root.related === undefined) return bytes;
   bytes += arrayBytes(root.filtered.length) + arrayBytes(root.others.length) + POINTER * 2;
   for (const fragment of [...root.filtered, ...root.others]) bytes += fragmentBytes(fragment);
-  bytes += objectBytes(2) + arrayBytes(root.related.groups.length) + arrayBytes(root.related.joins.length)
-    + objectBytes(6) * root.related.joins.length;
+  bytes +=
+    objectBytes(2) +
+    arrayBytes(root.related.groups.length) +
+    arrayBytes(root.related.joins.length) +
+    objectBytes(6) * root.related.joins.length;
   for (const fragment of root.where) bytes += fragmentBytes(fragment);
   return bytes;
 }
@@ -107,9 +119,13 @@ function cursorSqlBytes(sql: CompiledQuery['cursor']): number {
 
 /** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
 export function compiledBytes(compiled: CompiledQuery): number {
-  let bytes = objectBytes(5) + pagingBytes(compiled.paging) + cursorSqlBytes(compiled.cursor) + scopeBytes(compiled.root)
-    + relatedBytes(compiled.root)
-    + arrayBytes(compiled.expansions.length);
+  let bytes =
+    objectBytes(5) +
+    pagingBytes(compiled.paging) +
+    cursorSqlBytes(compiled.cursor) +
+    scopeBytes(compiled.root) +
+    relatedBytes(compiled.root) +
+    arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
   return bytes;
 }

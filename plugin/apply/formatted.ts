@@ -34,8 +34,12 @@ const field = (name: string): string => `${rowsAlias}.${quoteIdentifier(name)}`;
  * statement names, and the kept text stays short. A field of another table (a join table's) is read
  * under its own name instead, since a table column of that name would make it ambiguous.
  */
-export function formatAfterPaging(table: string, selected: readonly Column[], order: readonly OrderKey[], extra: readonly HiddenColumn[]):
-  { readonly select: string; readonly formatted: FormattedRows } {
+export function formatAfterPaging(
+  table: string,
+  selected: readonly Column[],
+  order: readonly OrderKey[],
+  extra: readonly HiddenColumn[],
+): { readonly select: string; readonly formatted: FormattedRows } {
   const whole = selected.every((column) => column.table === table);
   // Where the inner statement's rows hold a field: under its column's name (`*`), else under the field's name.
   const readAs = (column: Column): string | undefined => {
@@ -44,14 +48,16 @@ export function formatAfterPaging(table: string, selected: readonly Column[], or
   };
   // The outer order names the inner rows' columns; a sort field the inner statement does not read is read for it.
   const orderColumns: string[] = [];
-  const outerOrder = order.map((key, i) => {
-    let name = readAs(key.column);
-    if (name === undefined) {
-      name = `__kqm_order${i}`;
-      orderColumns.push(`${columnSql(key.column)} as ${quoteIdentifier(name)}`);
-    }
-    return `${field(name)} ${key.direction}`;
-  }).join(', ');
+  const outerOrder = order
+    .map((key, i) => {
+      let name = readAs(key.column);
+      if (name === undefined) {
+        name = `__kqm_order${i}`;
+        orderColumns.push(`${columnSql(key.column)} as ${quoteIdentifier(name)}`);
+      }
+      return `${field(name)} ${key.direction}`;
+    })
+    .join(', ');
   const read = whole ? [`${quoteTable(table)}.*`] : selected.map(rawColumn);
   return {
     select: [...read, ...orderColumns, ...extra.map((column) => column.sql)].join(', '),

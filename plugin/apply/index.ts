@@ -1,6 +1,14 @@
 export { compileQuery, type CompiledExpansion, type CompiledQuery, type CompiledScope } from './compiled';
 export { compiledBytes, stringBytes } from './footprint';
 export {
-  planQueries, rootStatements, type EstimateQueries, type ModelQuery, type PlannedQueries, type RootStatements, type Row, type Runnable, type ScopeHook,
+  planQueries,
+  rootStatements,
+  type EstimateQueries,
+  type ModelQuery,
+  type PlannedQueries,
+  type RootStatements,
+  type Row,
+  type Runnable,
+  type ScopeHook,
 } from './query';
 export { keyAlias, type CursorSql } from './seek';

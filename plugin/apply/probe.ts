@@ -23,5 +23,8 @@ export function probeStatement(from: string, where: readonly Fragment[], probe: 
 
 /** The same on the scoped builder (the host's hooks already applied to `base`). */
 export function probeBuilder(base: ModelQuery, knex: Knex, probe: Fragment): ModelQuery {
-  return base.select(knex.raw(found)).whereRaw(probe.sql, [...probe.bindings]).limit(1);
+  return base
+    .select(knex.raw(found))
+    .whereRaw(probe.sql, [...probe.bindings])
+    .limit(1);
 }

@@ -15,15 +15,22 @@ import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
 import { probeBuilder, probeStatement, seekWhere } from './probe';
 import {
-  applyConditions, applyJoins, applySelectAndOrder, formattedBuilder, viaBuilder, viaExplain, viaText, type ModelQuery, type Row,
-  type Runnable, type ScopeHook,
+  applyConditions,
+  applyJoins,
+  applySelectAndOrder,
+  formattedBuilder,
+  viaBuilder,
+  viaExplain,
+  viaText,
+  type ModelQuery,
+  type Row,
+  type Runnable,
+  type ScopeHook,
 } from './runnable';
 import { builtSources, splitJoins } from './sources';
 import type { Fragment } from './sql';
 import { formattedStatement } from './formatted';
-import {
-  cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement,
-} from './statements';
+import { cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement } from './statements';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 
@@ -86,8 +93,12 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let estimate: Statement | undefined;
   const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
   const page = selectStatement({
-    select: root.select, from: root.from, ...(joins === undefined ? {} : { joins }), where: seekWhere(root.where, compiled.cursor),
-    order: compiled.cursor?.order ?? root.order, ...rootWindow(compiled),
+    select: root.select,
+    from: root.from,
+    ...(joins === undefined ? {} : { joins }),
+    where: seekWhere(root.where, compiled.cursor),
+    order: compiled.cursor?.order ?? root.order,
+    ...rootWindow(compiled),
   });
   const statements: RootStatements = {
     // A cursor page is never formatted after paging (compiled.ts): it skips no rows.

@@ -36,8 +36,10 @@ function relatedIds(relation: RelationCatalog): Column[] {
 /** What a join reads from the derived table besides the owner keys: the value and the order of `first`. */
 export function joinSelect(join: RelationJoin): string[] {
   if (join.kind === 'count') return [];
-  return [`${columnSql(join.field)} as ${quoteIdentifier(join.column.column)}`,
-    ...relatedIds(join.related.relation).map((column, i) => `${columnSql(column)} as ${quoteIdentifier(orderAlias(i))}`)];
+  return [
+    `${columnSql(join.field)} as ${quoteIdentifier(join.column.column)}`,
+    ...relatedIds(join.related.relation).map((column, i) => `${columnSql(column)} as ${quoteIdentifier(orderAlias(i))}`),
+  ];
 }
 
 /**
@@ -49,10 +51,13 @@ export function joinSql(join: RelationJoin, derived: Fragment): Fragment {
   const r = quoteIdentifier(relatedAlias);
   if (join.kind === 'count' && join.grouped) return groupedCountSql(join, derived);
   const from = `from ${derived.sql} as ${r} where ${correlation(join.related.relation)}`;
-  const inner = join.kind === 'count'
-    ? `select count(*)::integer as ${quoteIdentifier(join.column.column)} ${from}`
-    : `select ${r}.${quoteIdentifier(join.column.column)} ${from} order by `
-      + `${relatedIds(join.related.relation).map((_, i) => `${r}.${quoteIdentifier(orderAlias(i))} asc`).join(', ')} limit 1`;
+  const inner =
+    join.kind === 'count'
+      ? `select count(*)::integer as ${quoteIdentifier(join.column.column)} ${from}`
+      : `select ${r}.${quoteIdentifier(join.column.column)} ${from} order by ` +
+        `${relatedIds(join.related.relation)
+          .map((_, i) => `${r}.${quoteIdentifier(orderAlias(i))} asc`)
+          .join(', ')} limit 1`;
   return fragment(` left join lateral (${inner}) as ${quoteIdentifier(join.alias)} on true`, derived.bindings);
 }
 
@@ -81,7 +86,12 @@ export function derivedText(rows: RelatedRows, extra: readonly string[] = []): F
  * one `?` binding, which knex compiles in parentheses: the same text as derivedText's when nothing
  * was added.
  */
-export async function derivedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeHook | undefined, extra: readonly string[] = []): Promise<Fragment> {
+export async function derivedBuilder(
+  rows: RelatedRows,
+  knex: Knex,
+  hook: ScopeHook | undefined,
+  extra: readonly string[] = [],
+): Promise<Fragment> {
   const { relation } = rows;
   const query: ModelQuery = relation.scope.modelClass.query(knex);
   query.select(knex.raw([...keySelect(relation), ...extra].join(', ')));
@@ -94,7 +104,10 @@ export async function derivedBuilder(rows: RelatedRows, knex: Knex, hook: ScopeH
 
 /** `exists (select 1 from <derived> as "__kqm_r" where "__kqm_r"."__kqm_k0" = "users"."id")`: NULL keys match nothing. */
 export function existsSql(relation: RelationCatalog, derived: Fragment): Fragment {
-  return fragment(`exists (select 1 from ${derived.sql} as ${quoteIdentifier(relatedAlias)} where ${correlation(relation)})`, derived.bindings);
+  return fragment(
+    `exists (select 1 from ${derived.sql} as ${quoteIdentifier(relatedAlias)} where ${correlation(relation)})`,
+    derived.bindings,
+  );
 }
 
 /**
@@ -105,8 +118,9 @@ export function existsSql(relation: RelationCatalog, derived: Fragment): Fragmen
 function groupedCountSql(join: RelationJoin, derived: Fragment): Fragment {
   const keys = join.related.relation.ownerKeys.map((_, i) => qualified(relatedAlias, keyAlias(i)));
   const on = join.related.relation.ownerKeys.map((key, i) => `${qualified(join.alias, keyAlias(i))} = ${columnSql(key)}`).join(' and ');
-  const inner = `select ${keys.join(', ')}, count(*)::integer as ${quoteIdentifier(join.column.column)} `
-    + `from ${derived.sql} as ${quoteIdentifier(relatedAlias)} group by ${keys.join(', ')}`;
+  const inner =
+    `select ${keys.join(', ')}, count(*)::integer as ${quoteIdentifier(join.column.column)} ` +
+    `from ${derived.sql} as ${quoteIdentifier(relatedAlias)} group by ${keys.join(', ')}`;
   return fragment(` left join (${inner}) as ${quoteIdentifier(join.alias)} on ${on}`, derived.bindings);
 }
 
@@ -117,6 +131,7 @@ function correlation(relation: RelationCatalog): string {
 
 /** Every relation condition of the groups, in the order they are written. */
 export function relatedRowsOf(groups: readonly ConditionGroup[]): RelatedRows[] {
-  return groups.flatMap((group) => group.anyOf.flatMap((terms) => terms.flatMap(({ condition }) =>
-    (condition.kind === 'exists' ? [condition.related] : []))));
+  return groups.flatMap((group) =>
+    group.anyOf.flatMap((terms) => terms.flatMap(({ condition }) => (condition.kind === 'exists' ? [condition.related] : []))),
+  );
 }

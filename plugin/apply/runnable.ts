@@ -106,7 +106,9 @@ export function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationC
   }
   const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
   query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`));
+    relation.relatedKeys.forEach((key, i) =>
+      join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`),
+    );
   });
 }
 

@@ -14,7 +14,5 @@ import { columnSql, fragment, type Fragment } from './sql';
 export function searchField(column: Column, pattern: string): Fragment {
   const ref = columnSql(column);
   const text = column.type === 'text' ? ref : `${ref}::text`;
-  return column.search?.kind === 'lower'
-    ? fragment(`lower(${text}) LIKE lower(?)`, [pattern])
-    : fragment(`${text} ILIKE ?`, [pattern]);
+  return column.search?.kind === 'lower' ? fragment(`lower(${text}) LIKE lower(?)`, [pattern]) : fragment(`${text} ILIKE ?`, [pattern]);
 }

@@ -35,7 +35,11 @@ export function sortTerms(order: readonly OrderKey[]): SortTerm[] {
 
 /** Reading backwards: every direction turned, and with it (PostgreSQL's default) where NULLs sort. */
 export function reversed(terms: readonly SortTerm[]): SortTerm[] {
-  return terms.map((term) => ({ ...term, direction: term.direction === 'asc' ? 'desc' : 'asc', nulls: term.nulls === 'last' ? 'first' : 'last' }));
+  return terms.map((term) => ({
+    ...term,
+    direction: term.direction === 'asc' ? 'desc' : 'asc',
+    nulls: term.nulls === 'last' ? 'first' : 'last',
+  }));
 }
 
 /** `"users"."name" desc, "users"."id" asc`. */
@@ -117,5 +121,11 @@ export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | 
   const seek = at === undefined ? undefined : seekPast(reading, at);
   // From the start or the end nothing lies on the other side; past a boundary, the rows up to it (itself included).
   const probe = seek === undefined ? undefined : fragment(`(${seek.sql}) IS NOT TRUE`, seek.bindings);
-  return Object.freeze({ order: orderSql(reading), seek, probe, keys: Object.freeze(keys), signature: Object.freeze(sortSignature(order)) });
+  return Object.freeze({
+    order: orderSql(reading),
+    seek,
+    probe,
+    keys: Object.freeze(keys),
+    signature: Object.freeze(sortSignature(order)),
+  });
 }

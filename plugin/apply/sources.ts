@@ -51,18 +51,22 @@ export async function builtSources(root: RootRelations, knex: Knex, hook: ScopeH
 }
 
 function columnsOf(groups: readonly ConditionGroup[]): Column[] {
-  return groups.flatMap((group) => group.anyOf.flatMap((terms) => terms.flatMap(({ condition }) => {
-    switch (condition.kind) {
-      case 'compare':
-      case 'in':
-      case 'between':
-        return [condition.column];
-      case 'search':
-        return condition.columns;
-      case 'exists':
-        return [];
-    }
-  })));
+  return groups.flatMap((group) =>
+    group.anyOf.flatMap((terms) =>
+      terms.flatMap(({ condition }) => {
+        switch (condition.kind) {
+          case 'compare':
+          case 'in':
+          case 'between':
+            return [condition.column];
+          case 'search':
+            return condition.columns;
+          case 'exists':
+            return [];
+        }
+      }),
+    ),
+  );
 }
 
 /**

@@ -18,7 +18,10 @@ export const fragment = (sql: string, bindings: readonly unknown[] = []): Fragme
 
 /** `join([a, b], ' AND ')` -> `a AND b`, with a's bindings before b's. */
 export function join(parts: readonly Fragment[], separator: string): Fragment {
-  return fragment(parts.map((p) => p.sql).join(separator), parts.flatMap((p) => p.bindings));
+  return fragment(
+    parts.map((p) => p.sql).join(separator),
+    parts.flatMap((p) => p.bindings),
+  );
 }
 
 /**
@@ -112,7 +115,12 @@ export function formatsValue(column: Column): boolean {
  * `name` says otherwise. `ref` is where the value is read, under the name `readAs`: the table's
  * column, or an inner statement's.
  */
-export function selectColumn(column: Column, ref: string = columnSql(column), readAs: string = column.column, name: string = column.name): string {
+export function selectColumn(
+  column: Column,
+  ref: string = columnSql(column),
+  readAs: string = column.column,
+  name: string = column.name,
+): string {
   const as = quoteIdentifier(name);
   const bare = readAs === name;
   switch (column.type) {

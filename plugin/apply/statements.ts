@@ -58,7 +58,11 @@ export function countedColumns(scope: ValidatedScope): Column[] {
  * `related` writes the root's relation conditions.
  */
 export function scopeSql(
-  scope: ValidatedScope, keys: readonly Column[], extra: readonly HiddenColumn[] = [], paged?: 'page' | 'window', related?: RelatedSql,
+  scope: ValidatedScope,
+  keys: readonly Column[],
+  extra: readonly HiddenColumn[] = [],
+  paged?: 'page' | 'window',
+  related?: RelatedSql,
 ): ScopeSql {
   // Counts come after the fields, as they are shown (decisions.md 39).
   const selected = [...readColumns(scope), ...countedColumns(scope)];
@@ -93,9 +97,7 @@ export function keyIn(columns: readonly string[], values: readonly unknown[]): S
 export function joinThrough(relation: RelationCatalog): string {
   const through = relation.through;
   if (through === undefined) return '';
-  const on = relation.relatedKeys
-    .map((key, i) => `${columnSql(key)} = ${columnSql(through.relatedKeys[i] as Column)}`)
-    .join(' and ');
+  const on = relation.relatedKeys.map((key, i) => `${columnSql(key)} = ${columnSql(through.relatedKeys[i] as Column)}`).join(' and ');
   return ` inner join ${quoteTable(through.table)} on ${on}`;
 }
 

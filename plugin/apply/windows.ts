@@ -56,7 +56,13 @@ function windowText(expansion: CompiledExpansion, parts: RelationParts, window: 
   const lateral = lateralFrom(parts);
   const { ownedBy } = lateral;
   const inner = selectStatement({
-    select, from, join: parts.join, where: [...where, { sql: ownedBy, bindings: [] }], order, limit: window.limit, offset: window.offset,
+    select,
+    from,
+    join: parts.join,
+    where: [...where, { sql: ownedBy, bindings: [] }],
+    order,
+    limit: window.limit,
+    offset: window.offset,
   });
   return {
     sql: `${headOf(expansion, lateral)} (${inner.sql}) as ${rowsAlias} limit ?`,
@@ -65,7 +71,14 @@ function windowText(expansion: CompiledExpansion, parts: RelationParts, window: 
 }
 
 /** The same statement around the related model's builder, so the host's hooks see the query they know. */
-async function windowBuilder(knex: Knex, expansion: CompiledExpansion, parts: RelationParts, window: ExpansionWindow, values: readonly unknown[], hook?: ScopeHook): Promise<Runnable> {
+async function windowBuilder(
+  knex: Knex,
+  expansion: CompiledExpansion,
+  parts: RelationParts,
+  window: ExpansionWindow,
+  values: readonly unknown[],
+  hook?: ScopeHook,
+): Promise<Runnable> {
   const lateral = lateralFrom(parts);
   const { query: inner } = await relatedBuilder(knex, expansion, hook);
   inner.whereRaw(lateral.ownedBy);
@@ -76,7 +89,12 @@ async function windowBuilder(knex: Knex, expansion: CompiledExpansion, parts: Re
 }
 
 /** The windowed rows of every parent in one statement (decisions.md 41). */
-export async function windowQuery(values: readonly unknown[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<Runnable> {
+export async function windowQuery(
+  values: readonly unknown[],
+  knex: Knex,
+  expansion: CompiledExpansion,
+  hook?: ScopeHook,
+): Promise<Runnable> {
   const window = expansion.window as ExpansionWindow;
   const parts = relationParts(expansion.relation);
   if (hook === undefined && parts.plain) return viaText(knex, windowText(expansion, parts, window, values));

@@ -30,26 +30,38 @@ const unavailableCodes: ReadonlySet<string> = new Set([
 
 /** Node's errors on the socket to the database: refused, reset, unreachable, name not resolved. */
 const socketCodes: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EHOSTDOWN',
-  'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
 ]);
 
 /**
  * Driver errors that carry no code, by the end of their message (knex puts the statement in front):
  * pg's lost or timed-out connections, a closed client or pool, knex after `destroy()`, PGlite closed.
  */
-const driverMessage = new RegExp(`(?:${[
-  'Connection terminated(?: unexpectedly| due to connection timeout)?',
-  'timeout expired',
-  'timeout exceeded when trying to connect',
-  'Query read timeout',
-  'Client has encountered a connection error and is not queryable',
-  'Client was closed and is not queryable',
-  'Cannot use a pool after calling end on the pool',
-  'Unable to acquire a connection',
-  'connection is closed',
-  'PGlite is closed',
-].join('|')})\\.?$`, 'i');
+const driverMessage = new RegExp(
+  `(?:${[
+    'Connection terminated(?: unexpectedly| due to connection timeout)?',
+    'timeout expired',
+    'timeout exceeded when trying to connect',
+    'Query read timeout',
+    'Client has encountered a connection error and is not queryable',
+    'Client was closed and is not queryable',
+    'Cannot use a pool after calling end on the pool',
+    'Unable to acquire a connection',
+    'connection is closed',
+    'PGlite is closed',
+  ].join('|')})\\.?$`,
+  'i',
+);
 
 function isSqlState(code: string): boolean {
   return /^[0-9A-Z]{5}$/.test(code);
@@ -81,7 +93,14 @@ export function isUnavailable(error: unknown): boolean {
   // Objection wraps driver errors (DBError and its subclasses) and keeps the original as
   // `nativeError`; knex may chain it as `cause`. Look through a few layers of wrapping.
   for (let current = error, depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
-    const layer = current as { code?: unknown; name?: unknown; message?: unknown; syscall?: unknown; nativeError?: unknown; cause?: unknown };
+    const layer = current as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+      syscall?: unknown;
+      nativeError?: unknown;
+      cause?: unknown;
+    };
     if (isUnavailableLayer(layer)) return true;
     current = layer.nativeError ?? layer.cause;
   }

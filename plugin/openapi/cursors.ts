@@ -9,9 +9,10 @@ export const cursorParameter: JsonSchema = {
   in: 'query',
   required: false,
   allowEmptyValue: true,
-  description: 'Keyset pagination: empty for the first page, otherwise a `next_cursor` or `prev_cursor` exactly as given; the '
-    + 'response is the cursor envelope. The page size follows `per-page`. Not with `page`, `limit`, `offset` or `total`. A cursor '
-    + 'that cannot be decoded, or was made for another sort, is a 400 `INVALID_CURSOR`.',
+  description:
+    'Keyset pagination: empty for the first page, otherwise a `next_cursor` or `prev_cursor` exactly as given; the ' +
+    'response is the cursor envelope. The page size follows `per-page`. Not with `page`, `limit`, `offset` or `total`. A cursor ' +
+    'that cannot be decoded, or was made for another sort, is a 400 `INVALID_CURSOR`.',
   schema: { type: 'string', pattern: '^[A-Za-z0-9_-]*$' },
   example: '',
 };

@@ -34,12 +34,12 @@ function sharedResponses(options: ResolvedOptions): Record<string, JsonSchema> {
     },
     BadRequest: problemResponse('A query parameter is malformed, not allowed, or over a limit; `errors` lists every problem.'),
     NotFound: problemResponse('Unknown collection.'),
-    ServiceUnavailable: problemResponse('The database is not answering or a statement timed out; retry later.',
-      { 'Retry-After': { schema: { type: 'integer' } } }),
+    ServiceUnavailable: problemResponse('The database is not answering or a statement timed out; retry later.', {
+      'Retry-After': { schema: { type: 'integer' } },
+    }),
   };
   if (options.authorize !== undefined) {
-    responses.Unauthorized = problemResponse('Authentication is required.',
-      { 'WWW-Authenticate': { schema: { type: 'string' } } });
+    responses.Unauthorized = problemResponse('Authentication is required.', { 'WWW-Authenticate': { schema: { type: 'string' } } });
     responses.Forbidden = problemResponse('The request may not read this collection.');
   }
   return responses;
@@ -47,8 +47,9 @@ function sharedResponses(options: ResolvedOptions): Record<string, JsonSchema> {
 
 function okResponse(collection: CollectionCatalog, options: ResolvedOptions): JsonSchema {
   return {
-    description: `A bare array of ${collection.name} records (at most ${options.maxRows}), or the page envelope when a `
-      + 'page parameter is present (the simple page envelope with `total=none`, the cursor envelope with `cursor`).',
+    description:
+      `A bare array of ${collection.name} records (at most ${options.maxRows}), or the page envelope when a ` +
+      'page parameter is present (the simple page envelope with `total=none`, the cursor envelope with `cursor`).',
     headers: {
       ETag: { description: 'A weak validator of the representation.', schema: { type: 'string' } },
       'X-Result-Truncated': {
@@ -85,9 +86,10 @@ function operation(collection: CollectionCatalog, options: ResolvedOptions, meth
     operationId: `${method === 'get' ? 'list' : 'head'}_${collection.name}`,
     tags: [collection.name],
     summary: method === 'get' ? `List ${collection.name}` : `Headers of the ${collection.name} list`,
-    description: `Read ${collection.name} records shaped by query modifiers (see docs/query-language.md). `
-      + `Expandable relations: ${relations.length === 0 ? 'none' : relations.join(', ')}. `
-      + 'Keys that are not modifiers are ignored; a malformed modifier key is a 400.',
+    description:
+      `Read ${collection.name} records shaped by query modifiers (see docs/query-language.md). ` +
+      `Expandable relations: ${relations.length === 0 ? 'none' : relations.join(', ')}. ` +
+      'Keys that are not modifiers are ignored; a malformed modifier key is a 400.',
     responses,
   };
 }
@@ -101,7 +103,11 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
   const schemas: Record<string, JsonSchema> = {};
   for (const collection of catalog.values()) {
     paths[`${options.prefix}/${collection.name}`] = {
-      parameters: [...collectionParameters(collection, options.maxExpandDepth), totalParameter(collection, options), ...relationParameters(collection)],
+      parameters: [
+        ...collectionParameters(collection, options.maxExpandDepth),
+        totalParameter(collection, options),
+        ...relationParameters(collection),
+      ],
       get: operation(collection, options, 'get'),
       head: operation(collection, options, 'head'),
     };
@@ -112,8 +118,9 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
     info: {
       title: info.title ?? 'Collections API',
       version: info.version ?? '1.0.0',
-      description: info.description
-        ?? 'Read-only collection routes served by koa-query-modifiers: filter, in, between, search, fields, sort, expand and pagination.',
+      description:
+        info.description ??
+        'Read-only collection routes served by koa-query-modifiers: filter, in, between, search, fields, sort, expand and pagination.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     tags: [...catalog.keys()].map((name) => ({ name })),

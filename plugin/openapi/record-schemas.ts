@@ -29,8 +29,16 @@ const recordSchemas: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, Json
   text: { type: 'string' },
   virtual: { description: 'Computed by the model (a virtual attribute).' },
   boolean: { type: 'boolean' },
-  timestamptz: { type: 'string', format: 'date-time', description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.' },
-  timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.' },
+  timestamptz: {
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.',
+  },
+  timestamp: {
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601 in UTC with six fractional digits, e.g. 2025-04-17T01:19:49.123456Z.',
+  },
   date: { type: 'string', format: 'date' },
   uuid: { type: 'string', format: 'uuid' },
   json: {},
@@ -40,7 +48,7 @@ const recordSchemas: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, Json
 function baseSchema(column: Column): JsonSchema {
   switch (column.type) {
     case 'enum':
-      return { type: 'string', enum: [...(column.labels ?? [])], description: 'One of the enum\'s labels.' };
+      return { type: 'string', enum: [...(column.labels ?? [])], description: "One of the enum's labels." };
     case 'array':
       // Elements may be NULL in any PostgreSQL array (elementOf marks them nullable).
       return { type: 'array', items: columnSchema(elementOf(column)) };

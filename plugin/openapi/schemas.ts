@@ -43,7 +43,12 @@ function recordSchema(scope: ScopeCatalog, description: string, extra: Record<st
  * The record schema of each relation under `path`, with the relations nested in it while the depth
  * cap allows (decisions.md 40), added to `schemas`; returns the properties they add to the owner.
  */
-function relationSchemas(path: string, relations: ReadonlyMap<string, RelationCatalog>, levelsLeft: number, schemas: Record<string, JsonSchema>): Record<string, JsonSchema> {
+function relationSchemas(
+  path: string,
+  relations: ReadonlyMap<string, RelationCatalog>,
+  levelsLeft: number,
+  schemas: Record<string, JsonSchema>,
+): Record<string, JsonSchema> {
   const embedded: Record<string, JsonSchema> = {};
   const owner = path.slice(path.lastIndexOf('.') + 1);
   const key = (relation: string) => (path.includes('.') ? `<alias>_expand[${relation}]` : `expand[${relation}]`);
@@ -52,7 +57,8 @@ function relationSchemas(path: string, relations: ReadonlyMap<string, RelationCa
     for (const relation of relations.values()) {
       if (relation.cardinality === 'many') {
         embedded[`${relation.name}_count`] = {
-          type: 'integer', minimum: 0,
+          type: 'integer',
+          minimum: 0,
           description: `Present with \`count[${relation.name}]\`: the number of related ${relation.name} records (satisfying the alias's conditions when it has one).`,
         };
       }
@@ -62,9 +68,10 @@ function relationSchemas(path: string, relations: ReadonlyMap<string, RelationCa
     const name = schemaNames.relation(path, relation.name);
     const nested = levelsLeft > 1 ? relationSchemas(`${path}.${relation.name}`, relation.relations, levelsLeft - 1, schemas) : {};
     schemas[name] = recordSchema(relation.scope, `A ${relation.name} record embedded in a ${owner} record.`, nested);
-    embedded[relation.name] = relation.cardinality === 'many'
-      ? { type: 'array', items: ref(name), description: `Present with \`${key(relation.name)}\`.` }
-      : { oneOf: [ref(name), { type: 'null' }], description: `Present with \`${key(relation.name)}\`; null when there is none.` };
+    embedded[relation.name] =
+      relation.cardinality === 'many'
+        ? { type: 'array', items: ref(name), description: `Present with \`${key(relation.name)}\`.` }
+        : { oneOf: [ref(name), { type: 'null' }], description: `Present with \`${key(relation.name)}\`; null when there is none.` };
   }
   return embedded;
 }
@@ -73,9 +80,11 @@ function relationSchemas(path: string, relations: ReadonlyMap<string, RelationCa
 export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth: number): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   const embedded = relationSchemas(collection.name, collection.relations, maxExpandDepth, schemas);
-  schemas[schemaNames.record(collection.name)] = recordSchema(collection,
+  schemas[schemaNames.record(collection.name)] = recordSchema(
+    collection,
     `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose), the requested counts and the expanded relations.`,
-    embedded);
+    embedded,
+  );
   schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
   schemas[schemaNames.simplePage(collection.name)] = simplePageSchema(ref(schemaNames.record(collection.name)));
   schemas[schemaNames.cursorPage(collection.name)] = cursorPageSchema(ref(schemaNames.record(collection.name)));
@@ -110,7 +119,7 @@ function pageSchema(record: JsonSchema): JsonSchema {
     // Present (last) only with `total=estimated` (decisions.md 44).
     properties: {
       ...properties,
-      total_is_estimate: { type: 'boolean', description: 'With `total=estimated` only: whether `total` is the planner\'s estimate.' },
+      total_is_estimate: { type: 'boolean', description: "With `total=estimated` only: whether `total` is the planner's estimate." },
     },
     additionalProperties: false,
   };
@@ -120,7 +129,7 @@ function pageSchema(record: JsonSchema): JsonSchema {
 export function sharedSchemas(): Record<string, JsonSchema> {
   const codes = Object.keys(problemCodes);
   const allowed = {
-    description: 'The allowed values (fields, relations, an enum\'s labels) or the limit that applies.',
+    description: "The allowed values (fields, relations, an enum's labels) or the limit that applies.",
     oneOf: [{ type: 'array', items: { type: ['string', 'number'] } }, { type: 'number' }],
   };
   const code = { type: 'string', enum: codes, description: 'A stable code; see docs/errors.md.' };
@@ -139,15 +148,20 @@ export function sharedSchemas(): Record<string, JsonSchema> {
         parameter: { type: 'string', description: 'The query key exactly as sent, e.g. `filter[or bogus]`.' },
         detail: { type: 'string', maxLength: maxDetailLength },
         allowed,
-        allowed_from: { type: 'integer', minimum: 0, description: 'Instead of `allowed`: the index in `errors` of the entry holding the same list.' },
+        allowed_from: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Instead of `allowed`: the index in `errors` of the entry holding the same list.',
+        },
       },
       additionalProperties: false,
     },
     Problem: {
       type: 'object',
-      description: 'An RFC 9457 problem. Top-level `code`, `parameter`, `detail` and `allowed` are those of the first problem; '
-        + `\`errors\` (400 only) lists the problems found, in query-string order: at most ${maxListedProblems}, and no more than ${maxErrorsBytes / 1024} KB of them `
-        + '(the first always), and `errors_omitted` counts the rest.',
+      description:
+        'An RFC 9457 problem. Top-level `code`, `parameter`, `detail` and `allowed` are those of the first problem; ' +
+        `\`errors\` (400 only) lists the problems found, in query-string order: at most ${maxListedProblems}, and no more than ${maxErrorsBytes / 1024} KB of them ` +
+        '(the first always), and `errors_omitted` counts the rest.',
       required: ['type', 'title', 'status', 'detail', 'code'],
       properties: {
         type: { type: 'string', format: 'uri', description: `\`${problemTypeBase}<code in lower kebab case>\`` },

@@ -14,11 +14,12 @@ export function totalParameter(collection: CollectionCatalog, options: ResolvedO
     name: 'total',
     in: 'query',
     required: false,
-    description: `How a page envelope gets its total (default here: \`${mode}\`). \`exact\` counts every matching record. `
-      + `\`estimated\` counts up to ${options.estimateAbove} matching records and past that gives PostgreSQL's planner estimate `
-      + '(never below that number plus one); the envelope then ends with `total_is_estimate`. `none` returns the simple '
-      + 'envelope (no `total`, `last_page`, `last_page_url` or `links`) without counting. Ignored without page parameters; '
-      + 'any other value is a 400.',
+    description:
+      `How a page envelope gets its total (default here: \`${mode}\`). \`exact\` counts every matching record. ` +
+      `\`estimated\` counts up to ${options.estimateAbove} matching records and past that gives PostgreSQL's planner estimate ` +
+      '(never below that number plus one); the envelope then ends with `total_is_estimate`. `none` returns the simple ' +
+      'envelope (no `total`, `last_page`, `last_page_url` or `links`) without counting. Ignored without page parameters; ' +
+      'any other value is a 400.',
     schema: { type: 'string', enum: [...totalModes], default: mode },
     example: 'estimated',
   };

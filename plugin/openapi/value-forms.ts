@@ -33,7 +33,7 @@ const scalarForms: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, ValueF
   float: {
     shape: '[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[Ee][+-]?[0-9]+)?',
     example: '0.5',
-    words: 'a number, optionally with an exponent, within the column\'s range',
+    words: "a number, optionally with an exponent, within the column's range",
   },
   // Virtual attributes are never in a condition (decisions.md 34); this form is never shown.
   virtual: textForm,
@@ -48,7 +48,7 @@ const scalarForms: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, ValueF
   },
   text: textForm,
   json: { shape: undefined, example: '{"a":1}', words: 'a JSON value, compared as JSON (`{"a":1}` equals `{ "a" : 1 }`)' },
-  other: { ...textForm, words: 'any text (compared with the column\'s text form)' },
+  other: { ...textForm, words: "any text (compared with the column's text form)" },
 };
 
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');

@@ -63,10 +63,16 @@ export class ReplicaSet {
   private checking = false;
   private next = 0;
 
-  constructor(primary: Knex, private readonly settings: ReplicaSettings, private readonly log: Log) {
+  constructor(
+    primary: Knex,
+    private readonly settings: ReplicaSettings,
+    private readonly log: Log,
+  ) {
     this.primary = { name: 'primary', knex: primary, role: 'primary' };
     this.replicas = settings.servers.map(({ name, knex }) => ({
-      name, knex, role: 'replica',
+      name,
+      knex,
+      role: 'replica',
       status: { state: 'starting', inRecovery: undefined, position: undefined, lagMs: undefined },
     }));
     // Positions older than the lag that matters (plus two checks) only tell that a replica is too far behind.
@@ -89,7 +95,9 @@ export class ReplicaSet {
   /** The replicas as last checked, for health endpoints and logs. */
   statuses(): readonly ReplicaStatus[] {
     return this.replicas.map(({ name, status }) => ({
-      name, state: status.state, inRecovery: status.inRecovery,
+      name,
+      state: status.state,
+      inRecovery: status.inRecovery,
       position: status.position === undefined ? undefined : formatLsn(status.position),
       lagMs: status.lagMs === undefined ? undefined : Math.round(status.lagMs),
     }));
@@ -115,12 +123,16 @@ export class ReplicaSet {
   private async checkReplica(replica: Replica): Promise<void> {
     try {
       const reading = await readServer(replica.knex, replica.name, this.settings.checkTimeoutMs);
-      const lag = !reading.inRecovery ? 0
-        : reading.position !== undefined && this.timeline.known ? (this.timeline.lagMs(reading.position, performance.now()) ?? 0)
+      const lag = !reading.inRecovery
+        ? 0
+        : reading.position !== undefined && this.timeline.known
+          ? (this.timeline.lagMs(reading.position, performance.now()) ?? 0)
           : localLag(reading);
       const state = lag > this.settings.maxLagMs ? 'lagging' : 'up';
       if (state !== replica.status.state && replica.status.state !== 'starting') {
-        this.log(`koa-query-modifiers: replica ${replica.name} is ${state === 'up' ? 'serving again' : `${Math.round(lag)} ms behind the primary; reads go elsewhere`}`);
+        this.log(
+          `koa-query-modifiers: replica ${replica.name} is ${state === 'up' ? 'serving again' : `${Math.round(lag)} ms behind the primary; reads go elsewhere`}`,
+        );
       }
       replica.status = { state, inRecovery: reading.inRecovery, position: reading.position, lagMs: lag };
     } catch (error) {

@@ -64,9 +64,8 @@ function shapeOne(row: Row, scope: ShapedScope, expansions: readonly ShapedExpan
     if (relation.cardinality === 'many') {
       record[relation.name] = Array.isArray(value) ? value.map((r: Row) => shapeOne(r, related, nested)) : [];
     } else {
-      record[relation.name] = value === null || value === undefined || typeof value !== 'object'
-        ? null
-        : shapeOne(value as Row, related, nested);
+      record[relation.name] =
+        value === null || value === undefined || typeof value !== 'object' ? null : shapeOne(value as Row, related, nested);
     }
   }
   return record;

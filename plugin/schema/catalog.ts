@@ -28,12 +28,23 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
   const columns = new Map<string, Column>(fields.columns);
   for (const virtual of virtualFields(model, fields.table)) if (!columns.has(virtual.name)) columns.set(virtual.name, virtual);
   const projectable = resolveList(
-    readListDeclaration(model, 'getProjectableFields', ctx.problems), [...fields.columns.keys()], [...columns.keys()],
-    (name) => `${model.name}.getProjectableFields() names "${name}", which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}`,
+    readListDeclaration(model, 'getProjectableFields', ctx.problems),
+    [...fields.columns.keys()],
+    [...columns.keys()],
+    (name) =>
+      `${model.name}.getProjectableFields() names "${name}", which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}`,
     ctx.problems,
   );
-  const capability = (method: Capability) => resolveCapability(readListDeclaration(model, method, ctx.problems), projectable, columns,
-    uses[method], `${model.name}.${method}()`, `is not a projectable field of ${model.name}`, ctx.problems);
+  const capability = (method: Capability) =>
+    resolveCapability(
+      readListDeclaration(model, method, ctx.problems),
+      projectable,
+      columns,
+      uses[method],
+      `${model.name}.${method}()`,
+      `is not a projectable field of ${model.name}`,
+      ctx.problems,
+    );
   return Object.freeze({
     label,
     modelClass: model,
@@ -55,8 +66,11 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
 function countCollisions(model: ModelClass, scope: ScopeCatalog, relations: ReadonlyMap<string, RelationCatalog>): string[] {
   return [...relations.values()]
     .filter((relation) => relation.cardinality === 'many' && scope.columns.has(`${relation.name}_count`))
-    .map((relation) => `${model.name}.getExpandableRelations().${relation.name}: count[${relation.name}] would add `
-      + `"${relation.name}_count", which is already a field of ${model.name}; rename the relation or the field`);
+    .map(
+      (relation) =>
+        `${model.name}.getExpandableRelations().${relation.name}: count[${relation.name}] would add ` +
+        `"${relation.name}_count", which is already a field of ${model.name}; rename the relation or the field`,
+    );
 }
 
 /**
@@ -112,7 +126,8 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
         relations = new Map();
         relationMaps.set(model, relations);
         const fields = fieldsOf(model, model.tableName);
-        if (fields !== undefined) for (const [name, relation] of buildRelations(model.tableName, model, fields, ctx)) relations.set(name, relation);
+        if (fields !== undefined)
+          for (const [name, relation] of buildRelations(model.tableName, model, fields, ctx)) relations.set(name, relation);
       }
       return relations;
     },

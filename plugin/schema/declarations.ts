@@ -18,9 +18,7 @@ export interface RelationDeclaration {
 
 export type RelationOptionList = keyof RelationDeclaration['options'];
 
-const optionLists: readonly RelationOptionList[] = [
-  'projectable_fields', 'sortable_fields', 'searchable_fields', 'filterable_fields',
-];
+const optionLists: readonly RelationOptionList[] = ['projectable_fields', 'sortable_fields', 'searchable_fields', 'filterable_fields'];
 
 type Declared = Partial<Record<ListDeclaration | 'getExpandableRelations', () => unknown>>;
 

@@ -30,9 +30,17 @@ export function tableFields(model: ModelClass, table: string, columns: readonly 
 
 /** The model's virtual attributes as fields: projectable when listed, nothing else. */
 export function virtualFields(model: ModelClass, table: string): Column[] {
-  return virtualAttributes(model).map((name) => Object.freeze({
-    name, column: '', table, type: 'virtual' as const, nullable: true, udt: '', orderable: false,
-  }));
+  return virtualAttributes(model).map((name) =>
+    Object.freeze({
+      name,
+      column: '',
+      table,
+      type: 'virtual' as const,
+      nullable: true,
+      udt: '',
+      orderable: false,
+    }),
+  );
 }
 
 /** The column a Knex name of a mapping (`ownerId`, `user_id`) denotes, or a problem naming `where`. */
@@ -71,9 +79,16 @@ export function resolveCapability(
   problems: string[],
 ): readonly string[] {
   const usable = projectable.filter((name) => usableFor(columns.get(name), use));
-  return resolveList(declared, usable, usable, (name) => (projectable.includes(name)
-    ? `${where} names "${name}", which ${use === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
-    : `${where} names "${name}", which ${notProjectable}`), problems);
+  return resolveList(
+    declared,
+    usable,
+    usable,
+    (name) =>
+      projectable.includes(name)
+        ? `${where} names "${name}", which ${use === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
+        : `${where} names "${name}", which ${notProjectable}`,
+    problems,
+  );
 }
 
 /** What a field may be used for besides being shown: virtual attributes never, unordered types not for sort. */

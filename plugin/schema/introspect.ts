@@ -90,7 +90,11 @@ left join pg_catalog.pg_namespace en on en.oid = eb.typnamespace
 order by wanted.n, a.attnum`;
 
 /** `cms.articles` -> `"cms"."articles"`: the name as Knex would write it, for `to_regclass`. */
-const regclassName = (table: string): string => table.split('.').map((part) => `"${part.replace(/"/g, '""')}"`).join('.');
+const regclassName = (table: string): string =>
+  table
+    .split('.')
+    .map((part) => `"${part.replace(/"/g, '""')}"`)
+    .join('.');
 
 /**
  * `['users', 'cms.articles']` -> Map { 'users' => [{column: 'id', type: 'integer', ...}, ...], ... }
@@ -113,20 +117,25 @@ export async function introspectTables(knex: Knex, tables: readonly string[]): P
       udtSchema: row.udt_schema,
       orderable: row.orderable,
       ...(row.labels === null ? {} : { labels: row.labels }),
-      ...(row.element === null ? {} : {
-        element: row.element,
-        elementSchema: row.element_schema ?? '',
-        elementType: row.element_typtype === 'e' ? 'enum' : baseType(row.element),
-      }),
+      ...(row.element === null
+        ? {}
+        : {
+            element: row.element,
+            elementSchema: row.element_schema ?? '',
+            elementType: row.element_typtype === 'e' ? 'enum' : baseType(row.element),
+          }),
     });
     byTable.set(table, list);
   }
   const forms = await searchForms(knex, names, regclassNames, byTable);
   for (const [table, list] of byTable) {
-    byTable.set(table, list.map((column) => {
-      const search = forms.get(table)?.get(column.column);
-      return search === undefined ? column : { ...column, search };
-    }));
+    byTable.set(
+      table,
+      list.map((column) => {
+        const search = forms.get(table)?.get(column.column);
+        return search === undefined ? column : { ...column, search };
+      }),
+    );
   }
   return byTable;
 }

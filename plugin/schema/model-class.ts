@@ -18,7 +18,7 @@ export function baseModel(model: ModelClass): ModelClass {
     chain.push(parent as ModelClass);
   }
   const root = chain[chain.length - 1] as ModelClass;
-  const wrapper = chain.length > 1 ? chain[chain.length - 2] as ModelClass : undefined;
+  const wrapper = chain.length > 1 ? (chain[chain.length - 2] as ModelClass) : undefined;
   return wrapper !== undefined && Object.prototype.hasOwnProperty.call(wrapper, 'QueryBuilder') ? wrapper : root;
 }
 
@@ -26,10 +26,16 @@ export function baseModel(model: ModelClass): ModelClass {
 const required: readonly [string, (base: ModelClass) => boolean][] = [
   ['Model.query()', (base) => typeof base.query === 'function'],
   ['Model.getRelations()', (base) => typeof base.getRelations === 'function'],
-  ['Model.columnNameToPropertyName()', (base) => typeof (base as { columnNameToPropertyName?: unknown }).columnNameToPropertyName === 'function'],
+  [
+    'Model.columnNameToPropertyName()',
+    (base) => typeof (base as { columnNameToPropertyName?: unknown }).columnNameToPropertyName === 'function',
+  ],
   ['Model.HasOneThroughRelation', (base) => typeof base.HasOneThroughRelation === 'function'],
   /* eslint-disable @typescript-eslint/no-unnecessary-condition -- a model from another objection (an old or foreign copy) may lack what the types promise: that is what this list checks */
-  ['QueryBuilder#toKnexQuery()', (base) => typeof (base.QueryBuilder?.prototype as { toKnexQuery?: unknown } | undefined)?.toKnexQuery === 'function'],
+  [
+    'QueryBuilder#toKnexQuery()',
+    (base) => typeof (base.QueryBuilder?.prototype as { toKnexQuery?: unknown } | undefined)?.toKnexQuery === 'function',
+  ],
   /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   ['Model#$formatJson()', (base) => typeof base.prototype.$formatJson === 'function'],
 ];
@@ -39,7 +45,9 @@ export function objectionProblems(model: ModelClass): string[] {
   const base = baseModel(model);
   const missing = required.filter(([, has]) => !has(base)).map(([name]) => name);
   if (missing.length === 0) return [];
-  return [`${model.name} comes from an objection without ${missing.join(', ')}; install objection 3 (a peer dependency of this plugin) and define the models with it`];
+  return [
+    `${model.name} comes from an objection without ${missing.join(', ')}; install objection 3 (a peer dependency of this plugin) and define the models with it`,
+  ];
 }
 
 /** The relation's kind, asked of the relation classes of the model's own objection. */
@@ -71,6 +79,5 @@ export function virtualAttributes(model: ModelClass): readonly string[] {
 export function customisesJson(model: ModelClass): boolean {
   const base = baseModel(model).prototype as unknown as Record<string, unknown>;
   const own = model.prototype as unknown as Record<string, unknown>;
-  return virtualAttributes(model).length > 0
-    || ['$formatJson', '$toJson', 'toJSON'].some((method) => own[method] !== base[method]);
+  return virtualAttributes(model).length > 0 || ['$formatJson', '$toJson', 'toJSON'].some((method) => own[method] !== base[method]);
 }

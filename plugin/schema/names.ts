@@ -20,7 +20,7 @@ interface MapperConfig {
 
 /** The host Knex's identifier mappers, applied to single names the way Knex applies them to queries and rows. */
 export function knexNames(knex: Knex): KnexNames {
-  const config = ((knex as unknown as { client?: { config?: MapperConfig } }).client?.config ?? {});
+  const config = (knex as unknown as { client?: { config?: MapperConfig } }).client?.config ?? {};
   const { wrapIdentifier, postProcessResponse } = config;
   return {
     fromDatabase: (column) => {

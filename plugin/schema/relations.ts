@@ -29,8 +29,10 @@ function checkMapping(where: string, relation: Relation, kind: RelationKind, dec
   }
   if (decl.fk === undefined) return;
   const fkColumns =
-    kind === 'belongs-to' ? relation.ownerProp.cols
-      : kind === 'many-to-many' || kind === 'has-one-through' ? relation.joinTableOwnerProp.cols
+    kind === 'belongs-to'
+      ? relation.ownerProp.cols
+      : kind === 'many-to-many' || kind === 'has-one-through'
+        ? relation.joinTableOwnerProp.cols
         : relation.relatedProp.cols;
   if (!fkColumns.includes(decl.fk)) {
     problems.push(`${where}.fk is "${decl.fk}", but the relation's foreign key is "${fkColumns.join(', ')}"`);
@@ -78,7 +80,10 @@ function joinTable(relation: Relation, where: string, ctx: CatalogContext): { th
   if (ownerKeys === undefined || relatedKeys === undefined) return undefined;
   return {
     through: Object.freeze({
-      table: fields.table, ownerKeys, relatedKeys, modelClass: joinTableModelClass,
+      table: fields.table,
+      ownerKeys,
+      relatedKeys,
+      modelClass: joinTableModelClass,
       ...(typeof joinTableModify === 'function' ? { modify: joinTableModify } : {}),
     }),
     extras: extraFields(relation, fields, where, ctx),
@@ -86,17 +91,39 @@ function joinTable(relation: Relation, where: string, ctx: CatalogContext): { th
 }
 
 /** The relation as seen from its owner: the option lists resolved against the related fields and extras. */
-function relationScope(where: string, label: string, decl: RelationDeclaration, related: ScopeCatalog, extras: readonly Column[], problems: string[]): ScopeCatalog {
+function relationScope(
+  where: string,
+  label: string,
+  decl: RelationDeclaration,
+  related: ScopeCatalog,
+  extras: readonly Column[],
+  problems: string[],
+): ScopeCatalog {
   const columns = new Map(related.columns);
   for (const extra of extras) {
-    if (columns.has(extra.name)) problems.push(`${where}: join table extra "${extra.name}" has the name of a field of ${related.modelClass.name}`);
+    if (columns.has(extra.name))
+      problems.push(`${where}: join table extra "${extra.name}" has the name of a field of ${related.modelClass.name}`);
     else columns.set(extra.name, extra);
   }
   const universe = [...related.projectable, ...extras.map((e) => e.name)];
-  const projectable = resolveList(decl.options.projectable_fields ?? ['*'], related.projectable, universe,
-    (name) => `${where}.options.projectable_fields names "${name}", which is not a projectable field of ${related.modelClass.name} or a join table extra`, problems);
-  const capability = (list: RelationOptionList, use: 'sort' | 'condition') => resolveCapability(decl.options[list] ?? [], projectable,
-    columns, use, `${where}.options.${list}`, 'is not in this relation\'s projectable_fields', problems);
+  const projectable = resolveList(
+    decl.options.projectable_fields ?? ['*'],
+    related.projectable,
+    universe,
+    (name) =>
+      `${where}.options.projectable_fields names "${name}", which is not a projectable field of ${related.modelClass.name} or a join table extra`,
+    problems,
+  );
+  const capability = (list: RelationOptionList, use: 'sort' | 'condition') =>
+    resolveCapability(
+      decl.options[list] ?? [],
+      projectable,
+      columns,
+      use,
+      `${where}.options.${list}`,
+      "is not in this relation's projectable_fields",
+      problems,
+    );
   return Object.freeze({
     ...related,
     label,
@@ -108,7 +135,14 @@ function relationScope(where: string, label: string, decl: RelationDeclaration, 
   });
 }
 
-function buildRelation(owner: ModelClass, ownerFields: TableFields, label: string, relation: Relation, decl: RelationDeclaration, ctx: CatalogContext): RelationCatalog | undefined {
+function buildRelation(
+  owner: ModelClass,
+  ownerFields: TableFields,
+  label: string,
+  relation: Relation,
+  decl: RelationDeclaration,
+  ctx: CatalogContext,
+): RelationCatalog | undefined {
   const where = `${owner.name}.getExpandableRelations().${relation.name}`;
   const kind = relationKind(owner, relation);
   checkMapping(where, relation, kind, decl, ctx.problems);
@@ -140,7 +174,9 @@ export function buildRelations(name: string, model: ModelClass, fields: TableFie
     const relation = Object.prototype.hasOwnProperty.call(defined, relationName) ? defined[relationName] : undefined;
     if (relation === undefined) {
       const known = Object.keys(defined).join(', ') || 'none';
-      ctx.problems.push(`${model.name}.getExpandableRelations() names "${relationName}", which is not a relation of ${model.name} (relations: ${known})`);
+      ctx.problems.push(
+        `${model.name}.getExpandableRelations() names "${relationName}", which is not a relation of ${model.name} (relations: ${known})`,
+      );
       continue;
     }
     const built = buildRelation(model, fields, `${name}.${relationName}`, relation, decl, ctx);

@@ -52,7 +52,10 @@ function chooseForm(indexes: readonly IndexRow[], udt: string): SearchForm {
 
 /** `users` with a trigram index on `name` -> Map { 'users' => Map { 'name' => {kind: 'ilike', index: ...}, 'email' => {kind: 'lower'} } }. */
 export async function searchForms(
-  knex: Knex, tables: readonly string[], regclassNames: readonly string[], columns: ReadonlyMap<string, readonly { column: string; udt: string }[]>,
+  knex: Knex,
+  tables: readonly string[],
+  regclassNames: readonly string[],
+  columns: ReadonlyMap<string, readonly { column: string; udt: string }[]>,
 ): Promise<Map<string, Map<string, SearchForm>>> {
   const result = await knex.raw<{ rows: IndexRow[] }>(indexesSql, [[...regclassNames]]);
   const forms = new Map<string, Map<string, SearchForm>>();
@@ -60,7 +63,15 @@ export async function searchForms(
     const rows = result.rows.filter((row) => row.wanted === regclassNames[i]);
     const byColumn = new Map<string, SearchForm>();
     for (const { column, udt } of columns.get(table) ?? []) {
-      byColumn.set(column, Object.freeze(chooseForm(rows.filter((row) => row.column_name === column), udt)));
+      byColumn.set(
+        column,
+        Object.freeze(
+          chooseForm(
+            rows.filter((row) => row.column_name === column),
+            udt,
+          ),
+        ),
+      );
     }
     forms.set(table, byColumn);
   });

@@ -3,9 +3,7 @@
 // and every relation the request names, for limits.maxExpansions.
 
 import { problem } from '../errors';
-import {
-  freezeScope, malformed, report, type AliasedEntry, type AliasOwner, type Collector, type ScopeBuilder,
-} from './collector';
+import { freezeScope, malformed, report, type AliasedEntry, type AliasOwner, type Collector, type ScopeBuilder } from './collector';
 import { notAnAliasModifier } from './parse-key';
 import type { ScopeDescription } from './types';
 import { conditionModifiers } from './vocabulary';
@@ -18,7 +16,12 @@ const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
  * `count` of that relation may share it.
  */
 function declareAlias(
-  c: Collector, key: string, relation: string, value: string, expanded: boolean, owner?: string,
+  c: Collector,
+  key: string,
+  relation: string,
+  value: string,
+  expanded: boolean,
+  owner?: string,
 ): { ok: boolean; alias?: string } {
   if (value === '') return { ok: true };
   if (!aliasShape.test(value)) {
@@ -27,8 +30,12 @@ function declareAlias(
   }
   const known = c.aliases.get(value);
   if (known !== undefined && (known.relation !== relation || known.owner !== owner)) {
-    report(c, 'DUPLICATE_PARAMETER', key,
-      `The alias "${value}" is already used by \`${known.parameter}\`; give each relation its own alias`);
+    report(
+      c,
+      'DUPLICATE_PARAMETER',
+      key,
+      `The alias "${value}" is already used by \`${known.parameter}\`; give each relation its own alias`,
+    );
     return { ok: false };
   }
   // A second expand of the same relation behind the same alias is a duplicate key, found by describe.ts.
@@ -72,8 +79,12 @@ function conditionsOnly(c: Collector, alias: string, owner: AliasOwner, entry: A
     if ((conditionModifiers as readonly string[]).includes(modifier)) continue;
     c.problems.push({
       index,
-      problem: problem('MALFORMED_PARAMETER', key, `\`${key}\`: the alias "${alias}" is declared by \`${owner.parameter}\`, which reads only `
-        + `its conditions (${alias}_filter, ${alias}_in, ${alias}_between, ${alias}_search); shape records with \`expand[${owner.relation}]=${alias}\``),
+      problem: problem(
+        'MALFORMED_PARAMETER',
+        key,
+        `\`${key}\`: the alias "${alias}" is declared by \`${owner.parameter}\`, which reads only ` +
+          `its conditions (${alias}_filter, ${alias}_in, ${alias}_between, ${alias}_search); shape records with \`expand[${owner.relation}]=${alias}\``,
+      ),
     });
   }
   return { ...entry.scope, sorts: [], projection: undefined, window: undefined };
@@ -114,7 +125,11 @@ export function resolveAliases(c: Collector): Map<string, ScopeDescription> {
     for (const { key, index } of entry.parameters) {
       c.problems.push({
         index,
-        problem: problem('UNKNOWN_ALIAS', key, `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\`, \`has[...]=${alias}\` or \`count[...]=${alias}\` declares it`),
+        problem: problem(
+          'UNKNOWN_ALIAS',
+          key,
+          `\`${key}\` uses the alias "${alias}", but no \`expand[...]=${alias}\`, \`has[...]=${alias}\` or \`count[...]=${alias}\` declares it`,
+        ),
       });
     }
   }

@@ -3,8 +3,15 @@
 
 import { problem, type Problem } from '../errors';
 import type {
-  ClauseDescription, CountDescription, ExpandDescription, HasDescription, ProjectionDescription, ScopeDescription,
-  SearchDescription, SortDescription, WindowBound,
+  ClauseDescription,
+  CountDescription,
+  ExpandDescription,
+  HasDescription,
+  ProjectionDescription,
+  ScopeDescription,
+  SearchDescription,
+  SortDescription,
+  WindowBound,
 } from './types';
 import type { ClauseFamily, Modifier, TotalMode } from './vocabulary';
 

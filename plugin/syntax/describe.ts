@@ -20,7 +20,20 @@ import {
 } from './vocabulary';
 
 const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields', 'fields!', 'sort', 'expand', 'has', 'has!', 'count', 'page', 'per-page', 'page-size', 'limit', 'offset', 'total', 'cursor',
+  'fields',
+  'fields!',
+  'sort',
+  'expand',
+  'has',
+  'has!',
+  'count',
+  'page',
+  'per-page',
+  'page-size',
+  'limit',
+  'offset',
+  'total',
+  'cursor',
 ]);
 
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
@@ -90,7 +103,12 @@ function addProjection(c: Collector, scope: ScopeBuilder, key: string, exclude: 
   const repeated = fields.find((f, i) => fields.indexOf(f) !== i);
   if (repeated !== undefined) return malformed(c, key, `lists "${repeated}" more than once`);
   if (scope.projection !== undefined) {
-    return report(c, 'CONFLICTING_PARAMETERS', key, `\`${key}\` cannot be combined with \`${scope.projection.parameter}\`: use one of them`);
+    return report(
+      c,
+      'CONFLICTING_PARAMETERS',
+      key,
+      `\`${key}\` cannot be combined with \`${scope.projection.parameter}\`: use one of them`,
+    );
   }
   scope.projection = { kind: exclude ? 'exclude' : 'include', parameter: key, fields };
 }
@@ -143,7 +161,11 @@ function addPair(c: Collector, pair: QueryPair): void {
   const reading = readKey(pair.key);
   if (reading.kind === 'foreign') {
     if (claimsReencodedKey(pair.key)) {
-      return malformed(c, pair.key, 'is percent-encoded more than once; encode each character once, e.g. `filter%5Bname%5D` for `filter[name]`');
+      return malformed(
+        c,
+        pair.key,
+        'is percent-encoded more than once; encode each character once, e.g. `filter%5Bname%5D` for `filter[name]`',
+      );
     }
     return noteAliasLike(c, pair.key);
   }
@@ -219,8 +241,11 @@ function resolvePaging(c: Collector): PagingDescription {
   if (pageKeys.length > 0 && limitKeys.length > 0) {
     c.problems.push({
       index: end,
-      problem: problem('CONFLICTING_PARAMETERS', limitKeys[0]?.key,
-        `\`${limitKeys[0]?.key}\` cannot be combined with \`${pageKeys[0]?.key}\`: use limit/offset or pages, not both`),
+      problem: problem(
+        'CONFLICTING_PARAMETERS',
+        limitKeys[0]?.key,
+        `\`${limitKeys[0]?.key}\` cannot be combined with \`${pageKeys[0]?.key}\`: use limit/offset or pages, not both`,
+      ),
     });
   }
   if (perPage !== undefined && pageSize !== undefined && perPage.value !== pageSize.value) {
@@ -240,9 +265,23 @@ function resolvePaging(c: Collector): PagingDescription {
 /** `[filter[id]=>=5, sort[name]=desc]` -> root scope with one filter clause and one sort. */
 export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
   const c: Collector = {
-    root: newScope(), aliased: new Map(), aliases: new Map(), expands: [], has: [], counts: [], aliasLike: [], paging: new Map(),
-    total: undefined, cursor: undefined, problems: [], seen: new Set(), relations: new Map(), clauses: 0, longestList: 0,
-    longestListKey: undefined, index: 0,
+    root: newScope(),
+    aliased: new Map(),
+    aliases: new Map(),
+    expands: [],
+    has: [],
+    counts: [],
+    aliasLike: [],
+    paging: new Map(),
+    total: undefined,
+    cursor: undefined,
+    problems: [],
+    seen: new Set(),
+    relations: new Map(),
+    clauses: 0,
+    longestList: 0,
+    longestListKey: undefined,
+    index: 0,
   };
   pairs.forEach((pair, index) => {
     c.index = index;
@@ -264,7 +303,9 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
     cost: {
-      clauses: c.clauses, listItems: c.longestList, longestList: c.longestListKey,
+      clauses: c.clauses,
+      listItems: c.longestList,
+      longestList: c.longestListKey,
       relations: [...c.relations].map(([name, parameter]) => ({ name, parameter })),
     },
   });

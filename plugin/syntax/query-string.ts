@@ -25,9 +25,7 @@ function decodePart(text: string): string | undefined {
  * other escape left as written. Enough to recognise a key whose full decoding fails.
  */
 export function decodeAsciiEscapes(text: string): string {
-  return text
-    .replace(/\+/g, ' ')
-    .replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return text.replace(/\+/g, ' ').replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /** `a=1&&b=2` -> `['a=1', 'b=2']`: the segments as sent, empty ones left out. */

@@ -5,9 +5,7 @@ import type { Problem } from '../errors';
 import type { ClauseFamily, LogicalWord, Operator, SortDirection, TotalMode } from './vocabulary';
 
 /** A value as written: bare `null`, or text (already unquoted when it was written in double quotes). */
-export type RawValue =
-  | { readonly kind: 'null' }
-  | { readonly kind: 'text'; readonly text: string; readonly quoted: boolean };
+export type RawValue = { readonly kind: 'null' } | { readonly kind: 'text'; readonly text: string; readonly quoted: boolean };
 
 interface ClauseBase {
   readonly parameter: string;

@@ -18,7 +18,10 @@ export const emptyScope: ScopeDescription = {
 export class AliasScopes {
   private readonly validated = new Map<string, ValidatedScope>();
 
-  constructor(private readonly description: QueryDescription, private readonly problems: Problem[]) {}
+  constructor(
+    private readonly description: QueryDescription,
+    private readonly problems: Problem[],
+  ) {}
 
   /** The modifiers written behind `alias` (none without one). */
   described(alias: string | undefined): ScopeDescription | undefined {

@@ -34,14 +34,17 @@ function boundValue(column: Column, text: string | null): { value: BoundValue | 
   if ((column.type === 'float' || column.type === 'numeric') && specialNumbers.has(text)) return { value: text };
   const coerced = coerceValue(column, { kind: 'text', text, quoted: false });
   // A date-only value on a timestamp key is a whole day, which no row's value is.
-  if (!coerced.ok || coerced.operand.kind !== 'value') return `has a value for ${column.name} that does not fit its type (${typeWords(column)})`;
+  if (!coerced.ok || coerced.operand.kind !== 'value')
+    return `has a value for ${column.name} that does not fit its type (${typeWords(column)})`;
   return { value: coerced.operand.value };
 }
 
 function checkToken(token: CursorToken, order: readonly OrderKey[]): ValidatedCursor | Problem {
   const expected = sortSignature(order);
   if (token.sort.length !== expected.length || token.sort.some((key, i) => key !== expected[i])) {
-    return invalid(`was made for another sort (${token.sort.join(', ')}); this request sorts by ${expected.join(', ')}: start again with \`cursor=\``);
+    return invalid(
+      `was made for another sort (${token.sort.join(', ')}); this request sorts by ${expected.join(', ')}: start again with \`cursor=\``,
+    );
   }
   if (token.at === null) return Object.freeze({ direction: token.direction, at: undefined, checked: true });
   if (token.at.length !== order.length) return invalid('does not hold one value per sort key');
@@ -65,20 +68,30 @@ function checkConflicts(description: QueryDescription, problems: Problem[]): voi
 
 /** `cursor=&per-page=10` -> `{kind: 'cursor', pageSize: 10, cursor: undefined}` (the first page). */
 export function validateCursorPaging(
-  description: QueryDescription, order: readonly OrderKey[], limits: CursorLimits, problems: Problem[],
+  description: QueryDescription,
+  order: readonly OrderKey[],
+  limits: CursorLimits,
+  problems: Problem[],
 ): ValidatedPaging {
   checkConflicts(description, problems);
   const { paging } = description;
   const pageSize = (paging.kind === 'page' ? paging.pageSize : undefined) ?? limits.defaultPageSize;
   if (pageSize > limits.maxPageSize) {
     const parameter = (paging.kind === 'page' ? paging.pageSizeParameter : undefined) ?? 'per-page';
-    problems.push(problem('PAGE_SIZE_TOO_LARGE', parameter,
-      `\`${parameter}\` is ${pageSize}; the largest page size is ${limits.maxPageSize}`, limits.maxPageSize));
+    problems.push(
+      problem(
+        'PAGE_SIZE_TOO_LARGE',
+        parameter,
+        `\`${parameter}\` is ${pageSize}; the largest page size is ${limits.maxPageSize}`,
+        limits.maxPageSize,
+      ),
+    );
   }
   const text = description.cursor ?? '';
   if (text === '') return Object.freeze({ kind: 'cursor', pageSize, cursor: undefined });
   const token = decodeCursor(text);
-  const checked = token === undefined ? invalid('cannot be decoded: use a `next_cursor` or `prev_cursor` as given') : checkToken(token, order);
+  const checked =
+    token === undefined ? invalid('cannot be decoded: use a `next_cursor` or `prev_cursor` as given') : checkToken(token, order);
   if ('code' in checked) {
     problems.push(checked);
     return Object.freeze({ kind: 'cursor', pageSize, cursor: undefined });

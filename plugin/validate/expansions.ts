@@ -46,55 +46,95 @@ export function labelled(scope: ScopeCatalog, label: string): ScopeCatalog {
 
 /** The expandable relation `name` of `label`, or the UNKNOWN_RELATION problem listing them. */
 export function relationNamed(
-  label: string, relations: ReadonlyMap<string, RelationCatalog>, name: string, parameter: string, problems: Problem[],
+  label: string,
+  relations: ReadonlyMap<string, RelationCatalog>,
+  name: string,
+  parameter: string,
+  problems: Problem[],
 ): RelationCatalog | undefined {
   const relation = relations.get(name);
   if (relation !== undefined) return relation;
   const allowed = [...relations.keys()];
   // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
   const none = allowed.length === 0 ? `; ${label} has none` : '';
-  problems.push(problem('UNKNOWN_RELATION', parameter, `\`${parameter}\`: "${name}" is not an expandable relation of ${label}${none}`, allowed));
+  problems.push(
+    problem('UNKNOWN_RELATION', parameter, `\`${parameter}\`: "${name}" is not an expandable relation of ${label}${none}`, allowed),
+  );
   return undefined;
 }
 
 /** `p_limit=3&p_offset=1` on a to-many relation; on a to-one relation each key is refused (decisions.md 41). */
-function validateWindow(window: WindowDescription | undefined, relation: RelationCatalog, problems: Problem[]): ExpansionWindow | undefined {
+function validateWindow(
+  window: WindowDescription | undefined,
+  relation: RelationCatalog,
+  problems: Problem[],
+): ExpansionWindow | undefined {
   if (window === undefined) return undefined;
   if (relation.cardinality === 'one') {
     for (const bound of [window.limit, window.offset]) {
       if (bound === undefined) continue;
-      problems.push(problem('MALFORMED_PARAMETER', bound.parameter,
-        `\`${bound.parameter}\`: a per-parent window needs a to-many relation; ${relation.name} is ${relation.kind} (one record or null per parent)`));
+      problems.push(
+        problem(
+          'MALFORMED_PARAMETER',
+          bound.parameter,
+          `\`${bound.parameter}\`: a per-parent window needs a to-many relation; ${relation.name} is ${relation.kind} (one record or null per parent)`,
+        ),
+      );
     }
     return undefined;
   }
   return Object.freeze({ limit: window.limit?.value, offset: window.offset?.value ?? 0 });
 }
 
-function validateOne(expand: ExpandDescription, owner: Owner, description: QueryDescription, limits: ExpansionLimits, aliases: AliasScopes, problems: Problem[]): ValidatedExpansion | undefined {
+function validateOne(
+  expand: ExpandDescription,
+  owner: Owner,
+  description: QueryDescription,
+  limits: ExpansionLimits,
+  aliases: AliasScopes,
+  problems: Problem[],
+): ValidatedExpansion | undefined {
   const relation = relationNamed(owner.label, owner.relations, expand.relation, expand.parameter, problems);
   if (relation === undefined) return undefined;
   const depth = owner.depth + 1;
   if (depth > limits.maxExpandDepth) {
-    problems.push(problem('LIMIT_EXCEEDED', expand.parameter,
-      `\`${expand.parameter}\` expands at depth ${depth}; at most ${limits.maxExpandDepth} levels of expansion are allowed`,
-      limits.maxExpandDepth));
+    problems.push(
+      problem(
+        'LIMIT_EXCEEDED',
+        expand.parameter,
+        `\`${expand.parameter}\` expands at depth ${depth}; at most ${limits.maxExpandDepth} levels of expansion are allowed`,
+        limits.maxExpandDepth,
+      ),
+    );
     return undefined;
   }
   const label = `${owner.label}.${relation.name}`;
   const scope = aliases.of(expand.alias, labelled(relation.scope, label));
   const window = validateWindow(aliases.described(expand.alias)?.window, relation, problems);
-  const expansions = expand.alias === undefined ? []
-    : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, aliases, problems);
+  const expansions =
+    expand.alias === undefined
+      ? []
+      : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, aliases, problems);
   // The per-parent window is the way to fewer related records (decisions.md 42).
   const limitParameter = expand.alias !== undefined && relation.cardinality === 'many' ? `${expand.alias}_limit` : expand.parameter;
   return Object.freeze({
-    relation, parameter: expand.parameter, maxRows: limits.maxRelatedRows, limitParameter, scope, expansions,
+    relation,
+    parameter: expand.parameter,
+    maxRows: limits.maxRelatedRows,
+    limitParameter,
+    scope,
+    expansions,
     ...(window === undefined ? {} : { window }),
   });
 }
 
-function validateLevel(owner: Owner, description: QueryDescription, limits: ExpansionLimits, aliases: AliasScopes, problems: Problem[]): ValidatedExpansion[] {
+function validateLevel(
+  owner: Owner,
+  description: QueryDescription,
+  limits: ExpansionLimits,
+  aliases: AliasScopes,
+  problems: Problem[],
+): ValidatedExpansion[] {
   const expansions: ValidatedExpansion[] = [];
   for (const expand of description.expands) {
     if (expand.owner !== owner.alias) continue;
@@ -106,8 +146,12 @@ function validateLevel(owner: Owner, description: QueryDescription, limits: Expa
 
 /** `expand[posts]=p&p_expand[comments]=c` on users -> [posts with [comments]]; problems added to `problems`. */
 export function validateExpansions(
-  description: QueryDescription, label: string, relations: ReadonlyMap<string, RelationCatalog>, limits: ExpansionLimits,
-  aliases: AliasScopes, problems: Problem[],
+  description: QueryDescription,
+  label: string,
+  relations: ReadonlyMap<string, RelationCatalog>,
+  limits: ExpansionLimits,
+  aliases: AliasScopes,
+  problems: Problem[],
 ): ValidatedExpansion[] {
   return validateLevel({ label, relations, alias: undefined, depth: 0 }, description, limits, aliases, problems);
 }

@@ -9,8 +9,9 @@ const maxDepth = 1000;
 
 const numberAt = /-?[0-9.eE+-]+/y;
 
-const notJson = 'must be a JSON value: an object, an array, a number, true, false, null, '
-  + 'or a string in JSON\'s own double quotes (written "\\"text\\"" in a query)';
+const notJson =
+  'must be a JSON value: an object, an array, a number, true, false, null, ' +
+  'or a string in JSON\'s own double quotes (written "\\"text\\"" in a query)';
 
 /** Inside a string starting after its opening quote at `i`: the index after the closing quote, or a problem. */
 function scanString(text: string, start: number): number | string {
@@ -63,7 +64,7 @@ export function jsonProblem(text: string): string | undefined {
     } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
       numberAt.lastIndex = i;
       const number = numberAt.exec(text)?.[0] ?? ch;
-      if (decimalFits(number.replace(/^-/, '')) === false) return 'must not hold a number past numeric\'s limits';
+      if (decimalFits(number.replace(/^-/, '')) === false) return "must not hold a number past numeric's limits";
       i += number.length;
     } else {
       i++;

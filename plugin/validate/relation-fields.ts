@@ -26,7 +26,8 @@ const reaches = (relation: RelationCatalog, capability: RelationCapability): boo
 /** `posts.status`, `posts.title`, ...: the dot paths of `relations` allowed for `capability`. */
 export function dotPaths(relations: Iterable<RelationCatalog>, capability: RelationCapability): string[] {
   return [...relations].flatMap((relation) =>
-    (reaches(relation, capability) ? relation.scope[capability].map((field) => `${relation.name}.${field}`) : []));
+    reaches(relation, capability) ? relation.scope[capability].map((field) => `${relation.name}.${field}`) : [],
+  );
 }
 
 /**
@@ -49,11 +50,18 @@ export function relationField(
     return { relation, column };
   }
   const allowed = dotPaths(relation === undefined ? relations.values() : [relation], capability);
-  const toMany = capability === 'sortable' && relation?.cardinality === 'many'
-    ? `; ${relation.name} is a to-many relation: sort by its count with count[${relation.name}] and sort[${relation.name}_count]`
-    : '';
+  const toMany =
+    capability === 'sortable' && relation?.cardinality === 'many'
+      ? `; ${relation.name} is a to-many relation: sort by its count with count[${relation.name}] and sort[${relation.name}_count]`
+      : '';
   const none = allowed.length === 0 && toMany === '' ? '; no related field can' : '';
-  problems.push(problem('FIELD_NOT_ALLOWED', parameter,
-    `\`${parameter}\`: "${name}" cannot be ${words[capability]} in ${relation?.scope.label ?? label}${toMany}${none}`, allowed));
+  problems.push(
+    problem(
+      'FIELD_NOT_ALLOWED',
+      parameter,
+      `\`${parameter}\`: "${name}" cannot be ${words[capability]} in ${relation?.scope.label ?? label}${toMany}${none}`,
+      allowed,
+    ),
+  );
   return undefined;
 }

@@ -19,8 +19,10 @@ const capabilityWords: Readonly<Record<Capability, string>> = {
 };
 
 /** One condition on the related records of `relation`, as an EXISTS (decisions.md 36). */
-const exists = (relation: RelationCatalog, condition: Condition): Condition =>
-  ({ kind: 'exists', related: { relation, groups: [{ anyOf: [[{ negated: false, condition }]] }] } });
+const exists = (relation: RelationCatalog, condition: Condition): Condition => ({
+  kind: 'exists',
+  related: { relation, groups: [{ anyOf: [[{ negated: false, condition }]] }] },
+});
 
 /** What only the root reaches: its relations (dot paths) and the counts of this request (`posts_count`). */
 export interface RootReach {
@@ -43,7 +45,11 @@ class ScopeValidator {
   }
 
   /** `posts.status` at the root -> that relation and its field; anything else -> a field of this scope. */
-  target(name: string, capability: 'filterable' | 'searchable', parameter: string): RelationField | { relation: undefined; column: Column } | undefined {
+  target(
+    name: string,
+    capability: 'filterable' | 'searchable',
+    parameter: string,
+  ): RelationField | { relation: undefined; column: Column } | undefined {
     if (this.relations !== undefined && name.includes('.')) {
       return relationField(this.catalog.label, this.relations, name, capability, parameter, this.problems);
     }
@@ -65,10 +71,21 @@ class ScopeValidator {
     // The list goes in `allowed` only: written in the detail too, a body would carry it twice per problem.
     const none = allowed.length === 0 ? '; no field can' : '';
     const countOf = /^(.+)_count$/.exec(name)?.[1];
-    const hint = capability !== 'projectable' && capability !== 'searchable' && countOf !== undefined
-      && this.relations?.get(countOf)?.cardinality === 'many' ? `; add count[${countOf}] to the request to use ${name}` : '';
-    this.problems.push(problem('FIELD_NOT_ALLOWED', parameter,
-      `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}${hint}`, allowed));
+    const hint =
+      capability !== 'projectable' &&
+      capability !== 'searchable' &&
+      countOf !== undefined &&
+      this.relations?.get(countOf)?.cardinality === 'many'
+        ? `; add count[${countOf}] to the request to use ${name}`
+        : '';
+    this.problems.push(
+      problem(
+        'FIELD_NOT_ALLOWED',
+        parameter,
+        `\`${parameter}\`: "${name}" cannot be ${capabilityWords[capability]} in ${this.catalog.label}${none}${hint}`,
+        allowed,
+      ),
+    );
     return undefined;
   }
 
@@ -76,9 +93,14 @@ class ScopeValidator {
     const coerced = coerceValue(column, raw);
     if (coerced.ok) return coerced.operand;
     const shown = raw.kind === 'text' ? raw.text : 'null';
-    this.problems.push(problem('INVALID_VALUE', parameter,
-      `\`${parameter}\`: "${shown.slice(0, 100)}" ${coerced.detail} (field ${column.name} is ${typeWords(column)})`,
-      coerced.allowed));
+    this.problems.push(
+      problem(
+        'INVALID_VALUE',
+        parameter,
+        `\`${parameter}\`: "${shown.slice(0, 100)}" ${coerced.detail} (field ${column.name} is ${typeWords(column)})`,
+        coerced.allowed,
+      ),
+    );
     return undefined;
   }
 
@@ -94,8 +116,9 @@ class ScopeValidator {
     const field = comparison === 'membership' ? 'an array field' : 'a JSON field';
     const equality = comparison === 'membership' ? '= (contains) or <> (does not contain)' : '= or <>';
     const why = operator === undefined ? 'has no range; use filter or in' : `takes ${equality}, not ${operator}`;
-    this.problems.push(problem('INVALID_VALUE', clause.parameter,
-      `\`${clause.parameter}\`: ${field} ${why} (field ${column.name} is ${typeWords(column)})`));
+    this.problems.push(
+      problem('INVALID_VALUE', clause.parameter, `\`${clause.parameter}\`: ${field} ${why} (field ${column.name} is ${typeWords(column)})`),
+    );
     return true;
   }
 
@@ -159,7 +182,9 @@ class ScopeValidator {
     if (!targets.every((t) => t !== undefined)) return undefined;
     if (search.term.includes('\u0000')) {
       // PostgreSQL text cannot hold NUL; refuse it here rather than let the driver fail.
-      this.problems.push(problem('INVALID_VALUE', search.parameter, `\`${search.parameter}\`: the search term must not contain a NUL character`));
+      this.problems.push(
+        problem('INVALID_VALUE', search.parameter, `\`${search.parameter}\`: the search term must not contain a NUL character`),
+      );
       return undefined;
     }
     const escaped = search.term.replace(/[\\%_]/g, (ch) => '\\' + ch);
@@ -181,8 +206,9 @@ class ScopeValidator {
     if (projection.kind === 'include') return named.filter((c): c is Column => c !== undefined);
     const kept = projectable.filter((name) => !projection.fields.includes(name));
     if (kept.length === 0) {
-      this.problems.push(problem('MALFORMED_PARAMETER', projection.parameter,
-        `\`${projection.parameter}\` excludes every field; at least one must remain`));
+      this.problems.push(
+        problem('MALFORMED_PARAMETER', projection.parameter, `\`${projection.parameter}\` excludes every field; at least one must remain`),
+      );
     }
     return columnsOf(kept);
   }
@@ -230,6 +256,11 @@ class ScopeValidator {
  * Validates one scope, adding every problem found to `problems`. `reach` (the root's) lets its
  * conditions name related fields (`filter[posts.status]`) and the request's counts; alias scopes have none.
  */
-export function validateScope(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[], reach?: RootReach): ValidatedScope {
+export function validateScope(
+  description: ScopeDescription,
+  catalog: ScopeCatalog,
+  problems: Problem[],
+  reach?: RootReach,
+): ValidatedScope {
   return new ScopeValidator(catalog, problems, reach).scope(description);
 }

@@ -101,9 +101,7 @@ export interface ValidatedExpansion {
  * estimated by the planner past that; or not at all (the simple envelope, one row read past the page).
  */
 export type ValidatedTotal =
-  | { readonly kind: 'exact' }
-  | { readonly kind: 'estimated'; readonly estimateAbove: number }
-  | { readonly kind: 'none' };
+  { readonly kind: 'exact' } | { readonly kind: 'estimated'; readonly estimateAbove: number } | { readonly kind: 'none' };
 
 /**
  * Where a cursor page starts (decisions.md 43): after (`next`) or before (`prev`) the boundary row's

@@ -23,21 +23,32 @@ export interface ValidationLimits extends TotalSettings {
   readonly maxExpandDepth: number;
 }
 
-function validatePaging(description: QueryDescription, collection: CollectionCatalog, limits: ValidationLimits, problems: Problem[]): ValidatedPaging {
+function validatePaging(
+  description: QueryDescription,
+  collection: CollectionCatalog,
+  limits: ValidationLimits,
+  problems: Problem[],
+): ValidatedPaging {
   const { paging } = description;
   switch (paging.kind) {
     case 'none':
       return { kind: 'rows', limit: limits.maxRows, offset: 0, truncatable: true };
     case 'limit': {
       const capped = paging.limit === undefined || paging.limit > limits.maxRows;
-      return { kind: 'rows', limit: capped ? limits.maxRows : (paging.limit), offset: paging.offset, truncatable: capped };
+      return { kind: 'rows', limit: capped ? limits.maxRows : paging.limit, offset: paging.offset, truncatable: capped };
     }
     case 'page': {
       const pageSize = paging.pageSize ?? limits.defaultPageSize;
       if (pageSize > limits.maxPageSize) {
         const parameter = paging.pageSizeParameter ?? 'per-page';
-        problems.push(problem('PAGE_SIZE_TOO_LARGE', parameter,
-          `\`${parameter}\` is ${pageSize}; the largest page size is ${limits.maxPageSize}`, limits.maxPageSize));
+        problems.push(
+          problem(
+            'PAGE_SIZE_TOO_LARGE',
+            parameter,
+            `\`${parameter}\` is ${pageSize}; the largest page size is ${limits.maxPageSize}`,
+            limits.maxPageSize,
+          ),
+        );
       }
       if (!Number.isSafeInteger((paging.page - 1) * pageSize)) {
         problems.push(problem('MALFORMED_PARAMETER', 'page', '`page` is too large'));
@@ -49,33 +60,54 @@ function validatePaging(description: QueryDescription, collection: CollectionCat
 
 function checkCost(description: QueryDescription, limits: ValidationLimits, problems: Problem[]): void {
   if (description.cost.clauses > limits.maxClauses) {
-    problems.push(problem('LIMIT_EXCEEDED', undefined,
-      `The request has ${description.cost.clauses} filter, in, between and search clauses; at most ${limits.maxClauses} are allowed`,
-      limits.maxClauses));
+    problems.push(
+      problem(
+        'LIMIT_EXCEEDED',
+        undefined,
+        `The request has ${description.cost.clauses} filter, in, between and search clauses; at most ${limits.maxClauses} are allowed`,
+        limits.maxClauses,
+      ),
+    );
   }
   if (description.cost.listItems > limits.maxListItems) {
     const parameter = description.cost.longestList;
-    problems.push(problem('LIMIT_EXCEEDED', parameter,
-      `\`${parameter}\` has ${description.cost.listItems} items; at most ${limits.maxListItems} are allowed in one list`,
-      limits.maxListItems));
+    problems.push(
+      problem(
+        'LIMIT_EXCEEDED',
+        parameter,
+        `\`${parameter}\` has ${description.cost.listItems} items; at most ${limits.maxListItems} are allowed in one list`,
+        limits.maxListItems,
+      ),
+    );
   }
   // Each relation the request names at the root, and each nested expansion (decisions.md 32, 40).
   const { relations } = description.cost;
   if (relations.length > limits.maxExpansions) {
-    problems.push(problem('LIMIT_EXCEEDED', relations[limits.maxExpansions]?.parameter,
-      `The request names ${relations.length} relations (in expand, has, count, dot paths and nested expansions); at most ${limits.maxExpansions} are allowed`,
-      limits.maxExpansions));
+    problems.push(
+      problem(
+        'LIMIT_EXCEEDED',
+        relations[limits.maxExpansions]?.parameter,
+        `The request names ${relations.length} relations (in expand, has, count, dot paths and nested expansions); at most ${limits.maxExpansions} are allowed`,
+        limits.maxExpansions,
+      ),
+    );
   }
 }
 
 /** The scope catalog of a root relation, labelled with its path (`users.posts`) as expand labels it. */
-const rootScope = (collection: CollectionCatalog, relation: RelationCatalog) => labelled(relation.scope, `${collection.name}.${relation.name}`);
+const rootScope = (collection: CollectionCatalog, relation: RelationCatalog) =>
+  labelled(relation.scope, `${collection.name}.${relation.name}`);
 
 /**
  * `has[posts]=p` -> one group: at least one related record satisfies all of p's conditions
  * together (one EXISTS); `has![posts]=p` -> none does (decisions.md 37).
  */
-function validateHas(description: QueryDescription, collection: CollectionCatalog, aliases: AliasScopes, problems: Problem[]): ConditionGroup[] {
+function validateHas(
+  description: QueryDescription,
+  collection: CollectionCatalog,
+  aliases: AliasScopes,
+  problems: Problem[],
+): ConditionGroup[] {
   return description.has.flatMap((has) => {
     const relation = relationNamed(collection.name, collection.relations, has.relation, has.parameter, problems);
     if (relation === undefined) return [];
@@ -88,20 +120,36 @@ function validateHas(description: QueryDescription, collection: CollectionCatalo
  * `count[posts]=p` -> `posts_count`, an integer field of the request: the number of related records
  * satisfying p's conditions (all without an alias), joined once per record (decisions.md 39).
  */
-function validateCounts(description: QueryDescription, collection: CollectionCatalog, aliases: AliasScopes, problems: Problem[]): RelationJoin[] {
+function validateCounts(
+  description: QueryDescription,
+  collection: CollectionCatalog,
+  aliases: AliasScopes,
+  problems: Problem[],
+): RelationJoin[] {
   return description.counts.flatMap((count, index): RelationJoin[] => {
     const relation = relationNamed(collection.name, collection.relations, count.relation, count.parameter, problems);
     if (relation === undefined) return [];
     if (relation.cardinality === 'one') {
-      problems.push(problem('MALFORMED_PARAMETER', count.parameter,
-        `\`${count.parameter}\`: ${relation.name} is a ${relation.kind} relation, so each record has at most one; count takes a to-many relation`));
+      problems.push(
+        problem(
+          'MALFORMED_PARAMETER',
+          count.parameter,
+          `\`${count.parameter}\`: ${relation.name} is a ${relation.kind} relation, so each record has at most one; count takes a to-many relation`,
+        ),
+      );
       return [];
     }
     const alias = `__kqm_c${index}`;
     const name = `${relation.name}_count`;
     const grouped = description.root.sorts.some((sort) => sort.field === name);
     const column: Column = Object.freeze({
-      name, column: 'n', table: alias, type: 'integer', nullable: false, udt: 'int4', orderable: true,
+      name,
+      column: 'n',
+      table: alias,
+      type: 'integer',
+      nullable: false,
+      udt: 'int4',
+      orderable: true,
       ...(grouped ? { zeroWhenMissing: true } : {}),
     });
     const groups = aliases.of(count.alias, rootScope(collection, relation)).groups;
@@ -115,7 +163,10 @@ function inQueryOrder(problems: readonly Problem[], keys: readonly string[]): Pr
     const at = p.parameter === undefined ? -1 : keys.indexOf(p.parameter);
     return at === -1 ? keys.length : at;
   };
-  return problems.map((p, i) => ({ p, i })).sort((a, b) => position(a.p) - position(b.p) || a.i - b.i).map(({ p }) => p);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => position(a.p) - position(b.p) || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 /** `filter[id]=>=5` on users -> a ValidatedQuery; throws a QueryError listing every problem. */
@@ -127,9 +178,10 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const expansions = validateExpansions(description, collection.name, collection.relations, limits, aliases, problems);
   // `has` groups are ANDed with the other groups (decisions.md 37).
   const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
-  const paging = description.cursor === undefined
-    ? validatePaging(description, collection, limits, problems)
-    : validateCursorPaging(description, root.order, limits, problems);
+  const paging =
+    description.cursor === undefined
+      ? validatePaging(description, collection, limits, problems)
+      : validateCursorPaging(description, root.order, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
   return Object.freeze({ collection, root, expansions, paging });

@@ -10,8 +10,7 @@ import type { Operand } from './types';
 
 /** A typed operand, or why the value does not fit (with the values allowed, for an enum). */
 export type Coerced =
-  | { readonly ok: true; readonly operand: Operand }
-  | { readonly ok: false; readonly detail: string; readonly allowed?: readonly string[] };
+  { readonly ok: true; readonly operand: Operand } | { readonly ok: false; readonly detail: string; readonly allowed?: readonly string[] };
 
 const integerRanges = {
   smallint: [-32768n, 32767n],
@@ -19,8 +18,7 @@ const integerRanges = {
   bigint: [-9223372036854775808n, 9223372036854775807n],
 } as const;
 
-const timestampShape =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const timestampShape = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const numericShape = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const floatShape = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
@@ -118,9 +116,22 @@ function coerceEnum(column: Column, text: string): Coerced {
 export type Comparison = 'ordered' | 'equality' | 'membership';
 
 const comparisons: Readonly<Record<ColumnType, Comparison>> = {
-  smallint: 'ordered', integer: 'ordered', bigint: 'ordered', numeric: 'ordered', float: 'ordered', text: 'ordered',
-  boolean: 'ordered', timestamptz: 'ordered', timestamp: 'ordered', date: 'ordered', uuid: 'ordered', enum: 'ordered',
-  other: 'ordered', virtual: 'ordered', json: 'equality', array: 'membership',
+  smallint: 'ordered',
+  integer: 'ordered',
+  bigint: 'ordered',
+  numeric: 'ordered',
+  float: 'ordered',
+  text: 'ordered',
+  boolean: 'ordered',
+  timestamptz: 'ordered',
+  timestamp: 'ordered',
+  date: 'ordered',
+  uuid: 'ordered',
+  enum: 'ordered',
+  other: 'ordered',
+  virtual: 'ordered',
+  json: 'equality',
+  array: 'membership',
 };
 
 /**

@@ -1,15 +1,7 @@
 // Owns the generation of the demo rows (users, posts, comments, phones, roles, user_roles) from a seed: a pure
 // function with no database access, so the same seed always yields the same rows.
 import { createPrng, type Prng } from './prng';
-import {
-  BODY_SENTENCES,
-  FIRST_NAMES,
-  LAST_NAMES,
-  MAIL_DOMAINS,
-  ROLE_DESCRIPTIONS,
-  TITLE_PATTERNS,
-  TITLE_TOPICS,
-} from './seed-words';
+import { BODY_SENTENCES, FIRST_NAMES, LAST_NAMES, MAIL_DOMAINS, ROLE_DESCRIPTIONS, TITLE_PATTERNS, TITLE_TOPICS } from './seed-words';
 
 export interface UserRow {
   readonly id: number;
@@ -91,7 +83,10 @@ function instantBetween(rng: Prng, from: number, to: number): number {
 }
 
 function asciiSlug(text: string): string {
-  return text.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
 }
 
 function makeEmail(first: string, last: string, rng: Prng, taken: Map<string, number>): string {
@@ -107,9 +102,7 @@ function makeUser(id: number, rng: Prng, taken: Map<string, number>): { user: Us
   const first = rng.pick(FIRST_NAMES);
   const last = rng.pick(LAST_NAMES);
   const inApril = rng.chance(0.08);
-  const created = inApril
-    ? instantBetween(rng, APRIL_2025_START, APRIL_2025_END)
-    : instantBetween(rng, RANGE_START, RANGE_END);
+  const created = inApril ? instantBetween(rng, APRIL_2025_START, APRIL_2025_END) : instantBetween(rng, RANGE_START, RANGE_END);
   const updated = rng.chance(0.3) ? created : Math.min(RANGE_END, created + Math.floor(rng.next() * 200 * US_PER_DAY));
   const verified = rng.chance(0.2) ? null : Math.min(RANGE_END, created + Math.floor(rng.next() * 3 * US_PER_DAY));
   const role = rng.weighted({ admin: 8, editor: 17, writer: 35, guest: 40 });
@@ -143,9 +136,7 @@ function makePosts(user: UserRow, createdUs: number, rng: Prng): Array<Omit<Post
   const posts: Array<Omit<PostRow, 'id'>> = [];
   for (let i = 0; i < count; i += 1) {
     const status = rng.weighted({ published: 60, draft: 25, archived: 15 });
-    const body = rng.chance(0.15)
-      ? null
-      : [rng.pick(BODY_SENTENCES), rng.pick(BODY_SENTENCES)].join(' ');
+    const body = rng.chance(0.15) ? null : [rng.pick(BODY_SENTENCES), rng.pick(BODY_SENTENCES)].join(' ');
     posts.push({
       user_id: user.id,
       title: makeTitle(rng),

@@ -30,13 +30,13 @@ async function insertChunked(trx: Knex.Transaction, table: string, rows: readonl
 
 // Rows are inserted with explicit ids (stable across runs), so each serial sequence must be moved past them.
 async function resetSequence(trx: Knex.Transaction, table: string): Promise<void> {
-  await trx.raw(
-    "select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)",
-    [table, table],
-  );
+  await trx.raw("select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)", [table, table]);
 }
 
-async function insertRoles(trx: Knex.Transaction, names: ReadonlyArray<{ name: string; description: string }>): Promise<Map<string, number>> {
+async function insertRoles(
+  trx: Knex.Transaction,
+  names: ReadonlyArray<{ name: string; description: string }>,
+): Promise<Map<string, number>> {
   // roles has no foreign key to users, so it may survive an emptied users table: keep existing rows.
   await trx('roles').insert(names).onConflict('name').ignore();
   const rows: Array<{ id: number; name: string }> = await trx('roles').select('id', 'name');
@@ -68,7 +68,13 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
     return true;
   });
   const counts = seeded
-    ? { users: data.users.length, posts: data.posts.length, comments: data.comments.length, phones: data.phones.length, userRoles: data.userRoles.length }
+    ? {
+        users: data.users.length,
+        posts: data.posts.length,
+        comments: data.comments.length,
+        phones: data.phones.length,
+        userRoles: data.userRoles.length,
+      }
     : { users: 0, posts: 0, comments: 0, phones: 0, userRoles: 0 };
   return { seeded, ...counts, milliseconds: Math.round(performance.now() - started) };
 }

@@ -50,7 +50,8 @@ describe('admin UI: cursor pages (browser)', function () {
     expect(pageErrors.splice(0), 'uncaught errors in the page').to.deep.equal([]);
   });
 
-  const api = async (query: string): Promise<CursorBody> => (await (await fetch(`${server.origin}/api/users?${query}`)).json()) as CursorBody;
+  const api = async (query: string): Promise<CursorBody> =>
+    (await (await fetch(`${server.origin}/api/users?${query}`)).json()) as CursorBody;
   const ids = (body: CursorBody): string[] => body.data.map((r) => String(r.id));
 
   it('moves through cursor pages with Next, Previous and First', async function () {

@@ -94,8 +94,9 @@ describe('admin UI: nested expansions (browser)', function () {
 
     await page.getByLabel('Pages', { exact: true }).check();
     await page.getByLabel(/^Page size/).fill('5');
-    const expected = `${server.origin}/api/users?expand[posts]=p&p_sort[created_at]=desc&p_limit=2`
-      + '&p_expand[comments]=c&c_fields=body&c_limit=1&c_expand[author]=a&a_fields=name&per-page=5';
+    const expected =
+      `${server.origin}/api/users?expand[posts]=p&p_sort[created_at]=desc&p_limit=2` +
+      '&p_expand[comments]=c&c_fields=body&c_limit=1&c_expand[author]=a&a_fields=name&per-page=5';
     expect(await admin.requestUrl()).to.equal(expected);
 
     await admin.run();
@@ -104,17 +105,23 @@ describe('admin UI: nested expansions (browser)', function () {
     expect(withPosts, 'a user whose posts have comments on the first page').to.be.at.least(0);
     const apiPosts = records[withPosts]?.posts as Row[];
     const columns = await admin.columns();
-    const postsCell = page.locator('#panel-table .table-scroll > table > tbody > tr').nth(withPosts)
+    const postsCell = page
+      .locator('#panel-table .table-scroll > table > tbody > tr')
+      .nth(withPosts)
       .locator(`:scope > td:nth-child(${columns.indexOf('posts') + 1})`);
     expect(await nestedColumn(postsCell, 'id')).to.deep.equal(apiPosts.map((p) => String(p.id)));
     const at = apiPosts.findIndex((p) => (p.comments as Row[]).length > 0);
     const postHeaders = await postsCell.locator(':scope > details > table > thead > tr > th').allTextContents();
-    const commentsCell = postsCell.locator(':scope > details > table > tbody > tr').nth(at)
+    const commentsCell = postsCell
+      .locator(':scope > details > table > tbody > tr')
+      .nth(at)
       .locator(`:scope > td:nth-child(${postHeaders.indexOf('comments') + 1})`);
     const apiComment = (apiPosts[at]?.comments as Row[])[0] as Row;
     expect(await nestedColumn(commentsCell, 'body')).to.deep.equal([apiComment.body]);
     const commentHeaders = await commentsCell.locator(':scope > details > table > thead > tr > th').allTextContents();
-    const authorCell = commentsCell.locator(':scope > details > table > tbody > tr').nth(0)
+    const authorCell = commentsCell
+      .locator(':scope > details > table > tbody > tr')
+      .nth(0)
       .locator(`:scope > td:nth-child(${commentHeaders.indexOf('author') + 1})`);
     expect(await nestedColumn(authorCell, 'name')).to.deep.equal([(apiComment.author as Row).name]);
     await admin.screenshot('admin-ui-nested');
@@ -122,8 +129,9 @@ describe('admin UI: nested expansions (browser)', function () {
 
   it('rebuilds nested expansions and windows from a pasted URL, and gives the same URL back', async function () {
     await admin.open();
-    const query = 'fields=id,name&expand[posts]=p&p_fields=id,title&p_limit=3&p_offset=1&p_expand[comments]=c&c_sort[created_at]=desc'
-      + '&c_limit=2&c_expand[author]=a&a_fields=name&expand[roles]=r&r_limit=1&limit=10';
+    const query =
+      'fields=id,name&expand[posts]=p&p_fields=id,title&p_limit=3&p_offset=1&p_expand[comments]=c&c_sort[created_at]=desc' +
+      '&c_limit=2&c_expand[author]=a&a_fields=name&expand[roles]=r&r_limit=1&limit=10';
     const url = `${server.origin}/api/users?${query}`;
     await page.getByLabel('Paste a URL to edit it here').fill(url);
     await page.getByRole('button', { name: 'Load URL' }).click();

@@ -9,7 +9,11 @@ import { projectRoot } from './demo-server';
 export const screenshotDir = join(projectRoot, 'test-results');
 
 export class AdminPage {
-  constructor(readonly page: Page, readonly origin: string, readonly adminPath = '/admin') {}
+  constructor(
+    readonly page: Page,
+    readonly origin: string,
+    readonly adminPath = '/admin',
+  ) {}
 
   /** Opens the admin page (optionally with a #hash) and waits for the first load to finish. */
   async open(hash = ''): Promise<void> {
@@ -66,7 +70,10 @@ export class AdminPage {
   /** The cells of one nested column of row `row` (0-based) after opening its <details>. */
   async nested(row: number, relation: string, field: string): Promise<string[]> {
     const index = (await this.columns()).indexOf(relation);
-    const cell = this.page.locator('#panel-table .table-scroll > table > tbody > tr').nth(row).locator(`> td:nth-child(${index + 1})`);
+    const cell = this.page
+      .locator('#panel-table .table-scroll > table > tbody > tr')
+      .nth(row)
+      .locator(`> td:nth-child(${index + 1})`);
     await cell.locator('summary').first().click();
     const headers = await cell.locator('table > thead > tr > th').allTextContents();
     const at = headers.indexOf(field);

@@ -21,7 +21,12 @@ const ADMIN_PATH = '/tools/query';
 
 /** A host app: its own `/cms/v2/me` and the plugin under /cms/v2 with the admin page at /tools/query. */
 async function hostApp(knex: Knex): Promise<Koa> {
-  const plugin = await queryModifiers({ knex, collections: { users: User, posts: Post }, prefix: PREFIX, admin: { path: ADMIN_PATH, explain: true } });
+  const plugin = await queryModifiers({
+    knex,
+    collections: { users: User, posts: Post },
+    prefix: PREFIX,
+    admin: { path: ADMIN_PATH, explain: true },
+  });
   const host = new Router();
   host.get(`${PREFIX}/me`, (ctx) => {
     ctx.body = { user: 'host' };

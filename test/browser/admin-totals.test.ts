@@ -15,7 +15,9 @@ import { startDemoServer, type DemoServer } from './demo-server';
 /** The demo app with estimated totals past 50 records, so the demo's users get the planner's estimate. */
 async function estimatingApp(server: DemoServer): Promise<{ origin: string; close(): Promise<void> }> {
   const app = await createApp({
-    knex: server.knex, logger: createLogger({ LOG_LEVEL: 'silent' }), plugin: { pagination: { estimateAbove: 50 } },
+    knex: server.knex,
+    logger: createLogger({ LOG_LEVEL: 'silent' }),
+    plugin: { pagination: { estimateAbove: 50 } },
   });
   app.silent = true;
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers every error itself (ctx.onerror): its promise never rejects
@@ -24,10 +26,11 @@ async function estimatingApp(server: DemoServer): Promise<{ origin: string; clos
   const { port } = http.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((done) => {
-      http.closeAllConnections();
-      http.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        http.closeAllConnections();
+        http.close(() => done());
+      }),
   };
 }
 
@@ -77,12 +80,14 @@ describe('admin UI: totals (browser)', function () {
     await page.getByLabel(/^Page size/).fill(size);
   }
 
-  it('offers the collection\'s default and each mode, and shows an estimated total as an estimate', async function () {
+  it("offers the collection's default and each mode, and shows an estimated total as an estimate", async function () {
     await pages('5');
     const total = page.getByLabel('Total', { exact: true });
     expect(await total.locator('option').allTextContents()).to.deep.equal([
-      'Default: exact (count every record)', 'exact (count every record)',
-      'estimated (planner estimate on large results)', 'none (previous and next only)',
+      'Default: exact (count every record)',
+      'exact (count every record)',
+      'estimated (planner estimate on large results)',
+      'none (previous and next only)',
     ]);
     await total.selectOption('estimated');
     const url = `${app.origin}/api/users?per-page=5&total=estimated`;
@@ -91,8 +96,9 @@ describe('admin UI: totals (browser)', function () {
     const body = (await (await fetch(url)).json()) as { total: number; last_page: number; total_is_estimate: boolean };
     expect(body.total_is_estimate).to.equal(true);
     const nav = page.getByRole('navigation', { name: 'Result pages' });
-    expect(await nav.locator('.page-summary').textContent())
-      .to.equal(`Records 1–5 of about ${body.total} · page 1 of about ${body.last_page} (the total is an estimate)`);
+    expect(await nav.locator('.page-summary').textContent()).to.equal(
+      `Records 1–5 of about ${body.total} · page 1 of about ${body.last_page} (the total is an estimate)`,
+    );
 
     // Under the threshold the total is exact and shown as such.
     const filter = await admin.addRow('root-filter', 'Add filter');

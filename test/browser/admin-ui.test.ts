@@ -69,7 +69,7 @@ describe('admin UI (browser)', function () {
     expect(await page.getByLabel('Collection').inputValue()).to.equal('users');
     const openapi = page.getByRole('link', { name: 'OpenAPI document' });
     expect(await openapi.getAttribute('href')).to.equal('/api/openapi.json');
-    expect((await apiJson(`${server.origin}/api/openapi.json`) as { openapi?: unknown }).openapi).to.match(/^3\.1\./);
+    expect(((await apiJson(`${server.origin}/api/openapi.json`)) as { openapi?: unknown }).openapi).to.match(/^3\.1\./);
 
     const between = await admin.addRow('root-between', 'Add between');
     await between.getByLabel('Field', { exact: true }).selectOption('created_at');
@@ -94,8 +94,9 @@ describe('admin UI (browser)', function () {
     await page.getByLabel('Pages', { exact: true }).check();
     await page.getByLabel(/^Page size/).fill('10');
 
-    const expected = `${server.origin}/api/users?between[created_at]=2025-04-01,2025-04-30&search[name]=an`
-      + '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10';
+    const expected =
+      `${server.origin}/api/users?between[created_at]=2025-04-01,2025-04-30&search[name]=an` +
+      '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10';
     expect(await admin.requestUrl()).to.equal(expected);
     expect(await admin.condition()).to.equal("WHERE (created_at BETWEEN 2025-04-01 AND 2025-04-30)\n  AND (name contains 'an')");
 
@@ -110,7 +111,10 @@ describe('admin UI (browser)', function () {
     expect(await admin.column('name')).to.deep.equal(records.map((r) => r.name));
     for (const name of await admin.column('name')) expect(name.toLowerCase()).to.contain('an');
     const created = await admin.column('created_at');
-    expect(created.every((t) => t.startsWith('2025-04-')), created.join(' ')).to.equal(true);
+    expect(
+      created.every((t) => t.startsWith('2025-04-')),
+      created.join(' '),
+    ).to.equal(true);
     expect([...created].sort().reverse()).to.deep.equal(created);
     expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200 · 10 records · \d+ ms$/);
     await admin.screenshot('admin-ui-april-users');
@@ -159,11 +163,13 @@ describe('admin UI (browser)', function () {
     await page.getByLabel(/^Page size/).fill('5');
     await page.getByLabel('Page', { exact: true }).fill('2');
 
-    const query = 'filter[status]=active&filter[or+role]=admin&filter[and!+id]=%3E250&fields=id,name,status,role'
-      + '&sort[name]=asc&expand[posts]=p&p_filter[status]=published&per-page=5&page=2';
+    const query =
+      'filter[status]=active&filter[or+role]=admin&filter[and!+id]=%3E250&fields=id,name,status,role' +
+      '&sort[name]=asc&expand[posts]=p&p_filter[status]=published&per-page=5&page=2';
     expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
     expect(await admin.condition()).to.equal(
-      "WHERE (status = 'active' OR (role = 'admin' AND NOT (id > 250)))\n\nposts (alias p): only related records\nWHERE (status = 'published')");
+      "WHERE (status = 'active' OR (role = 'admin' AND NOT (id > 250)))\n\nposts (alias p): only related records\nWHERE (status = 'published')",
+    );
 
     await admin.run();
     const body = await apiJson(`${server.origin}/api/users?${query}`);
@@ -210,13 +216,15 @@ describe('admin UI (browser)', function () {
     await sort.getByLabel('Sort by', { exact: true }).selectOption('phone.kind');
     await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
 
-    const query = 'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name&sort[phone.kind]=desc';
+    const query =
+      'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name&sort[phone.kind]=desc';
     expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
     expect(await admin.condition()).to.equal(
-      "WHERE (EXISTS a posts record with status = 'draft' AND NOT EXISTS a roles record with name = 'admin')\n"
-      + "  AND (name contains 'the' OR EXISTS a posts record with title contains 'the')");
+      "WHERE (EXISTS a posts record with status = 'draft' AND NOT EXISTS a roles record with name = 'admin')\n" +
+        "  AND (name contains 'the' OR EXISTS a posts record with title contains 'the')",
+    );
     await admin.run();
-    const records = await apiJson(`${server.origin}/api/users?${query}`) as Row[];
+    const records = (await apiJson(`${server.origin}/api/users?${query}`)) as Row[];
     expect(records.length).to.be.greaterThan(0);
     expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
 
@@ -256,9 +264,10 @@ describe('admin UI (browser)', function () {
     const query = 'fields=id&has[posts]=p&p_filter[status]=published&p_filter[views]=%3E4900&has![phone]';
     expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
     expect(await admin.condition()).to.equal(
-      "WHERE (EXISTS a posts record with (status = 'published' AND views > 4900))\n  AND (NOT EXISTS a phone record)");
+      "WHERE (EXISTS a posts record with (status = 'published' AND views > 4900))\n  AND (NOT EXISTS a phone record)",
+    );
     await admin.run();
-    const records = await apiJson(`${server.origin}/api/users?${query}`) as Row[];
+    const records = (await apiJson(`${server.origin}/api/users?${query}`)) as Row[];
     expect(records.length).to.be.greaterThan(0);
     expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
 
@@ -268,8 +277,9 @@ describe('admin UI (browser)', function () {
     await page.getByRole('button', { name: 'Load URL' }).click();
     await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('has[posts]')`);
     expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${shared}`);
-    expect(await admin.condition()).to.equal("WHERE (EXISTS a posts record with (status = 'draft'))\n\n"
-      + "posts (alias p): only related records\nWHERE (status = 'draft')");
+    expect(await admin.condition()).to.equal(
+      "WHERE (EXISTS a posts record with (status = 'draft'))\n\n" + "posts (alias p): only related records\nWHERE (status = 'draft')",
+    );
   });
 
   it('adds a count column, filters and sorts by it', async function () {
@@ -335,9 +345,10 @@ describe('admin UI (browser)', function () {
 
   it('rebuilds the form from a pasted URL, and gives the same URL back', async function () {
     await admin.open();
-    const query = 'filter[id]=%3E%3D5&filter[or!+status]=banned&filter[email]=x%2By@example.com&in[name]=%22Smith,+John%22,Jane'
-      + '&between[birthday]=1990-01-01,1999-12-31&search[name,email]=*son&fields!=updated_at,email_verified_at'
-      + '&sort[name]=desc&sort[id]=asc&expand[posts]=p&p_fields=id,title&p_sort[views]=desc&expand[phone]&limit=20&offset=5';
+    const query =
+      'filter[id]=%3E%3D5&filter[or!+status]=banned&filter[email]=x%2By@example.com&in[name]=%22Smith,+John%22,Jane' +
+      '&between[birthday]=1990-01-01,1999-12-31&search[name,email]=*son&fields!=updated_at,email_verified_at' +
+      '&sort[name]=desc&sort[id]=asc&expand[posts]=p&p_fields=id,title&p_sort[views]=desc&expand[phone]&limit=20&offset=5';
     const url = `${server.origin}/api/users?${query}`;
     await page.getByLabel('Paste a URL to edit it here').fill(url);
     await page.getByRole('button', { name: 'Load URL' }).click();
@@ -352,7 +363,12 @@ describe('admin UI (browser)', function () {
     expect(await filters.nth(1).getByLabel('Join', { exact: true }).inputValue()).to.equal('or!');
     expect(await filters.nth(1).getByLabel('Value', { exact: true }).inputValue()).to.equal('banned');
     expect(await filters.nth(2).getByLabel('Value', { exact: true }).inputValue()).to.equal('x+y@example.com');
-    expect(await page.locator('#root-in > .row').getByLabel(/^Values/).inputValue()).to.equal('"Smith, John",Jane');
+    expect(
+      await page
+        .locator('#root-in > .row')
+        .getByLabel(/^Values/)
+        .inputValue(),
+    ).to.equal('"Smith, John",Jane');
     const between = page.locator('#root-between > .row');
     expect(await between.getByLabel('From', { exact: true }).inputValue()).to.equal('1990-01-01');
     expect(await between.getByLabel('To', { exact: true }).inputValue()).to.equal('1999-12-31');
@@ -369,12 +385,14 @@ describe('admin UI (browser)', function () {
     expect(await expansions.nth(1).getByLabel('Relation', { exact: true }).inputValue()).to.equal('phone');
     expect(await page.getByLabel('Limit', { exact: true }).inputValue()).to.equal('20');
     expect(await page.getByLabel('Offset', { exact: true }).inputValue()).to.equal('5');
-    expect(await admin.condition()).to.equal([
-      "WHERE (id >= 5 OR (NOT (status = 'banned') AND email = 'x+y@example.com'))",
-      "  AND (name IN ('Smith, John', 'Jane'))",
-      '  AND (birthday BETWEEN 1990-01-01 AND 1999-12-31)',
-      "  AND (name ends with 'son' OR email ends with 'son')",
-    ].join('\n'));
+    expect(await admin.condition()).to.equal(
+      [
+        "WHERE (id >= 5 OR (NOT (status = 'banned') AND email = 'x+y@example.com'))",
+        "  AND (name IN ('Smith, John', 'Jane'))",
+        '  AND (birthday BETWEEN 1990-01-01 AND 1999-12-31)',
+        "  AND (name ends with 'son' OR email ends with 'son')",
+      ].join('\n'),
+    );
 
     // The page's own address keeps the query, so a reload shows the same form.
     await page.reload();
@@ -424,7 +442,7 @@ describe('admin UI (browser)', function () {
     await page.keyboard.press('Tab'); // operator
     await page.keyboard.press('Tab'); // value
     await page.keyboard.type('pending');
-    const before = Number(await page.locator('body').getAttribute('data-finished') ?? '0');
+    const before = Number((await page.locator('body').getAttribute('data-finished')) ?? '0');
     await page.keyboard.press('Enter');
     await page.waitForSelector(`body[data-finished="${before + 1}"]`);
     expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?filter[status]=pending`);
@@ -435,7 +453,8 @@ describe('admin UI (browser)', function () {
 
   it('sends the bearer token typed in the page when only the API needs one', async function () {
     // A host whose page is public and whose authorize hook asks for a bearer token on every API read.
-    const bearer: NonNullable<AppOptions['plugin']>['authorize'] = (ctx) => (ctx.get('Authorization') === 'Bearer sesame' ? true : { status: 401 });
+    const bearer: NonNullable<AppOptions['plugin']>['authorize'] = (ctx) =>
+      ctx.get('Authorization') === 'Bearer sesame' ? true : { status: 401 };
     const guarded = await listenApp(server.knex, { plugin: { authorize: bearer } });
     try {
       const guardedAdmin = new AdminPage(page, guarded.origin);
@@ -463,11 +482,17 @@ describe('admin UI (browser)', function () {
       const refused = await page.request.get(`${guarded.origin}/admin/`);
       expect(refused.status()).to.equal(401);
       expect(refused.headers()['www-authenticate']).to.match(/^Bearer\b[\s\S]*Basic realm=/);
-      const navigation = await page.goto(`${guarded.origin}/admin/`).then((response) => String(response?.status()), (error: unknown) => (error as Error).message);
+      const navigation = await page.goto(`${guarded.origin}/admin/`).then(
+        (response) => String(response?.status()),
+        (error: unknown) => (error as Error).message,
+      );
       expect(navigation).to.match(/^401$|ERR_INVALID_AUTH_CREDENTIALS/);
       expect(await page.locator('#collection').count(), 'no admin UI').to.equal(0);
       // What a person does in the browser's sign-in box: any user name, the token as the password.
-      signedIn = await browser.newContext({ viewport: { width: 1280, height: 800 }, httpCredentials: { username: 'me', password: 'sesame' } });
+      signedIn = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        httpCredentials: { username: 'me', password: 'sesame' },
+      });
       const signedInPage = await signedIn.newPage();
       signedInPage.on('pageerror', (error) => pageErrors.push(error.message));
       const signedInAdmin = new AdminPage(signedInPage, guarded.origin);
@@ -499,9 +524,11 @@ describe('admin UI (browser)', function () {
     }
   });
 
-  it('takes the guide\'s picture of the finished page (docs/images/admin-ui.png with UPDATE_DOCS_SCREENSHOT=1)', async function () {
-    await admin.open('#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&fields=id,name,created_at'
-      + '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10');
+  it("takes the guide's picture of the finished page (docs/images/admin-ui.png with UPDATE_DOCS_SCREENSHOT=1)", async function () {
+    await admin.open(
+      '#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&fields=id,name,created_at' +
+        '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10',
+    );
     await admin.run();
     const firstRow = page.locator('#panel-table .table-scroll > table > tbody > tr').first();
     await firstRow.locator('summary').first().click();
@@ -516,7 +543,9 @@ describe('admin UI (browser)', function () {
 
   it('fits a narrow (400px) window without sideways scrolling', async function () {
     await page.setViewportSize({ width: 400, height: 800 });
-    await admin.open('#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10');
+    await admin.open(
+      '#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10',
+    );
     await admin.run();
     expect(await page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(400);
     await admin.screenshot('admin-ui-narrow', true);

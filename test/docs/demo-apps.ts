@@ -40,9 +40,14 @@ function send(origin: string, request: ExampleRequest): Promise<Answer> {
     const req = httpRequest({ hostname, port, method: request.method, path: encodeTarget(request.target), headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers: res.headers, text: Buffer.concat(chunks).toString('utf8'),
-      }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          reason: res.statusMessage ?? '',
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -11,7 +11,10 @@ export type DocValue =
 
 /** A syntax error at a character offset of the parsed text. */
 export class DocJsonError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -51,7 +54,10 @@ function isEllipsis(t: Token | undefined): boolean {
 
 class Parser {
   private index = 0;
-  constructor(private readonly tokens: readonly Token[], private readonly length: number) {}
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly length: number,
+  ) {}
 
   done(): boolean {
     return this.index >= this.tokens.length;

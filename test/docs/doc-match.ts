@@ -48,7 +48,8 @@ function matchObject(shown: Extract<DocValue, { kind: 'object' }>, actual: unkno
     previous = at;
   }
   const extra = shown.open ? [] : keys.filter((key) => !shown.members.some(([name]) => name === key));
-  if (extra.length > 0) return `${path}: the server's object also has ${extra.map((k) => `"${k}"`).join(', ')} (write "…" in the docs to leave members out)`;
+  if (extra.length > 0)
+    return `${path}: the server's object also has ${extra.map((k) => `"${k}"`).join(', ')} (write "…" in the docs to leave members out)`;
   return undefined;
 }
 
@@ -71,7 +72,9 @@ function matchArray(shown: readonly DocValue[], actual: unknown, path: string): 
   if (runs.length === 1) {
     const inner = matchRun(head.slice(0, actual.length), actual, 0, path);
     if (inner !== undefined) return inner;
-    return head.length === actual.length ? undefined : `${path}: the docs show ${head.length} elements, the server answered ${actual.length}`;
+    return head.length === actual.length
+      ? undefined
+      : `${path}: the docs show ${head.length} elements, the server answered ${actual.length}`;
   }
   const tail = runs[runs.length - 1] ?? [];
   if (actual.length < head.length + tail.length) {
@@ -86,7 +89,8 @@ function matchArray(shown: readonly DocValue[], actual: unknown, path: string): 
     for (let start = at; start + run.length <= end && found === -1; start += 1) {
       if (matchRun(run, actual, start, path) === undefined) found = start;
     }
-    if (found === -1) return `${path}: the ${run.length} element(s) shown between two ellipses are not found, in order, within [${at}..${end - 1}]`;
+    if (found === -1)
+      return `${path}: the ${run.length} element(s) shown between two ellipses are not found, in order, within [${at}..${end - 1}]`;
     at = found + run.length;
   }
   return undefined;

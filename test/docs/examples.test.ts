@@ -47,7 +47,13 @@ import { matchDoc, matchText } from './doc-match';
 import { collectExamples, type DocExample } from './examples';
 
 const root = findProjectRoot(__dirname);
-const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const collected = files.map((file) => ({ file, ...collectExamples(file, readFileSync(join(root, file), 'utf8')) }));
 
 /** Files whose examples the check must keep finding: if the format drifts, this says so. */
@@ -66,9 +72,13 @@ function expectedStatus(example: DocExample): number | undefined {
 function difference(example: DocExample, answer: Answer): string | undefined {
   const shown = example.response;
   const status = expectedStatus(example);
-  if (status === undefined) return answer.status >= 200 && answer.status < 300 ? undefined : `the docs show no response, so it must succeed; the server answered ${answer.status}`;
+  if (status === undefined)
+    return answer.status >= 200 && answer.status < 300
+      ? undefined
+      : `the docs show no response, so it must succeed; the server answered ${answer.status}`;
   if (answer.status !== status) return `the docs show status ${status}, the server answered ${answer.status}`;
-  if (shown?.reason !== undefined && shown.reason !== answer.reason) return `the docs show "${status} ${shown.reason}", the server answered "${status} ${answer.reason}"`;
+  if (shown?.reason !== undefined && shown.reason !== answer.reason)
+    return `the docs show "${status} ${shown.reason}", the server answered "${status} ${answer.reason}"`;
   for (const [name, value] of shown?.headers ?? []) {
     const raw = answer.headers[name.toLowerCase()];
     const actual = Array.isArray(raw) ? raw.join(', ') : raw;
@@ -81,7 +91,7 @@ function difference(example: DocExample, answer: Answer): string | undefined {
   try {
     parsed = JSON.parse(answer.text);
   } catch {
-    return 'the docs show a JSON body, the server\'s body is not JSON';
+    return "the docs show a JSON body, the server's body is not JSON";
   }
   return matchDoc(body, parsed);
 }
@@ -145,7 +155,9 @@ describe('docs: every example request runs against the demo server as shown', fu
           const differs = difference(example, answer);
           if (differs === undefined) return;
           const where = example.response === undefined ? '' : ` (response shown at line ${example.response.line})`;
-          throw new Error(`${titleOf(example)}${where}\n  ${differs}\n  the server answered ${answer.status} ${answer.headers['content-type'] ?? ''}:\n    ${pretty(answer)}`);
+          throw new Error(
+            `${titleOf(example)}${where}\n  ${differs}\n  the server answered ${answer.status} ${answer.headers['content-type'] ?? ''}:\n    ${pretty(answer)}`,
+          );
         });
       }
     });

@@ -3,7 +3,15 @@
 // cannot be read is returned as a problem with its line, so the suite fails instead of skipping it.
 
 import { DEMO, fencedBlocks, looksLikeMarker, parseMarker, type FencedBlock, type NumberedLine, type Setup } from './markdown';
-import { looksLikeResponse, readCurl, readRequestBlock, readResponse, type ExampleRequest, type RequestRun, type ShownResponse } from './requests';
+import {
+  looksLikeResponse,
+  readCurl,
+  readRequestBlock,
+  readResponse,
+  type ExampleRequest,
+  type RequestRun,
+  type ShownResponse,
+} from './requests';
 
 export interface DocExample {
   /** The file, relative to the project root (`docs/errors.md`). */
@@ -45,9 +53,10 @@ function shellRequests(block: FencedBlock): Found {
 function plainRequests(block: FencedBlock): Found {
   const { runs, leading } = readRequestBlock(block.lines);
   const first = leading[0];
-  const problems = runs.length > 0 && first !== undefined
-    ? [{ line: first.line, message: 'a block of requests has text before its first request line' }]
-    : [];
+  const problems =
+    runs.length > 0 && first !== undefined
+      ? [{ line: first.line, message: 'a block of requests has text before its first request line' }]
+      : [];
   return { runs, problems };
 }
 
@@ -71,7 +80,11 @@ function setupOf(block: FencedBlock, report: (line: number, message: string) => 
  * Pairs a block's requests with the responses it shows inline or in the blocks right after it:
  * undefined where none is shown, null where the shown one cannot be read (a problem is reported).
  */
-function responsesOf(runs: readonly RequestRun[], following: readonly NumberedLine[], report: (line: number, message: string) => void): (ShownResponse | undefined | null)[] {
+function responsesOf(
+  runs: readonly RequestRun[],
+  following: readonly NumberedLine[],
+  report: (line: number, message: string) => void,
+): (ShownResponse | undefined | null)[] {
   const read = (lines: readonly NumberedLine[]): ShownResponse | null => {
     const shown = readResponse(lines);
     if (!('problem' in shown)) return shown;
@@ -113,7 +126,11 @@ export function collectExamples(file: string, text: string): { examples: DocExam
       continue;
     }
     const following: NumberedLine[] = [];
-    for (let next = blocks[b + 1]; next !== undefined && next.before.length === 0 && !SHELL.test(next.info) && looksLikeResponse(next.lines); next = blocks[b + 1]) {
+    for (
+      let next = blocks[b + 1];
+      next !== undefined && next.before.length === 0 && !SHELL.test(next.info) && looksLikeResponse(next.lines);
+      next = blocks[b + 1]
+    ) {
       following.push(...next.lines);
       b += 1;
     }

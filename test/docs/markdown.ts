@@ -90,7 +90,8 @@ function objectEnd(text: string, start: number): number {
  */
 export function parseMarker(text: string): Setup | string {
   const body = markerLine.exec(text)?.[1]?.trim();
-  if (body === undefined || !body.startsWith(':')) return 'a marker reads `<!-- example: not-demo <why> -->`, `<!-- example: options={...} -->` or `<!-- example: env={...} -->`';
+  if (body === undefined || !body.startsWith(':'))
+    return 'a marker reads `<!-- example: not-demo <why> -->`, `<!-- example: options={...} -->` or `<!-- example: env={...} -->`';
   let rest = body.slice(1).trim();
   if (/^not-demo\b/.test(rest)) return { kind: 'not-demo', reason: rest.slice('not-demo'.length).trim() || 'not against the demo server' };
   const found: { options: Record<string, unknown>; env: Record<string, string> } = { options: {}, env: {} };

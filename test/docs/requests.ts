@@ -147,7 +147,12 @@ export function looksLikeResponse(lines: readonly NumberedLine[]): boolean {
 
 /** Reads a shown response: an optional status line, headers, a blank line, then body values. */
 export function readResponse(lines: readonly NumberedLine[]): ShownResponse | { problem: string; line: number } {
-  const rows = lines.slice(Math.max(0, lines.findIndex((l) => l.text.trim() !== '')));
+  const rows = lines.slice(
+    Math.max(
+      0,
+      lines.findIndex((l) => l.text.trim() !== ''),
+    ),
+  );
   const line = rows[0]?.line ?? 0;
   const status = statusLine.exec(rows[0]?.text ?? '');
   let i = status === null ? 0 : 1;
@@ -162,7 +167,9 @@ export function readResponse(lines: readonly NumberedLine[]): ShownResponse | { 
   try {
     const bodies = parseDocJson(text);
     return {
-      line, headers, bodies,
+      line,
+      headers,
+      bodies,
       ...(status === null ? {} : { status: Number(status[1]), ...(status[2] ? { reason: status[2] } : {}) }),
     };
   } catch (error) {

@@ -12,7 +12,9 @@ export type ModelClass = typeof Model;
 
 /** The document the plugin builds for these collections and options, as plain JSON. */
 export async function documentFor(
-  knex: Knex, collections: Record<string, ModelClass>, options: Partial<QueryModifiersOptions> = {},
+  knex: Knex,
+  collections: Record<string, ModelClass>,
+  options: Partial<QueryModifiersOptions> = {},
 ): Promise<Json> {
   const resolved = resolveOptions({ knex, collections, ...options });
   const catalog = await buildCatalog(knex, resolved.collections);
@@ -26,7 +28,9 @@ export interface TableColumn {
 
 export async function tableColumns(knex: Knex, table: string): Promise<TableColumn[]> {
   const rows = (await knex('information_schema.columns')
-    .select('column_name', 'udt_name').where('table_schema', knex.raw('current_schema()')).andWhere('table_name', table)
+    .select('column_name', 'udt_name')
+    .where('table_schema', knex.raw('current_schema()'))
+    .andWhere('table_name', table)
     .orderBy('ordinal_position')) as { column_name: string; udt_name: string }[];
   return [...rows.map((r) => ({ name: r.column_name, udt: r.udt_name })), { name: 'no_such_field', udt: 'text' }];
 }
@@ -43,8 +47,17 @@ function bounds(udt: string): string {
 export function outsideValue(p: DocumentedParameter, fits: (value: string) => boolean): string | undefined {
   const family = /^(\w+)\[/.exec(p.name)?.[1] ?? p.name;
   const candidates: Record<string, string[]> = {
-    sort: ['sideways'], search: ['**'], expand: ['1x'], page: ['0'], 'per-page': ['0'], 'page-size': ['0'],
-    limit: ['-1'], offset: ['-1'], filter: ['not~a~value'], in: ['not~a~value', 'a,,b'], between: ['not~a~value'],
+    sort: ['sideways'],
+    search: ['**'],
+    expand: ['1x'],
+    page: ['0'],
+    'per-page': ['0'],
+    'page-size': ['0'],
+    limit: ['-1'],
+    offset: ['-1'],
+    filter: ['not~a~value'],
+    in: ['not~a~value', 'a,,b'],
+    between: ['not~a~value'],
   };
   return (candidates[family] ?? []).find((value) => !fits(value));
 }
@@ -90,8 +103,12 @@ export function aliasFields(extension: unknown): Record<FieldModifier, Set<strin
   const lists = asJson(extension, 'x-alias-modifiers') as Record<string, string[]>;
   const set = (name: string): Set<string> => new Set(lists[name] ?? []);
   return {
-    fields: set('fields'), 'fields!': set('fields'), sort: set('sort'), filter: set('filter'),
-    in: set('in'), between: set('between'), search: set('search'),
+    fields: set('fields'),
+    'fields!': set('fields'),
+    sort: set('sort'),
+    filter: set('filter'),
+    in: set('in'),
+    between: set('between'),
+    search: set('search'),
   };
 }
-

@@ -60,10 +60,12 @@ export function pair(name: string, value: unknown): string {
 function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [
-    key,
-    key === '$ref' && typeof item === 'string' ? item.replace('#/components/schemas/', 'openapi#/$defs/') : rewriteRefs(item),
-  ]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' ? item.replace('#/components/schemas/', 'openapi#/$defs/') : rewriteRefs(item),
+    ]),
+  );
 }
 
 /**

@@ -64,7 +64,13 @@ describe('OpenAPI record schemas by column type', function () {
     expect(names).not.to.include.members(['between[tags]', 'between[counts]', 'between[doc]']);
     const filterCounts = parametersOf(doc, '/api/kinds').find((p) => p.name === 'filter[counts]');
     const validate = new DocumentSchemas(doc).compile(asJson(filterCounts?.schema, 'filter[counts]'));
-    expect([validate('2'), validate('<>2'), validate('null'), validate('>2'), validate('two')]).to.deep.equal([true, true, true, false, false]);
+    expect([validate('2'), validate('<>2'), validate('null'), validate('>2'), validate('two')]).to.deep.equal([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('validates the real records, typed filter examples are accepted and typed nonsense refused', async function () {

@@ -9,7 +9,14 @@ import { problemCodes } from '../../plugin';
 import { useApp } from '../support/app';
 import { collections } from '../support/fixture';
 import {
-  aliasFields, documentedFields, documentFor, fieldModifiers, outsideValue, probe, tableColumns, type ModelClass,
+  aliasFields,
+  documentedFields,
+  documentFor,
+  fieldModifiers,
+  outsideValue,
+  probe,
+  tableColumns,
+  type ModelClass,
 } from './openapi-probes';
 import { DocumentSchemas, asJson, okSchema, pair, parametersOf, resolveRef, type Json } from './openapi-support';
 
@@ -26,7 +33,8 @@ describe('OpenAPI document', function () {
 
   async function expectStatus(path: string, status: number): Promise<supertest.Response> {
     const res = await get(path);
-    if (res.status !== status) expect.fail(`GET ${decodeURIComponent(path)}: expected ${status}, got ${res.status}: ${res.text.slice(0, 500)}`);
+    if (res.status !== status)
+      expect.fail(`GET ${decodeURIComponent(path)}: expected ${status}, got ${res.status}: ${res.text.slice(0, 500)}`);
     return res;
   }
 
@@ -34,7 +42,10 @@ describe('OpenAPI document', function () {
   async function expectRefused(path: string, code: string): Promise<void> {
     const res = await expectStatus(path, 400);
     const errors = asJson(res.body, 'problem').errors as Json[];
-    expect(errors.map((e) => e.code), decodeURIComponent(path)).to.include(code);
+    expect(
+      errors.map((e) => e.code),
+      decodeURIComponent(path),
+    ).to.include(code);
   }
 
   it('is valid OpenAPI 3.1 according to @seriousme/openapi-schema-validator', async function () {
@@ -49,7 +60,9 @@ describe('OpenAPI document', function () {
     for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
       for (const p of parametersOf(doc, path)) {
         const validate = schemas.compile(p.schema);
-        expect(validate(p.example), `${path} ${p.name} example ${JSON.stringify(p.example)}: ${schemas.errorsText(validate)}`).to.equal(true);
+        expect(validate(p.example), `${path} ${p.name} example ${JSON.stringify(p.example)}: ${schemas.errorsText(validate)}`).to.equal(
+          true,
+        );
       }
     }
   });
@@ -164,7 +177,8 @@ describe('OpenAPI document', function () {
         const fields = asJson(inner, name).fields as string[];
         await expectStatus(`${path}?${query}&${alias}_expand[${name}]=${next}&${next}_fields=${fields.join(',')}`, 200);
         const outside = fields.length === 0 ? undefined : 'no_such_field';
-        if (outside !== undefined) await expectRefused(`${path}?${query}&${alias}_expand[${name}]=${next}&${next}_fields=${outside}`, 'FIELD_NOT_ALLOWED');
+        if (outside !== undefined)
+          await expectRefused(`${path}?${query}&${alias}_expand[${name}]=${next}&${next}_fields=${outside}`, 'FIELD_NOT_ALLOWED');
         checked += 1;
         await walk(path, `${query}&${alias}_expand[${name}]=${next}`, next, asJson(inner, name), depth + 1);
       }
@@ -267,7 +281,11 @@ describe('OpenAPI document', function () {
       for (const field of Object.keys(asJson(record.properties, 'properties'))) {
         const isRelation = params.some((p) => p.name === `expand[${field}]`);
         const counter = params.find((p) => p.extensions['x-count-field'] === field);
-        const query = isRelation ? `expand[${field}]&limit=3` : counter !== undefined ? `${counter.name}&limit=3` : `fields=${field}&limit=3`;
+        const query = isRelation
+          ? `expand[${field}]&limit=3`
+          : counter !== undefined
+            ? `${counter.name}&limit=3`
+            : `fields=${field}&limit=3`;
         const res = await expectStatus(`/api/${name}?${query}`, 200);
         const rows = res.body as Json[];
         expect(rows.length, `${name}?${query}`).to.be.greaterThan(0);
@@ -283,7 +301,10 @@ describe('OpenAPI document', function () {
     for (const name of Object.keys(collections)) {
       const path = `/api/${name}`;
       const validate = schemas.compile(okSchema(doc, path));
-      const expands = parametersOf(doc, path).filter((p) => p.name.startsWith('expand[') || p.name.startsWith('count[')).map((p) => p.name).join('&');
+      const expands = parametersOf(doc, path)
+        .filter((p) => p.name.startsWith('expand[') || p.name.startsWith('count['))
+        .map((p) => p.name)
+        .join('&');
       const pages = [`${expands}&per-page=5&page=2`, 'page=99'];
       const totals = ['estimated', 'none'].flatMap((total) => pages.map((page) => `${page}&total=${total}`));
       const cursors = [`${expands}&per-page=5&cursor=`, 'cursor=&filter[id]=0'];

@@ -18,7 +18,9 @@ describe('demo server: the API token comes first', function () {
   let db: TestDatabase;
   let server: DemoServer;
   const send = (method: string, path: string, headers: Readonly<Record<string, string>> = {}): Promise<RawAnswer> => {
-    const lines = Object.entries({ Host: 'demo.example', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const lines = Object.entries({ Host: 'demo.example', ...headers })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     return rawExchange(server.port, `${method} ${path} HTTP/1.1\r\n${lines}\r\n`, { head: method === 'HEAD' });
   };
 
@@ -33,8 +35,22 @@ describe('demo server: the API token comes first', function () {
     await db?.destroy();
   });
 
-  const guarded = ['/', '/admin', '/admin/', '/admin/index.html', '/admin/assets/none.js', '/api', '/api/users', '/api/users?filter[nope]=1',
-    '/api/nope', '/api/_meta', '/api/_meta/users', '/api/_explain/users', '/api/openapi.json', '/nowhere'];
+  const guarded = [
+    '/',
+    '/admin',
+    '/admin/',
+    '/admin/index.html',
+    '/admin/assets/none.js',
+    '/api',
+    '/api/users',
+    '/api/users?filter[nope]=1',
+    '/api/nope',
+    '/api/_meta',
+    '/api/_meta/users',
+    '/api/_explain/users',
+    '/api/openapi.json',
+    '/nowhere',
+  ];
 
   it('answers 401 with both challenges on every path and method without the token, and names nothing', async function () {
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'TRACE', 'PROPFIND', 'OPTIONS']) {
@@ -55,7 +71,15 @@ describe('demo server: the API token comes first', function () {
   });
 
   it('refuses a wrong token, as Bearer or as Basic password', async function () {
-    for (const authorization of ['Bearer nope', `Bearer ${TOKEN}x`, basic('admin', 'nope'), basic(TOKEN, ''), `Basic ${Buffer.from(TOKEN).toString('base64')}`, 'Token s3cret', TOKEN]) {
+    for (const authorization of [
+      'Bearer nope',
+      `Bearer ${TOKEN}x`,
+      basic('admin', 'nope'),
+      basic(TOKEN, ''),
+      `Basic ${Buffer.from(TOKEN).toString('base64')}`,
+      'Token s3cret',
+      TOKEN,
+    ]) {
       const answer = await send('GET', '/api/users', { Authorization: authorization });
       expect(expectValidProblem(answer, authorization)).to.include({ code: 'UNAUTHORIZED', detail: 'The token is not valid.' });
     }
@@ -79,7 +103,9 @@ describe('demo server: the API token comes first', function () {
       expect(page.status).to.equal(200);
       expect(page.headers['content-type']).to.match(/^text\/html/);
       const nope = await send('GET', '/api/nope', { Authorization: authorization });
-      expect(expectValidProblem(nope, 'GET /api/nope').detail).to.equal('There is no collection "nope"; collections: users, posts, phones, roles');
+      expect(expectValidProblem(nope, 'GET /api/nope').detail).to.equal(
+        'There is no collection "nope"; collections: users, posts, phones, roles',
+      );
       const post = await send('POST', '/api/users', { Authorization: authorization });
       expect(post.status).to.equal(405);
       expect(post.headers.allow).to.equal('GET, HEAD');

@@ -53,9 +53,18 @@ describe('demo server: compression', function () {
 
   it('follows the weights: the highest above 0 wins, br before gzip when equal, identity when weighed higher', async function () {
     const cases: readonly (readonly [string, string | undefined])[] = [
-      ['gzip;q=0.5, br;q=0.8', 'br'], ['br;q=0.1, gzip;q=0.2', 'gzip'], ['gzip, br;q=0', 'gzip'], ['gzip, br', 'br'],
-      ['*', 'br'], ['*;q=0.5, br;q=0', 'gzip'], ['GZIP', 'gzip'], ['gzip ; q=0.3 , BR;Q=0.2', 'gzip'],
-      ['identity, gzip;q=0.5', undefined], ['identity;q=0.5, gzip', 'gzip'], ['br;q=1.000', 'br'], ['br;q=0.000, gzip;q=0.001', 'gzip'],
+      ['gzip;q=0.5, br;q=0.8', 'br'],
+      ['br;q=0.1, gzip;q=0.2', 'gzip'],
+      ['gzip, br;q=0', 'gzip'],
+      ['gzip, br', 'br'],
+      ['*', 'br'],
+      ['*;q=0.5, br;q=0', 'gzip'],
+      ['GZIP', 'gzip'],
+      ['gzip ; q=0.3 , BR;Q=0.2', 'gzip'],
+      ['identity, gzip;q=0.5', undefined],
+      ['identity;q=0.5, gzip', 'gzip'],
+      ['br;q=1.000', 'br'],
+      ['br;q=0.000, gzip;q=0.001', 'gzip'],
     ];
     for (const [header, wanted] of cases) {
       const res = await get('/api/users?limit=50', header).expect(200);
@@ -66,8 +75,18 @@ describe('demo server: compression', function () {
 
   it('answers identity, never a 5xx, when the client refuses every coding offered and identity too', async function () {
     const refusals = [
-      'identity;q=0', '*;q=0', 'br;q=-1', 'identity;q=0, *;q=0', 'gzip;q=0, br;q=0, identity;q=0', 'br;q=-1, gzip;q=-1',
-      'gzip;q=2', 'br;q=abc', 'gzip;level=9', ';q=1', ',,,', 'br;q=0.0001',
+      'identity;q=0',
+      '*;q=0',
+      'br;q=-1',
+      'identity;q=0, *;q=0',
+      'gzip;q=0, br;q=0, identity;q=0',
+      'br;q=-1, gzip;q=-1',
+      'gzip;q=2',
+      'br;q=abc',
+      'gzip;level=9',
+      ';q=1',
+      ',,,',
+      'br;q=0.0001',
     ];
     for (const header of refusals) {
       const res = await get('/api/users?limit=50', header);

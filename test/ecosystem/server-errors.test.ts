@@ -15,7 +15,8 @@ import type { TestDatabase } from '../support/db';
 import { demoDatabase, serveDemo, type DemoServer } from '../support/demo-server';
 import { rawExchange, type RawAnswer } from '../support/raw-socket';
 
-const request = (method: string, target: string, headers = 'Host: demo.example\r\n'): string => `${method} ${target} HTTP/1.1\r\n${headers}\r\n`;
+const request = (method: string, target: string, headers = 'Host: demo.example\r\n'): string =>
+  `${method} ${target} HTTP/1.1\r\n${headers}\r\n`;
 
 /** Asserts a valid problem with `code` and `status`; returns the body. */
 function expectCode(answer: RawAnswer, status: number, code: string, what: string): Record<string, unknown> {
@@ -28,7 +29,8 @@ function expectCode(answer: RawAnswer, status: number, code: string, what: strin
 describe('demo server: error surface', function () {
   let db: TestDatabase;
   let server: DemoServer;
-  const send = (bytes: string, options: { head?: boolean; pieceBytes?: number } = {}): Promise<RawAnswer> => rawExchange(server.port, bytes, options);
+  const send = (bytes: string, options: { head?: boolean; pieceBytes?: number } = {}): Promise<RawAnswer> =>
+    rawExchange(server.port, bytes, options);
 
   before(async function () {
     this.timeout(120000);
@@ -42,7 +44,20 @@ describe('demo server: error surface', function () {
   });
 
   describe('methods (rule 45: 405, never 501)', function () {
-    const paths = ['/', '/health', '/ready', '/admin/', '/admin', '/admin/assets/none.js', '/api', '/api/', '/api/users', '/api/nope', '/api/_meta', '/nowhere'];
+    const paths = [
+      '/',
+      '/health',
+      '/ready',
+      '/admin/',
+      '/admin',
+      '/admin/assets/none.js',
+      '/api',
+      '/api/',
+      '/api/users',
+      '/api/nope',
+      '/api/_meta',
+      '/nowhere',
+    ];
 
     it('a method no router knows is 405 with Allow: GET, HEAD on every path', async function () {
       for (const method of ['TRACE', 'PROPFIND', 'PURGE', 'QUERY', 'M-SEARCH', 'LOCK', 'MKCOL']) {
@@ -81,7 +96,8 @@ describe('demo server: error surface', function () {
 
   describe('paths nothing serves (rule 45: problem+json, never text/plain)', function () {
     it('/api, /api/, /api//users and /api/users/x are UNKNOWN_COLLECTION', async function () {
-      for (const path of ['/api', '/api/', '/api//users', '/api/users/x']) expectCode(await send(request('GET', path)), 404, 'UNKNOWN_COLLECTION', path);
+      for (const path of ['/api', '/api/', '/api//users', '/api/users/x'])
+        expectCode(await send(request('GET', path)), 404, 'UNKNOWN_COLLECTION', path);
     });
 
     it('a path outside the prefix is a 404 problem too, and HEAD has its headers', async function () {
@@ -177,7 +193,8 @@ describe('demo server: a fault in its own middleware', function () {
     app.use(async (ctx, next) => {
       ctx.set('ETag', 'W/"half-done"');
       if (ctx.path === '/bug') throw new TypeError('Cannot read properties of undefined (reading "rows") at secret.internal:42');
-      if (ctx.path === '/db-down') throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+      if (ctx.path === '/db-down')
+        throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
       if (ctx.path === '/thrown-400') ctx.throw(400, 'That parameter is not for this path');
       await next();
     });

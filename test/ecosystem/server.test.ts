@@ -109,13 +109,17 @@ describe('demo server: probes, logs, CORS', function () {
   describe('cache settings', function () {
     it('reads PLAN_CACHE and TOTALS_CACHE_SECONDS, and refuses values that are not numbers of the right kind', function () {
       expect(cachesFromEnv({})).to.deep.equal({});
-      expect(cachesFromEnv({ PLAN_CACHE: '0', TOTALS_CACHE_SECONDS: '2.5' })).to.deep.equal({ planCache: 0, totalsCache: { ttlSeconds: 2.5 } });
+      expect(cachesFromEnv({ PLAN_CACHE: '0', TOTALS_CACHE_SECONDS: '2.5' })).to.deep.equal({
+        planCache: 0,
+        totalsCache: { ttlSeconds: 2.5 },
+      });
       expect(() => cachesFromEnv({ PLAN_CACHE: '-1' })).to.throw(/PLAN_CACHE must be a whole number/);
       // A number is entries, as before; with KiB or MiB it is bytes.
       expect(cachesFromEnv({ PLAN_CACHE: '500' })).to.deep.equal({ planCache: 500 });
       expect(cachesFromEnv({ PLAN_CACHE: '16MiB' })).to.deep.equal({ planCache: { maxBytes: 16 * 1024 * 1024 } });
       expect(cachesFromEnv({ PLAN_CACHE: '64KiB' })).to.deep.equal({ planCache: { maxBytes: 64 * 1024 } });
-      for (const wrong of ['8MB', '1.5MiB', 'MiB', '8 MiB']) expect(() => cachesFromEnv({ PLAN_CACHE: wrong })).to.throw(/PLAN_CACHE must be/);
+      for (const wrong of ['8MB', '1.5MiB', 'MiB', '8 MiB'])
+        expect(() => cachesFromEnv({ PLAN_CACHE: wrong })).to.throw(/PLAN_CACHE must be/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: '0' })).to.throw(/TOTALS_CACHE_SECONDS must be a number of seconds above 0/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: 'soon' })).to.throw(/TOTALS_CACHE_SECONDS/);
     });
@@ -143,8 +147,10 @@ describe('demo server: probes, logs, CORS', function () {
       const res = await request().get('/api/users?limit=1').set('Origin', 'https://app.example').expect(200);
       expect(res.headers['access-control-allow-origin']).to.equal('https://app.example');
       expect(res.headers['access-control-expose-headers']).to.match(/X-Result-Truncated/);
-      const preflight = await request().options('/api/users')
-        .set('Origin', 'https://app.example').set('Access-Control-Request-Method', 'GET');
+      const preflight = await request()
+        .options('/api/users')
+        .set('Origin', 'https://app.example')
+        .set('Access-Control-Request-Method', 'GET');
       expect(preflight.status).to.equal(204);
       expect(preflight.headers['access-control-allow-origin']).to.equal('https://app.example');
       expect(preflight.headers['access-control-allow-methods']).to.equal('GET,HEAD');

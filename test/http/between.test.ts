@@ -28,8 +28,9 @@ describe('between', function () {
     });
 
     it('date-only bounds on a timestamp include every instant of the last day', async function () {
-      expect(await h.userIds('between[created_at]=2025-04-01,2025-04-17'))
-        .to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
+      expect(await h.userIds('between[created_at]=2025-04-01,2025-04-17')).to.deep.equal([
+        1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+      ]);
     });
 
     it('one whole day', async function () {
@@ -67,13 +68,13 @@ describe('between', function () {
     });
 
     it('and! keeps records whose field is NULL (decision 17)', async function () {
-      expect(await h.userIds('between[id]=1,10&between[and! birthday]=1990-01-01,1999-12-31'))
-        .to.deep.equal([2, 3, 4, 5, 7, 9, 10]);
+      expect(await h.userIds('between[id]=1,10&between[and! birthday]=1990-01-01,1999-12-31')).to.deep.equal([2, 3, 4, 5, 7, 9, 10]);
     });
 
     it('or on another field with date-only bounds (spec: between[or created_at])', async function () {
-      expect(await h.userIds('between[created_at]=2025-04-01,2025-04-02&between[or created_at]=2025-04-25,2025-04-26'))
-        .to.deep.equal([1, 11, 12, 15]);
+      expect(await h.userIds('between[created_at]=2025-04-01,2025-04-02&between[or created_at]=2025-04-25,2025-04-26')).to.deep.equal([
+        1, 11, 12, 15,
+      ]);
     });
 
     it('a negated first clause', async function () {
@@ -82,8 +83,7 @@ describe('between', function () {
 
     it('precedence inside the between group', async function () {
       // [1,2] OR ([10,20] AND [15,30]) = 1, 2, 15..20
-      expect(await h.userIds('between[id]=1,2&between[or id]=10,20&between[and id]=15,30'))
-        .to.deep.equal([1, 2, 15, 16, 17, 18, 19, 20]);
+      expect(await h.userIds('between[id]=1,2&between[or id]=10,20&between[and id]=15,30')).to.deep.equal([1, 2, 15, 16, 17, 18, 19, 20]);
     });
   });
 
@@ -97,7 +97,8 @@ describe('between', function () {
     it('a bound of the wrong type is INVALID_VALUE', async function () {
       expectProblem(await h.get('/api/users?between[id]=a,3'), { code: 'INVALID_VALUE', parameter: 'between[id]' });
       expectProblem(await h.get('/api/users?between[created_at]=2025-04-01,soon'), {
-        code: 'INVALID_VALUE', parameter: 'between[created_at]',
+        code: 'INVALID_VALUE',
+        parameter: 'between[created_at]',
       });
     });
 
@@ -107,7 +108,8 @@ describe('between', function () {
 
     it('a hidden column is FIELD_NOT_ALLOWED', async function () {
       expectProblem(await h.get('/api/users?between[password_hash]=a,z'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'between[password_hash]',
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'between[password_hash]',
       });
     });
   });

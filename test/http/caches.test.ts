@@ -62,7 +62,9 @@ describe('kept between requests', function () {
       const users = await h.rows('/api/users?fields=id&limit=2');
       const posts = await h.rows('/api/posts?fields=id&limit=2&sort[id]=desc');
       expect(users).to.deep.equal([{ id: 1 }, { id: 2 }]);
-      expect(posts.map((p) => p.id)).to.have.length(2).and.not.deep.equal([1, 2]);
+      expect(posts.map((p) => p.id))
+        .to.have.length(2)
+        .and.not.deep.equal([1, 2]);
     });
 
     it('totals are counted on every request (no totalsCache), so a new record shows at once', async function () {
@@ -81,9 +83,14 @@ describe('kept between requests', function () {
     ] as const) {
       it(`rejects ${what} at start-up, naming the option`, async function () {
         const started = queryModifiers({ knex: h.db.knex, collections, ...(options as object) });
-        const error = await started.then(() => undefined, (e: unknown) => e);
+        const error = await started.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error).to.be.instanceOf(Error);
-        expect((error as Error).message).to.match(/invalid options/).and.match(/planCache|totalsCache/);
+        expect((error as Error).message)
+          .to.match(/invalid options/)
+          .and.match(/planCache|totalsCache/);
       });
     }
   });

@@ -17,10 +17,12 @@ describe('column types: json, point, floats and typed arrays', function () {
   it('records: arrays of timestamps, bigints, numerics, enums and a domain in their JSON forms', async function () {
     const res = await t.get('/api/gadgets?fields=id,stamps,bigs,amounts,tiers,sizes,tier&filter[id]=<3');
     expectOk(res);
-    expect(res.text).to.equal('['
-      + '{"id":1,"stamps":["2025-04-17T01:19:49.123456Z","2025-04-18T00:00:00.500000Z"],"bigs":["9007199254740993",1],'
-      + '"amounts":["1.50","2"],"tiers":["gold","silver"],"sizes":[1,2],"tier":"gold"},'
-      + '{"id":2,"stamps":[],"bigs":[],"amounts":[],"tiers":["bronze"],"sizes":[3],"tier":"silver"}]');
+    expect(res.text).to.equal(
+      '[' +
+        '{"id":1,"stamps":["2025-04-17T01:19:49.123456Z","2025-04-18T00:00:00.500000Z"],"bigs":["9007199254740993",1],' +
+        '"amounts":["1.50","2"],"tiers":["gold","silver"],"sizes":[1,2],"tier":"gold"},' +
+        '{"id":2,"stamps":[],"bigs":[],"amounts":[],"tiers":["bronze"],"sizes":[3],"tier":"silver"}]',
+    );
   });
 
   it('json compares as JSON; ordering operators are refused; it is not sortable', async function () {
@@ -75,8 +77,11 @@ describe('column types: json, point, floats and typed arrays', function () {
     expect(await ids('sort[tier]=desc')).to.deep.equal([3, 2, 1]);
     expect(await ids('filter[tiers]=silver')).to.deep.equal([1]);
     expect(await ids('in[tiers]=bronze,null')).to.deep.equal([2, 3]);
-    expectProblem(await t.get('/api/gadgets?filter[tiers]=platinum'),
-      { code: 'INVALID_VALUE', parameter: 'filter[tiers]', allowed: ['gold', 'bronze', 'silver'] });
+    expectProblem(await t.get('/api/gadgets?filter[tiers]=platinum'), {
+      code: 'INVALID_VALUE',
+      parameter: 'filter[tiers]',
+      allowed: ['gold', 'bronze', 'silver'],
+    });
   });
 
   it('arrays of timestamps: an instant, or a date-only value meaning the whole UTC day', async function () {

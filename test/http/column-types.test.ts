@@ -16,20 +16,32 @@ describe('column types: enum, arrays, jsonb', function () {
   it('records carry enum labels, arrays as JSON arrays and jsonb values', async function () {
     const res = await t.get('/api/tasks');
     expectOk(res);
-    expect(res.text).to.equal('['
-      + '{"id":1,"title":"Write docs","mood":"happy","tags":["docs","writing"],"points":[1,2,3],"meta":{"done":true,"owner":"ann"}},'
-      + '{"id":2,"title":"Fix login","mood":"sad","tags":["code"],"points":[5],"meta":{"owner":"bob"}},'
-      + '{"id":3,"title":"Review","mood":"ok","tags":[],"points":[],"meta":[1,2]},'
-      + '{"id":4,"title":"Plan","mood":null,"tags":null,"points":null,"meta":null},'
-      + '{"id":5,"title":"Ship","mood":"happy","tags":["code","release, final"],"points":[2,null],"meta":"done"}]');
+    expect(res.text).to.equal(
+      '[' +
+        '{"id":1,"title":"Write docs","mood":"happy","tags":["docs","writing"],"points":[1,2,3],"meta":{"done":true,"owner":"ann"}},' +
+        '{"id":2,"title":"Fix login","mood":"sad","tags":["code"],"points":[5],"meta":{"owner":"bob"}},' +
+        '{"id":3,"title":"Review","mood":"ok","tags":[],"points":[],"meta":[1,2]},' +
+        '{"id":4,"title":"Plan","mood":null,"tags":null,"points":null,"meta":null},' +
+        '{"id":5,"title":"Ship","mood":"happy","tags":["code","release, final"],"points":[2,null],"meta":"done"}]',
+    );
   });
 
-  it('_meta tells the admin UI an enum\'s labels and an array\'s element type', async function () {
+  it("_meta tells the admin UI an enum's labels and an array's element type", async function () {
     const res = await t.get('/api/_meta/tasks');
     expectOk(res);
     const fields = (res.body as { fields: Record<string, unknown>[] }).fields;
-    expect(fields.find((f) => f.name === 'mood')).to.deep.equal({ name: 'mood', type: 'enum', nullable: true, labels: ['sad', 'ok', 'happy'] });
-    expect(fields.find((f) => f.name === 'points')).to.deep.equal({ name: 'points', type: 'array', nullable: true, elementType: 'integer' });
+    expect(fields.find((f) => f.name === 'mood')).to.deep.equal({
+      name: 'mood',
+      type: 'enum',
+      nullable: true,
+      labels: ['sad', 'ok', 'happy'],
+    });
+    expect(fields.find((f) => f.name === 'points')).to.deep.equal({
+      name: 'points',
+      type: 'array',
+      nullable: true,
+      elementType: 'integer',
+    });
     expect(fields.find((f) => f.name === 'meta')).to.deep.equal({ name: 'meta', type: 'json', nullable: true });
   });
 
@@ -64,14 +76,20 @@ describe('column types: enum, arrays, jsonb', function () {
     });
 
     it('a value that is not a label is INVALID_VALUE listing the labels, in filter, in and between', async function () {
-      const body = expectProblem(await t.get('/api/tasks?filter[mood]=glad'),
-        { code: 'INVALID_VALUE', parameter: 'filter[mood]', allowed: [...MOOD_LABELS] });
+      const body = expectProblem(await t.get('/api/tasks?filter[mood]=glad'), {
+        code: 'INVALID_VALUE',
+        parameter: 'filter[mood]',
+        allowed: [...MOOD_LABELS],
+      });
       expect(body.allowed).to.deep.equal(['sad', 'ok', 'happy']);
       expect(body.detail).to.equal('`filter[mood]`: "glad" is not one of the labels of this enum (field mood is enum)');
       expectProblem(await t.get('/api/tasks?in[mood]=sad,OK'), { code: 'INVALID_VALUE', parameter: 'in[mood]', allowed: [...MOOD_LABELS] });
       expectProblem(await t.get('/api/tasks?between[mood]=sad,'), { code: 'MALFORMED_PARAMETER', parameter: 'between[mood]' });
-      expectProblem(await t.get(`/api/tasks?between[mood]=sad,${enc('"happy "')}`),
-        { code: 'INVALID_VALUE', parameter: 'between[mood]', allowed: [...MOOD_LABELS] });
+      expectProblem(await t.get(`/api/tasks?between[mood]=sad,${enc('"happy "')}`), {
+        code: 'INVALID_VALUE',
+        parameter: 'between[mood]',
+        allowed: [...MOOD_LABELS],
+      });
     });
   });
 
@@ -107,7 +125,7 @@ describe('column types: enum, arrays, jsonb', function () {
       expect(await ids('in[and! tags]=code')).to.deep.equal([1, 3, 4]);
     });
 
-    it('search matches the array\'s text form', async function () {
+    it("search matches the array's text form", async function () {
       expect(await ids('search[tags]=WRIT')).to.deep.equal([1]);
       expect(await ids(`search[tags]=${enc('release, final')}`)).to.deep.equal([5]);
     });

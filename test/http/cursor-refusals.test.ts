@@ -30,10 +30,19 @@ describe('cursor refusals', function () {
   };
 
   it('an undecodable cursor is INVALID_CURSOR', async function () {
-    for (const text of ['abc', 'not%20base64', enc('eyJ9'), forgedCursor('a string'), forgedCursor([1]), forgedCursor({ sort: ['id:asc'] }),
-      forgedCursor({ sort: ['id:asc'], dir: 'sideways', at: null }), forgedCursor({ sort: ['id:asc'], dir: 'next', at: [1] }),
-      forgedCursor({ sort: ['id:asc'], dir: 'next', at: null, more: 1 }), `${forgedCursor({ sort: ['id:asc'], dir: 'next', at: null })}=`,
-      Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url')]) {
+    for (const text of [
+      'abc',
+      'not%20base64',
+      enc('eyJ9'),
+      forgedCursor('a string'),
+      forgedCursor([1]),
+      forgedCursor({ sort: ['id:asc'] }),
+      forgedCursor({ sort: ['id:asc'], dir: 'sideways', at: null }),
+      forgedCursor({ sort: ['id:asc'], dir: 'next', at: [1] }),
+      forgedCursor({ sort: ['id:asc'], dir: 'next', at: null, more: 1 }),
+      `${forgedCursor({ sort: ['id:asc'], dir: 'next', at: null })}=`,
+      Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url'),
+    ]) {
       await refused(`cursor=${text}`, 'INVALID_CURSOR', 'cursor');
     }
   });
@@ -58,8 +67,20 @@ describe('cursor refusals', function () {
     const at = (i: number, value: string | null) => good.map((v, j) => (j === i ? value : v));
     expectOk(await h.get(`/api/users?${query}&cursor=${forgedCursor({ sort, dir: 'next', at: good })}`));
     const bad: [number, string | null][] = [
-      [0, 'yesterday'], [0, '2025-04-17'], [0, '2025-02-30T00:00:00Z'], [1, '9223372036854775808'], [1, '1.5'], [2, 'twelve'],
-      [2, '1e999999'], [3, '1992-13-01'], [4, 'maybe'], [5, null], [5, 'nul\u0000'], [6, '2147483648'], [6, null], [6, '-'],
+      [0, 'yesterday'],
+      [0, '2025-04-17'],
+      [0, '2025-02-30T00:00:00Z'],
+      [1, '9223372036854775808'],
+      [1, '1.5'],
+      [2, 'twelve'],
+      [2, '1e999999'],
+      [3, '1992-13-01'],
+      [4, 'maybe'],
+      [5, null],
+      [5, 'nul\u0000'],
+      [6, '2147483648'],
+      [6, null],
+      [6, '-'],
     ];
     for (const [i, value] of bad) {
       await refused(`${query}&cursor=${forgedCursor({ sort, dir: 'prev', at: at(i, value) })}`, 'INVALID_CURSOR', 'cursor');
@@ -69,7 +90,10 @@ describe('cursor refusals', function () {
 
   it('NULL where the key may be NULL is a boundary like any other', async function () {
     const sort = ['email_verified_at:asc', 'id:asc'];
-    const page = await cursorPage((p) => h.get(p), `/api/users?fields=id&sort[email_verified_at]&cursor=${forgedCursor({ sort, dir: 'next', at: [null, '9'] })}`);
+    const page = await cursorPage(
+      (p) => h.get(p),
+      `/api/users?fields=id&sort[email_verified_at]&cursor=${forgedCursor({ sort, dir: 'next', at: [null, '9'] })}`,
+    );
     expect(page.data.map((r) => r.id)).to.deep.equal([10, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23]);
   });
 
@@ -109,7 +133,15 @@ describe('cursors over enums, arrays, jsonb, floats and types read in their text
   });
 
   it('real, double precision, numeric, an enum in another schema, arrays of timestamps and bigints', async function () {
-    for (const sort of ['sort[ratio]', 'sort[precise]=desc', 'sort[amount]', 'sort[tier]=desc', 'sort[stamps]', 'sort[bigs]=desc', 'sort[tiers]']) {
+    for (const sort of [
+      'sort[ratio]',
+      'sort[precise]=desc',
+      'sort[amount]',
+      'sort[tier]=desc',
+      'sort[stamps]',
+      'sort[bigs]=desc',
+      'sort[tiers]',
+    ]) {
       await walks(gadgets, 'gadgets', `fields=id&${sort}`);
     }
   });
@@ -120,9 +152,20 @@ describe('cursors over enums, arrays, jsonb, floats and types read in their text
     }
   });
 
-  it('a value the database cannot read as the key\'s type is INVALID_CURSOR, not a 5xx', async function () {
+  it("a value the database cannot read as the key's type is INVALID_CURSOR, not a 5xx", async function () {
     for (const [sort, at] of [
-      [['length:asc', 'id:asc'], ['a fortnight', '1']], [['host:asc', 'id:asc'], ['10.0.0.300', '1']], [['tags:asc', 'id:asc'], ['{unclosed', '1']],
+      [
+        ['length:asc', 'id:asc'],
+        ['a fortnight', '1'],
+      ],
+      [
+        ['host:asc', 'id:asc'],
+        ['10.0.0.300', '1'],
+      ],
+      [
+        ['tags:asc', 'id:asc'],
+        ['{unclosed', '1'],
+      ],
     ] as const) {
       const key = sort[0].split(':')[0] ?? '';
       const res = await spans.get(`/api/spans?sort[${key}]&cursor=${forgedCursor({ sort, dir: 'next', at })}`);

@@ -20,7 +20,10 @@ async function expectWalks(h: Harness, query: string, pageSize: number): Promise
   if (last === undefined) return expect.fail('no page');
   const back = await walkBack((p) => h.get(p), last);
   expect(back.records, `back: ${query}`).to.deep.equal(all);
-  expect(back.pages.map((p) => p.data.length), 'back pages hold the forward pages').to.deep.equal(forward.pages.map((p) => p.data.length));
+  expect(
+    back.pages.map((p) => p.data.length),
+    'back pages hold the forward pages',
+  ).to.deep.equal(forward.pages.map((p) => p.data.length));
 }
 
 describe('cursors', function () {
@@ -60,7 +63,7 @@ describe('cursors', function () {
     await expectWalks(h, 'fields=id&expand[roles]&expand[phone]&sort[role]=desc', 5);
   });
 
-  it('with sorts through relations: a to-one relation\'s field (NULL without one) and a count (decisions 38-39)', async function () {
+  it("with sorts through relations: a to-one relation's field (NULL without one) and a count (decisions 38-39)", async function () {
     await expectWalks(h, 'fields=id&count[posts]&sort[posts_count]=desc', 3);
     await expectWalks(h, 'fields=id&count[posts]=p&p_filter[status]=published&sort[posts_count]&sort[id]=desc', 2);
     await expectWalks(h, 'fields=id&filter[posts_count]=>=1&count[posts]&sort[posts_count]=desc', 2);
@@ -135,9 +138,15 @@ describe('cursors through inserts and deletes between pages', function () {
   const h = useApp();
   const knex = () => h.db.knex;
   const page = (url: string) => cursorPage((p) => h.get(p), url);
-  const addUser = (id: number, name: string) => knex()('users').insert({
-    id, name, email: `${id}@example.com`, password_hash: 'x', created_at: '2025-06-01T00:00:00Z', updated_at: '2025-06-01T00:00:00Z',
-  });
+  const addUser = (id: number, name: string) =>
+    knex()('users').insert({
+      id,
+      name,
+      email: `${id}@example.com`,
+      password_hash: 'x',
+      created_at: '2025-06-01T00:00:00Z',
+      updated_at: '2025-06-01T00:00:00Z',
+    });
 
   before(async function () {
     // Users are deleted below: what refers to them goes first.
@@ -152,7 +161,9 @@ describe('cursors through inserts and deletes between pages', function () {
     // The boundary row, a row before it and a row ahead are deleted; one row is inserted before the
     // position (never shown) and one after it (shown in its place).
     const [, earlier, , , boundary, , , ahead] = before;
-    await knex()('users').whereIn('id', [boundary, earlier, ahead] as number[]).delete();
+    await knex()('users')
+      .whereIn('id', [boundary, earlier, ahead] as number[])
+      .delete();
     await addUser(100, 'Aaron Early');
     await addUser(101, 'Zz Later');
     const seen = [...shown];
@@ -172,7 +183,9 @@ describe('cursors through inserts and deletes between pages', function () {
     const first = await page('/api/users?fields=id&per-page=3&cursor=');
     const second = await page(first.next_page_url ?? '');
     expect(second.prev_cursor).to.be.a('string');
-    await knex()('users').whereIn('id', ids(first.data) as number[]).delete();
+    await knex()('users')
+      .whereIn('id', ids(first.data) as number[])
+      .delete();
     const again = await page(first.next_page_url ?? '');
     expect(ids(again.data)).to.deep.equal(ids(second.data));
     expect(again.prev_cursor, 'nothing before the page any more').to.equal(null);

@@ -62,8 +62,9 @@ describe('errors', function () {
 
   describe('the exact body of each 400 code', function () {
     it('MALFORMED_PARAMETER', async function () {
-      expect(await exactBody(h.get('/api/users?filter[xor%20id]=1'), 400))
-        .to.deep.equal(badRequest({ code: 'MALFORMED_PARAMETER', parameter: 'filter[xor id]', allowed: ['and', 'or', 'and!', 'or!'] }));
+      expect(await exactBody(h.get('/api/users?filter[xor%20id]=1'), 400)).to.deep.equal(
+        badRequest({ code: 'MALFORMED_PARAMETER', parameter: 'filter[xor id]', allowed: ['and', 'or', 'and!', 'or!'] }),
+      );
     });
 
     it('MALFORMED_PARAMETER for an unknown sort direction lists the direction words', async function () {
@@ -72,101 +73,122 @@ describe('errors', function () {
     });
 
     it('FIELD_NOT_ALLOWED', async function () {
-      expect(await exactBody(h.get('/api/users?sort[password_hash]'), 400))
-        .to.deep.equal(badRequest({ code: 'FIELD_NOT_ALLOWED', parameter: 'sort[password_hash]', allowed: USER_FIELDS }));
+      expect(await exactBody(h.get('/api/users?sort[password_hash]'), 400)).to.deep.equal(
+        badRequest({ code: 'FIELD_NOT_ALLOWED', parameter: 'sort[password_hash]', allowed: USER_FIELDS }),
+      );
     });
 
     it('INVALID_VALUE', async function () {
-      expect(await exactBody(h.get('/api/users?filter[id]=abc'), 400))
-        .to.deep.equal(badRequest({ code: 'INVALID_VALUE', parameter: 'filter[id]' }));
+      expect(await exactBody(h.get('/api/users?filter[id]=abc'), 400)).to.deep.equal(
+        badRequest({ code: 'INVALID_VALUE', parameter: 'filter[id]' }),
+      );
     });
 
     it('INVALID_VALUE for null with another operator', async function () {
-      expect(await exactBody(h.get('/api/users?filter[score]=%3E%3Dnull'), 400))
-        .to.deep.equal(badRequest({ code: 'INVALID_VALUE', parameter: 'filter[score]' }));
+      expect(await exactBody(h.get('/api/users?filter[score]=%3E%3Dnull'), 400)).to.deep.equal(
+        badRequest({ code: 'INVALID_VALUE', parameter: 'filter[score]' }),
+      );
     });
 
     it('UNKNOWN_RELATION', async function () {
-      expect(await exactBody(h.get('/api/users?expand[comments]=c'), 400))
-        .to.deep.equal(badRequest({ code: 'UNKNOWN_RELATION', parameter: 'expand[comments]', allowed: ['posts', 'phone', 'roles'] }));
+      expect(await exactBody(h.get('/api/users?expand[comments]=c'), 400)).to.deep.equal(
+        badRequest({ code: 'UNKNOWN_RELATION', parameter: 'expand[comments]', allowed: ['posts', 'phone', 'roles'] }),
+      );
     });
 
     it('UNKNOWN_ALIAS', async function () {
-      expect(await exactBody(h.get('/api/users?p_sort[title]=desc'), 400))
-        .to.deep.equal(badRequest({ code: 'UNKNOWN_ALIAS', parameter: 'p_sort[title]' }));
+      expect(await exactBody(h.get('/api/users?p_sort[title]=desc'), 400)).to.deep.equal(
+        badRequest({ code: 'UNKNOWN_ALIAS', parameter: 'p_sort[title]' }),
+      );
     });
 
     it('DUPLICATE_PARAMETER', async function () {
-      expect(await exactBody(h.get('/api/users?page=1&page=2'), 400))
-        .to.deep.equal(badRequest({ code: 'DUPLICATE_PARAMETER', parameter: 'page' }));
+      expect(await exactBody(h.get('/api/users?page=1&page=2'), 400)).to.deep.equal(
+        badRequest({ code: 'DUPLICATE_PARAMETER', parameter: 'page' }),
+      );
     });
 
     it('DUPLICATE_PARAMETER for one alias on two relations', async function () {
-      expect(await exactBody(h.get('/api/users?expand[posts]=x&expand[roles]=x'), 400))
-        .to.deep.equal(badRequest({ code: 'DUPLICATE_PARAMETER', parameter: 'expand[roles]' }));
+      expect(await exactBody(h.get('/api/users?expand[posts]=x&expand[roles]=x'), 400)).to.deep.equal(
+        badRequest({ code: 'DUPLICATE_PARAMETER', parameter: 'expand[roles]' }),
+      );
     });
 
     it('CONFLICTING_PARAMETERS names the later key', async function () {
-      expect(await exactBody(h.get('/api/users?fields=id&fields!=name'), 400))
-        .to.deep.equal(badRequest({ code: 'CONFLICTING_PARAMETERS', parameter: 'fields!' }));
-      expect(await exactBody(h.get('/api/users?per-page=4&page-size=5'), 400))
-        .to.deep.equal(badRequest({ code: 'CONFLICTING_PARAMETERS', parameter: 'page-size' }));
-      expect(await exactBody(h.get('/api/users?page=1&limit=5'), 400))
-        .to.deep.equal(badRequest({ code: 'CONFLICTING_PARAMETERS', parameter: 'limit' }));
+      expect(await exactBody(h.get('/api/users?fields=id&fields!=name'), 400)).to.deep.equal(
+        badRequest({ code: 'CONFLICTING_PARAMETERS', parameter: 'fields!' }),
+      );
+      expect(await exactBody(h.get('/api/users?per-page=4&page-size=5'), 400)).to.deep.equal(
+        badRequest({ code: 'CONFLICTING_PARAMETERS', parameter: 'page-size' }),
+      );
+      expect(await exactBody(h.get('/api/users?page=1&limit=5'), 400)).to.deep.equal(
+        badRequest({ code: 'CONFLICTING_PARAMETERS', parameter: 'limit' }),
+      );
     });
 
     it('LIMIT_EXCEEDED', async function () {
-      expect(await exactBody(capped.get('/api/users?in[id]=1,2,3'), 400))
-        .to.deep.equal(badRequest({ code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 2 }));
+      expect(await exactBody(capped.get('/api/users?in[id]=1,2,3'), 400)).to.deep.equal(
+        badRequest({ code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 2 }),
+      );
     });
 
     it('PAGE_SIZE_TOO_LARGE', async function () {
-      expect(await exactBody(h.get('/api/users?per-page=500'), 400))
-        .to.deep.equal(badRequest({ code: 'PAGE_SIZE_TOO_LARGE', parameter: 'per-page', allowed: 100 }));
+      expect(await exactBody(h.get('/api/users?per-page=500'), 400)).to.deep.equal(
+        badRequest({ code: 'PAGE_SIZE_TOO_LARGE', parameter: 'per-page', allowed: 100 }),
+      );
     });
 
     it('INVALID_CURSOR', async function () {
-      expect(await exactBody(h.get('/api/users?cursor=abc'), 400))
-        .to.deep.equal(badRequest({ code: 'INVALID_CURSOR', parameter: 'cursor' }));
+      expect(await exactBody(h.get('/api/users?cursor=abc'), 400)).to.deep.equal(
+        badRequest({ code: 'INVALID_CURSOR', parameter: 'cursor' }),
+      );
     });
   });
 
   describe('several problems in one request (decision 29)', function () {
     it('errors lists every problem in query-string order; the top level is the first', async function () {
       const body = await exactBody(h.get('/api/users?filter[bogus]=1&sort[id]=sideways&page=0&expand[nope]'), 400);
-      expect(body).to.deep.equal(badRequest(
-        { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[bogus]', allowed: USER_FIELDS },
-        { code: 'MALFORMED_PARAMETER', parameter: 'sort[id]', allowed: SORT_WORDS },
-        { code: 'MALFORMED_PARAMETER', parameter: 'page' },
-        { code: 'UNKNOWN_RELATION', parameter: 'expand[nope]', allowed: ['posts', 'phone', 'roles'] },
-      ));
+      expect(body).to.deep.equal(
+        badRequest(
+          { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[bogus]', allowed: USER_FIELDS },
+          { code: 'MALFORMED_PARAMETER', parameter: 'sort[id]', allowed: SORT_WORDS },
+          { code: 'MALFORMED_PARAMETER', parameter: 'page' },
+          { code: 'UNKNOWN_RELATION', parameter: 'expand[nope]', allowed: ['posts', 'phone', 'roles'] },
+        ),
+      );
     });
 
     it('a field problem before a syntax problem stays first', async function () {
       const body = await exactBody(h.get('/api/users?filter[bogus]=1&sort=name'), 400);
-      expect(body).to.deep.equal(badRequest(
-        { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[bogus]', allowed: USER_FIELDS },
-        { code: 'MALFORMED_PARAMETER', parameter: 'sort' },
-      ));
+      expect(body).to.deep.equal(
+        badRequest(
+          { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[bogus]', allowed: USER_FIELDS },
+          { code: 'MALFORMED_PARAMETER', parameter: 'sort' },
+        ),
+      );
     });
 
     it('value problems and field problems together', async function () {
       const body = await exactBody(h.get('/api/users?filter[id]=abc&in[active]=yes,no&fields=id,secret&per-page=1000'), 400);
-      expect(body).to.deep.equal(badRequest(
-        { code: 'INVALID_VALUE', parameter: 'filter[id]' },
-        { code: 'INVALID_VALUE', parameter: 'in[active]' }, // yes
-        { code: 'INVALID_VALUE', parameter: 'in[active]' }, // no
-        { code: 'FIELD_NOT_ALLOWED', parameter: 'fields', allowed: USER_FIELDS },
-        { code: 'PAGE_SIZE_TOO_LARGE', parameter: 'per-page', allowed: 100 },
-      ));
+      expect(body).to.deep.equal(
+        badRequest(
+          { code: 'INVALID_VALUE', parameter: 'filter[id]' },
+          { code: 'INVALID_VALUE', parameter: 'in[active]' }, // yes
+          { code: 'INVALID_VALUE', parameter: 'in[active]' }, // no
+          { code: 'FIELD_NOT_ALLOWED', parameter: 'fields', allowed: USER_FIELDS },
+          { code: 'PAGE_SIZE_TOO_LARGE', parameter: 'per-page', allowed: 100 },
+        ),
+      );
     });
 
     it('problems in alias keys are listed with the root ones', async function () {
       const body = await exactBody(h.get('/api/users?expand[posts]=p&p_search[status]=x&q_fields=id'), 400);
-      expect(body).to.deep.equal(badRequest(
-        { code: 'FIELD_NOT_ALLOWED', parameter: 'p_search[status]', allowed: ['title'] },
-        { code: 'UNKNOWN_ALIAS', parameter: 'q_fields' },
-      ));
+      expect(body).to.deep.equal(
+        badRequest(
+          { code: 'FIELD_NOT_ALLOWED', parameter: 'p_search[status]', allowed: ['title'] },
+          { code: 'UNKNOWN_ALIAS', parameter: 'q_fields' },
+        ),
+      );
     });
   });
 
@@ -199,9 +221,15 @@ describe('errors', function () {
 
     it('gives a list again only when it differs', async function () {
       const body = await exactBody(h.get('/api/users?sort[a]&expand[b]&sort[c]&expand[posts]=p&p_sort[d]&p_fields=e'), 400);
-      const entries = (body.errors as unknown[]).map(asRow).map(({ parameter, allowed, allowed_from }) => ({ parameter, allowed, allowed_from }));
+      const entries = (body.errors as unknown[])
+        .map(asRow)
+        .map(({ parameter, allowed, allowed_from }) => ({ parameter, allowed, allowed_from }));
       expect(entries.map((e) => [e.parameter, e.allowed === undefined ? `from ${String(e.allowed_from)}` : 'own list'])).to.deep.equal([
-        ['sort[a]', 'own list'], ['expand[b]', 'own list'], ['sort[c]', 'from 0'], ['p_sort[d]', 'own list'], ['p_fields', 'from 3'],
+        ['sort[a]', 'own list'],
+        ['expand[b]', 'own list'],
+        ['sort[c]', 'from 0'],
+        ['p_sort[d]', 'own list'],
+        ['p_fields', 'from 3'],
       ]);
     });
 
@@ -226,7 +254,13 @@ describe('errors', function () {
     });
 
     it('is the same shape when fewer problems fit: no errors_omitted', async function () {
-      const body = objectOf(await h.get(`/api/users?${fill((i) => `sort[x${i}]`).slice(0, 20).join('&')}`));
+      const body = objectOf(
+        await h.get(
+          `/api/users?${fill((i) => `sort[x${i}]`)
+            .slice(0, 20)
+            .join('&')}`,
+        ),
+      );
       expect(body.errors).to.have.length(20);
       expect(body).to.not.have.property('errors_omitted');
     });
@@ -327,7 +361,13 @@ describe('errors', function () {
       db = await createTestDatabase();
       const connection = await db.connectWithOutage();
       outage = connection.outage;
-      app = await startApp(connection.knex, { logger: { error: (message: string, error?: unknown) => { logged.push(error ?? message); } } });
+      app = await startApp(connection.knex, {
+        logger: {
+          error: (message: string, error?: unknown) => {
+            logged.push(error ?? message);
+          },
+        },
+      });
     });
 
     after(async function () {

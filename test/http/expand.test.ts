@@ -66,9 +66,7 @@ describe('expand', function () {
 
     it('has-one: an object or null, holding only the projectable fields of the relation', async function () {
       const rows = await h.rows('/api/users?expand[phone]&filter[id]=<4');
-      expect(rows.map((r) => r.phone)).to.deep.equal([
-        { id: 1, number: '+1-555-0100' }, { id: 2, number: '+1-555-0200' }, null,
-      ]);
+      expect(rows.map((r) => r.phone)).to.deep.equal([{ id: 1, number: '+1-555-0100' }, { id: 2, number: '+1-555-0200' }, null]);
       for (const row of rows) expect(row).to.have.property('phone');
       const six = await h.rows('/api/users?expand[phone]&filter[id]=6');
       expect(asRow(six[0]).phone).to.deep.equal({ id: 3, number: '+353-1-555' });
@@ -89,20 +87,42 @@ describe('expand', function () {
       expect(authorIds).to.deep.equal([1, 1, 1, 2, 2, 3, 6, 6, 8, 11, 1]);
       for (const row of rows) expect(Object.keys(asRow(row.author))).to.have.members([...USER_FIELDS]);
       expect(asRow(rows[0]).author).to.deep.equal({
-        id: 1, name: 'Alice Martin', email: 'alice@example.com', status: 'active', role: 'admin', score: '95.50',
-        active: true, birthday: '1990-01-15', visits: 120, email_verified_at: '2025-04-17T01:19:49.123456Z',
-        created_at: '2025-04-01T08:00:00.000000Z', updated_at: '2025-05-10T12:34:56.654321Z',
+        id: 1,
+        name: 'Alice Martin',
+        email: 'alice@example.com',
+        status: 'active',
+        role: 'admin',
+        score: '95.50',
+        active: true,
+        birthday: '1990-01-15',
+        visits: 120,
+        email_verified_at: '2025-04-17T01:19:49.123456Z',
+        created_at: '2025-04-01T08:00:00.000000Z',
+        updated_at: '2025-05-10T12:34:56.654321Z',
       });
     });
 
     it('several relations at once', async function () {
       const rows = await h.rows('/api/users?expand[posts]&expand[phone]&expand[roles]&filter[id]=2');
-      expect(rows).to.deep.equal([{
-        id: 2, name: 'Bob Stone', email: 'bob@example.com', status: 'active', role: 'editor', score: '72.25', active: true,
-        birthday: '1985-06-30', visits: 45, email_verified_at: null, created_at: '2025-04-05T12:00:00.000000Z',
-        updated_at: '2025-05-10T00:00:00.000000Z', posts: [POSTS[4], POSTS[5]], phone: { id: 2, number: '+1-555-0200' },
-        roles: [ROLES[2]],
-      }]);
+      expect(rows).to.deep.equal([
+        {
+          id: 2,
+          name: 'Bob Stone',
+          email: 'bob@example.com',
+          status: 'active',
+          role: 'editor',
+          score: '72.25',
+          active: true,
+          birthday: '1985-06-30',
+          visits: 45,
+          email_verified_at: null,
+          created_at: '2025-04-05T12:00:00.000000Z',
+          updated_at: '2025-05-10T00:00:00.000000Z',
+          posts: [POSTS[4], POSTS[5]],
+          phone: { id: 2, number: '+1-555-0200' },
+          roles: [ROLES[2]],
+        },
+      ]);
     });
 
     it('expansion in a paginated envelope', async function () {
@@ -118,7 +138,10 @@ describe('expand', function () {
       const rows = await h.rows('/api/users?expand[posts]=p&p_fields=title,id&filter[id]=1');
       const posts = asRows(asRow(rows[0]).posts);
       expect(posts).to.deep.equal([
-        { title: 'Hello World', id: 1 }, { title: 'Second Thoughts', id: 2 }, { title: 'Kubernetes Tips', id: 3 }, { title: 'Zebra Notes', id: 11 },
+        { title: 'Hello World', id: 1 },
+        { title: 'Second Thoughts', id: 2 },
+        { title: 'Kubernetes Tips', id: 3 },
+        { title: 'Zebra Notes', id: 11 },
       ]);
       for (const post of posts) expect(Object.keys(post)).to.deep.equal(['title', 'id']);
     });
@@ -127,7 +150,8 @@ describe('expand', function () {
       const rows = await h.rows('/api/users?expand[posts]=p&p_fields!=created_at,user_id&filter[id]=2');
       const posts = asRows(asRow(rows[0]).posts);
       expect(posts).to.deep.equal([
-        { id: 4, title: "Bob's Recipes", status: 'published' }, { id: 5, title: 'Draft Ideas', status: 'draft' },
+        { id: 4, title: "Bob's Recipes", status: 'published' },
+        { id: 5, title: 'Draft Ideas', status: 'draft' },
       ]);
       for (const post of posts) expect(Object.keys(post)).to.deep.equal(['id', 'title', 'status']);
     });
@@ -236,7 +260,17 @@ describe('expand', function () {
     it('a filtered belongs-to relation gives null, and keeps the parent', async function () {
       const rows = await h.rows('/api/posts?expand[author]=a&a_filter[status]=active&a_fields=id');
       expect(rows.map((r) => r.author)).to.deep.equal([
-        { id: 1 }, { id: 1 }, { id: 1 }, { id: 2 }, { id: 2 }, null, { id: 6 }, { id: 6 }, { id: 8 }, { id: 11 }, { id: 1 },
+        { id: 1 },
+        { id: 1 },
+        { id: 1 },
+        { id: 2 },
+        { id: 2 },
+        null,
+        { id: 6 },
+        { id: 6 },
+        { id: 8 },
+        { id: 11 },
+        { id: 1 },
       ]);
     });
   });
@@ -257,7 +291,10 @@ describe('expand', function () {
     it('fields=name still returns the posts, and no id', async function () {
       const rows = await h.rows('/api/users?fields=name&expand[posts]=p&p_fields=title&filter[id]=<5');
       expect(rows).to.deep.equal([
-        { name: 'Alice Martin', posts: [{ title: 'Hello World' }, { title: 'Second Thoughts' }, { title: 'Kubernetes Tips' }, { title: 'Zebra Notes' }] },
+        {
+          name: 'Alice Martin',
+          posts: [{ title: 'Hello World' }, { title: 'Second Thoughts' }, { title: 'Kubernetes Tips' }, { title: 'Zebra Notes' }],
+        },
         { name: 'Bob Stone', posts: [{ title: "Bob's Recipes" }, { title: 'Draft Ideas' }] },
         { name: 'Smith, John', posts: [{ title: "John's Journal" }] },
         { name: 'Jane "JJ" Doe', posts: [] },
@@ -266,7 +303,10 @@ describe('expand', function () {
 
     it('p_fields=id,title returns exactly id and title (no user_id)', async function () {
       const rows = await h.rows('/api/users?expand[posts]=p&p_fields=id,title&filter[id]=6');
-      expect(asRow(rows[0]).posts).to.deep.equal([{ id: 7, title: 'Irish Stew' }, { id: 8, title: 'Hello Again' }]);
+      expect(asRow(rows[0]).posts).to.deep.equal([
+        { id: 7, title: 'Irish Stew' },
+        { id: 8, title: 'Hello Again' },
+      ]);
     });
 
     it('has-one with fields that leave out the key', async function () {
@@ -293,54 +333,74 @@ describe('expand', function () {
     it('fields! leaving out the key', async function () {
       const rows = await h.rows('/api/users?fields!=id&expand[posts]=p&p_fields!=id,user_id&filter[id]=3');
       expect(asRow(rows[0])).to.not.have.property('id');
-      expect(asRow(rows[0]).posts).to.deep.equal([{ title: "John's Journal", status: 'archived', created_at: '2025-04-11T10:00:00.000000Z' }]);
+      expect(asRow(rows[0]).posts).to.deep.equal([
+        { title: "John's Journal", status: 'archived', created_at: '2025-04-11T10:00:00.000000Z' },
+      ]);
     });
   });
 
   describe('capabilities of the relation (decision 23)', function () {
     it('a hidden column of the related model is not projectable through the relation', async function () {
       expectProblem(await h.get('/api/users?expand[posts]=p&p_fields=id,secret_note'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'p_fields', allowed: POST_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'p_fields',
+        allowed: POST_FIELDS,
       });
       expectProblem(await h.get('/api/posts?expand[author]=a&a_fields=password_hash'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'a_fields', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'a_fields',
+        allowed: USER_FIELDS,
       });
     });
 
     it('nor filterable', async function () {
       expectProblem(await h.get('/api/users?expand[posts]=p&p_filter[secret_note]=x'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'p_filter[secret_note]', allowed: POST_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'p_filter[secret_note]',
+        allowed: POST_FIELDS,
       });
     });
 
     it('a field outside the relation searchable list', async function () {
       expectProblem(await h.get('/api/users?expand[posts]=p&p_search[status]=x'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'p_search[status]', allowed: ['title'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'p_search[status]',
+        allowed: ['title'],
       });
     });
 
     it('a field outside the relation projectable list', async function () {
       expectProblem(await h.get('/api/users?expand[phone]=ph&ph_fields=kind'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'ph_fields', allowed: ['id', 'number'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'ph_fields',
+        allowed: ['id', 'number'],
       });
     });
 
     it('an absent options list allows nothing for that modifier', async function () {
       expectProblem(await h.get('/api/users?expand[phone]=ph&ph_sort[number]'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'ph_sort[number]', allowed: [],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'ph_sort[number]',
+        allowed: [],
       });
       expectProblem(await h.get('/api/users?expand[phone]=ph&ph_filter[id]=1'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'ph_filter[id]', allowed: [],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'ph_filter[id]',
+        allowed: [],
       });
       expectProblem(await h.get('/api/posts?expand[author]=a&a_sort[name]'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'a_sort[name]', allowed: [],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'a_sort[name]',
+        allowed: [],
       });
     });
 
     it('the relation list, not the root list, decides', async function () {
       // roles are sortable by name and level only, although id is projectable
       expectProblem(await h.get('/api/users?expand[roles]=r&r_sort[id]'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'r_sort[id]', allowed: ['name', 'level'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'r_sort[id]',
+        allowed: ['name', 'level'],
       });
     });
   });
@@ -348,7 +408,9 @@ describe('expand', function () {
   describe('errors', function () {
     it('an undeclared relation is UNKNOWN_RELATION listing the expandable ones', async function () {
       expectProblem(await h.get('/api/users?expand[comments]'), {
-        code: 'UNKNOWN_RELATION', parameter: 'expand[comments]', allowed: ['posts', 'phone', 'roles'],
+        code: 'UNKNOWN_RELATION',
+        parameter: 'expand[comments]',
+        allowed: ['posts', 'phone', 'roles'],
       });
     });
 
@@ -357,7 +419,11 @@ describe('expand', function () {
     });
 
     it("another model's relation is UNKNOWN_RELATION listing this model's", async function () {
-      expectProblem(await h.get('/api/posts?expand[phone]'), { code: 'UNKNOWN_RELATION', parameter: 'expand[phone]', allowed: ['author', 'comments'] });
+      expectProblem(await h.get('/api/posts?expand[phone]'), {
+        code: 'UNKNOWN_RELATION',
+        parameter: 'expand[phone]',
+        allowed: ['author', 'comments'],
+      });
     });
 
     it('an alias-prefixed key without its expand is UNKNOWN_ALIAS', async function () {
@@ -367,7 +433,15 @@ describe('expand', function () {
     });
 
     it('every alias-prefixed shape is checked', async function () {
-      for (const key of ['x_fields=id', 'x_fields!=id', 'x_sort[id]', 'x_search[title]=a', 'x_filter[id]=1', 'x_in[id]=1', 'x_between[id]=1,2']) {
+      for (const key of [
+        'x_fields=id',
+        'x_fields!=id',
+        'x_sort[id]',
+        'x_search[title]=a',
+        'x_filter[id]=1',
+        'x_in[id]=1',
+        'x_between[id]=1,2',
+      ]) {
         const res = await h.get(`/api/users?${key}`);
         expectProblem(res, { code: 'UNKNOWN_ALIAS', parameter: key.split('=')[0] });
       }
@@ -393,10 +467,16 @@ describe('expand', function () {
     });
 
     it('an alias modifier error names the alias key', async function () {
-      expectProblem(await h.get('/api/users?expand[posts]=p&p_sort[title]=sideways'), { code: 'MALFORMED_PARAMETER', parameter: 'p_sort[title]' });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_sort[title]=sideways'), {
+        code: 'MALFORMED_PARAMETER',
+        parameter: 'p_sort[title]',
+      });
       expectProblem(await h.get('/api/users?expand[posts]=p&p_filter[id]=abc'), { code: 'INVALID_VALUE', parameter: 'p_filter[id]' });
       expectProblem(await h.get('/api/users?expand[posts]=p&p_between[id]=1'), { code: 'MALFORMED_PARAMETER', parameter: 'p_between[id]' });
-      expectProblem(await h.get('/api/users?expand[posts]=p&p_fields=id&p_fields=title'), { code: 'DUPLICATE_PARAMETER', parameter: 'p_fields' });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_fields=id&p_fields=title'), {
+        code: 'DUPLICATE_PARAMETER',
+        parameter: 'p_fields',
+      });
       expectProblem(await h.get('/api/users?expand[posts]=p&p_fields=id&p_fields!=title'), { code: 'CONFLICTING_PARAMETERS' });
     });
 
@@ -409,7 +489,10 @@ describe('expand', function () {
       expectProblem(await h.get('/api/users?p_page=2&expand[posts]=p&p_bogus[x]=1'), {
         code: 'MALFORMED_PARAMETER',
         parameter: 'p_page',
-        errors: [{ code: 'MALFORMED_PARAMETER', parameter: 'p_page' }, { code: 'MALFORMED_PARAMETER', parameter: 'p_bogus[x]' }],
+        errors: [
+          { code: 'MALFORMED_PARAMETER', parameter: 'p_page' },
+          { code: 'MALFORMED_PARAMETER', parameter: 'p_bogus[x]' },
+        ],
       });
     });
   });

@@ -65,7 +65,9 @@ describe('explain', function () {
       const [statement] = (objectOf(res) as unknown as Explained).statements;
       const sql = statement?.sql ?? '';
       const inner = sql.slice(sql.indexOf(' from (') + 7, sql.lastIndexOf(') as "__kqm_rows"'));
-      expect(inner).to.match(/^select "users"\.\* from "users" where .* order by "users"\."created_at" desc, "users"\."id" asc limit \$2 offset \$3$/);
+      expect(inner).to.match(
+        /^select "users"\.\* from "users" where .* order by "users"\."created_at" desc, "users"\."id" asc limit \$2 offset \$3$/,
+      );
       expect(sql).to.match(/^select "id", "score"::text AS "score", to_char\("created_at" AT TIME ZONE 'UTC', /);
       expect(sql).to.match(/ order by "__kqm_rows"\."created_at" desc, "__kqm_rows"\."id" asc$/);
     });
@@ -124,7 +126,10 @@ describe('explain', function () {
     it('the collection route reads them', async function () {
       const res = await get(`/api/odd?${query}`);
       expectOk(res);
-      expect(rowsOf(res)).to.deep.equal([{ id: 2, 'a?b': 'x', $1: 'two' }, { id: 1, 'a?b': 'x', $1: 'one' }]);
+      expect(rowsOf(res)).to.deep.equal([
+        { id: 2, 'a?b': 'x', $1: 'two' },
+        { id: 1, 'a?b': 'x', $1: 'one' },
+      ]);
     });
 
     it('explains them, and plans each statement exactly as it ran', async function () {

@@ -51,7 +51,10 @@ describe('fields', function () {
   describe('fields=', function () {
     it('returns only the listed fields, in request order', async function () {
       const rows = await h.rows('/api/users?fields=email,id&filter[id]=<3');
-      expect(rows).to.deep.equal([{ email: 'alice@example.com', id: 1 }, { email: 'bob@example.com', id: 2 }]);
+      expect(rows).to.deep.equal([
+        { email: 'alice@example.com', id: 1 },
+        { email: 'bob@example.com', id: 2 },
+      ]);
       for (const row of rows) expect(Object.keys(row)).to.deep.equal(['email', 'id']);
     });
 
@@ -93,7 +96,10 @@ describe('fields', function () {
     it('can exclude the id', async function () {
       const rows = await h.rows('/api/roles?fields!=id');
       expect(rows).to.deep.equal([
-        { name: 'admin', level: 10 }, { name: 'editor', level: 5 }, { name: 'viewer', level: 1 }, { name: 'auditor', level: 3 },
+        { name: 'admin', level: 10 },
+        { name: 'editor', level: 5 },
+        { name: 'viewer', level: 1 },
+        { name: 'auditor', level: 3 },
       ]);
     });
 
@@ -107,16 +113,22 @@ describe('fields', function () {
   describe('errors', function () {
     it('a hidden column in fields is FIELD_NOT_ALLOWED, listing the projectable fields', async function () {
       expectProblem(await h.get('/api/users?fields=id,password_hash'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'fields', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'fields',
+        allowed: USER_FIELDS,
       });
       expectProblem(await h.get('/api/posts?fields=secret_note'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'fields', allowed: POST_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'fields',
+        allowed: POST_FIELDS,
       });
     });
 
     it('a hidden column in fields! is FIELD_NOT_ALLOWED', async function () {
       expectProblem(await h.get('/api/users?fields!=password_hash'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'fields!', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'fields!',
+        allowed: USER_FIELDS,
       });
     });
 

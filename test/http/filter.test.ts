@@ -116,7 +116,8 @@ describe('filter', function () {
     for (const op of ['>', '>=', '<', '<=']) {
       it(`null with ${op} is INVALID_VALUE`, async function () {
         expectProblem(await h.get(`/api/users?filter[status]=${enc(op)}null`), {
-          code: 'INVALID_VALUE', parameter: 'filter[status]',
+          code: 'INVALID_VALUE',
+          parameter: 'filter[status]',
         });
       });
     }
@@ -153,12 +154,17 @@ describe('filter', function () {
     });
 
     const bad: [string, string][] = [
-      ['id', 'abc'], ['id', '1.5'], ['id', '2147483648'], ['id', '5x'], ['visits', '9223372036854775808'],
+      ['id', 'abc'],
+      ['id', '1.5'],
+      ['id', '2147483648'],
+      ['id', '5x'],
+      ['visits', '9223372036854775808'],
     ];
     for (const [field, value] of bad) {
       it(`filter[${field}]=${value} is INVALID_VALUE`, async function () {
         expectProblem(await h.get(`/api/users?filter[${field}]=${value}`), {
-          code: 'INVALID_VALUE', parameter: `filter[${field}]`,
+          code: 'INVALID_VALUE',
+          parameter: `filter[${field}]`,
         });
       });
     }
@@ -191,7 +197,8 @@ describe('filter', function () {
     for (const bad of ['2025-13-01', '2025-02-30', '1990-1-15', 'yesterday', '1990-01-15T00:00:00Z']) {
       it(`${bad} is INVALID_VALUE on a date column`, async function () {
         expectProblem(await h.get(`/api/users?filter[birthday]=${enc(bad)}`), {
-          code: 'INVALID_VALUE', parameter: 'filter[birthday]',
+          code: 'INVALID_VALUE',
+          parameter: 'filter[birthday]',
         });
       });
     }
@@ -227,7 +234,8 @@ describe('filter', function () {
     for (const bad of ['2025-04-17T25:00:00Z', 'yesterday', '17/04/2025', '2025-04-17T01:19:49.1234567Z']) {
       it(`${bad} is INVALID_VALUE on a timestamp`, async function () {
         expectProblem(await h.get(`/api/users?filter[created_at]=${enc(bad)}`), {
-          code: 'INVALID_VALUE', parameter: 'filter[created_at]',
+          code: 'INVALID_VALUE',
+          parameter: 'filter[created_at]',
         });
       });
     }
@@ -264,8 +272,9 @@ describe('filter', function () {
     });
 
     it('or! = OR NOT, and NOT includes NULLs (decision 17)', async function () {
-      expect(await h.userIds(`filter[id]=${enc('<3')}&filter[or! status]=active`))
-        .to.deep.equal([1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22]);
+      expect(await h.userIds(`filter[id]=${enc('<3')}&filter[or! status]=active`)).to.deep.equal([
+        1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22,
+      ]);
     });
 
     it('and! on a boolean includes rows where it is NULL', async function () {
@@ -274,8 +283,9 @@ describe('filter', function () {
 
     it('prefixes are case-insensitive', async function () {
       expect(await h.userIds(`filter[id]=${enc('<4')}&filter[AND status]=active`)).to.deep.equal([1, 2]);
-      expect(await h.userIds(`filter[id]=${enc('<3')}&filter[Or! status]=active`))
-        .to.deep.equal([1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22]);
+      expect(await h.userIds(`filter[id]=${enc('<3')}&filter[Or! status]=active`)).to.deep.equal([
+        1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22,
+      ]);
     });
 
     it('the word on the first clause is ignored', async function () {
@@ -290,15 +300,13 @@ describe('filter', function () {
     });
 
     it('a repeated key adds one clause per occurrence', async function () {
-      expect(await h.userIds('filter[id]=1&filter[or status]=pending&filter[or status]=banned'))
-        .to.deep.equal([1, 5, 7, 16, 20, 22]);
+      expect(await h.userIds('filter[id]=1&filter[or status]=pending&filter[or status]=banned')).to.deep.equal([1, 5, 7, 16, 20, 22]);
     });
   });
 
   describe('precedence: NOT before AND before OR (decision 15)', function () {
     it('A or B and C = A or (B and C)', async function () {
-      expect(await h.userIds(`filter[status]=active&filter[or role]=admin&filter[and score]=${enc('>90')}`))
-        .to.deep.equal(ACTIVE);
+      expect(await h.userIds(`filter[status]=active&filter[or role]=admin&filter[and score]=${enc('>90')}`)).to.deep.equal(ACTIVE);
     });
 
     it('A and B or C = (A and B) or C', async function () {
@@ -307,18 +315,17 @@ describe('filter', function () {
     });
 
     it('A and! B or C = (A and not B) or C', async function () {
-      expect(await h.userIds(`filter[id]=${enc('<10')}&filter[and! status]=active&filter[or id]=23`))
-        .to.deep.equal([3, 5, 7, 9, 23]);
+      expect(await h.userIds(`filter[id]=${enc('<10')}&filter[and! status]=active&filter[or id]=23`)).to.deep.equal([3, 5, 7, 9, 23]);
     });
 
     it('A or! B = A or not B, with NULLs counted as not matching', async function () {
-      expect(await h.userIds(`filter[role]=admin&filter[or! score]=${enc('>50')}`))
-        .to.deep.equal([1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 18, 20, 22, 23]);
+      expect(await h.userIds(`filter[role]=admin&filter[or! score]=${enc('>50')}`)).to.deep.equal([
+        1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 18, 20, 22, 23,
+      ]);
     });
 
     it('<> includes NULLs', async function () {
-      expect(await h.userIds('filter[role]=<>admin'))
-        .to.deep.equal([2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 23]);
+      expect(await h.userIds('filter[role]=<>admin')).to.deep.equal([2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 23]);
     });
   });
 
@@ -344,22 +351,30 @@ describe('filter', function () {
   describe('errors', function () {
     it('an unknown field is FIELD_NOT_ALLOWED and lists the filterable fields', async function () {
       expectProblem(await h.get('/api/users?filter[bogus]=1'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[bogus]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[bogus]',
+        allowed: USER_FIELDS,
       });
     });
 
     it('the parameter is the key exactly as sent', async function () {
       expectProblem(await h.get('/api/users?filter[id]=1&filter[or bogus]=1'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[or bogus]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[or bogus]',
+        allowed: USER_FIELDS,
       });
     });
 
     it('a hidden column is FIELD_NOT_ALLOWED like an unknown one', async function () {
       expectProblem(await h.get('/api/users?filter[password_hash]=x'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[password_hash]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[password_hash]',
+        allowed: USER_FIELDS,
       });
       expectProblem(await h.get('/api/posts?filter[secret_note]=x'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[secret_note]', allowed: POST_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[secret_note]',
+        allowed: POST_FIELDS,
       });
     });
 
@@ -376,8 +391,11 @@ describe('filter', function () {
   describe('timestamps that leave the year 1 once their offset is applied', function () {
     const early = '0001-01-01T00:00%2B00:01';
     for (const query of [
-      `filter[created_at]=${early}`, `filter[created_at]=%3E%3D${early}`, `filter[or!%20created_at]=%3C${early}`,
-      `in[created_at]=2025-04-17,${early}`, `between[created_at]=${early},2025-01-01`,
+      `filter[created_at]=${early}`,
+      `filter[created_at]=%3E%3D${early}`,
+      `filter[or!%20created_at]=%3C${early}`,
+      `in[created_at]=2025-04-17,${early}`,
+      `between[created_at]=${early},2025-01-01`,
       `expand[posts]=p&p_filter[created_at]=${early}`,
     ]) {
       it(`${query} is INVALID_VALUE`, async function () {

@@ -68,7 +68,7 @@ async function startHost(knex: Knex, models: HostModels, options: Partial<QueryM
 }
 
 const setups: readonly { mapping: NameMapping; copy: string }[] = [
-  { mapping: 'model', copy: 'the plugin\'s objection' },
+  { mapping: 'model', copy: "the plugin's objection" },
   { mapping: 'knex', copy: 'a second copy of objection' },
 ];
 
@@ -101,18 +101,22 @@ for (const { mapping, copy } of setups) {
       return res.body;
     };
 
-    it('speaks the models\' property names in fields, conditions and sort', async function () {
-      expect(await body('/api/authors?fields=id,firstName,lastName&filter[lastName]=<>Lee&sort[firstName]=desc'))
-        .to.deep.equal([{ id: 2, firstName: 'Bob', lastName: 'Stone' }]);
+    it("speaks the models' property names in fields, conditions and sort", async function () {
+      expect(await body('/api/authors?fields=id,firstName,lastName&filter[lastName]=<>Lee&sort[firstName]=desc')).to.deep.equal([
+        { id: 2, firstName: 'Bob', lastName: 'Stone' },
+      ]);
       const res = await host.request('/api/authors?filter[first_name]=Ann');
       expect(res.status).to.equal(400);
       expect(res.body.code).to.equal('FIELD_NOT_ALLOWED');
     });
 
-    it('gives each record the model\'s own JSON: redaction and virtual attributes', async function () {
-      expect(await body('/api/authors?fields=fullName,email&filter[id]=1')).to.deep.equal([{ fullName: 'Ann Lee', email: 'a***@example.com' }]);
-      expect(await body('/api/articles?fields=id&filter[id]=3&expand[author]=a&a_fields=fullName,email'))
-        .to.deep.equal([{ id: 3, author: { fullName: 'Bob Stone', email: 'b***@example.com' } }]);
+    it("gives each record the model's own JSON: redaction and virtual attributes", async function () {
+      expect(await body('/api/authors?fields=fullName,email&filter[id]=1')).to.deep.equal([
+        { fullName: 'Ann Lee', email: 'a***@example.com' },
+      ]);
+      expect(await body('/api/articles?fields=id&filter[id]=3&expand[author]=a&a_fields=fullName,email')).to.deep.equal([
+        { id: 3, author: { fullName: 'Bob Stone', email: 'b***@example.com' } },
+      ]);
       for (const path of ['/api/authors?sort[fullName]', '/api/authors?filter[fullName]=Ann+Lee', '/api/authors?search[fullName]=Ann']) {
         const res = await host.request(path);
         expect(res.status, path).to.equal(400);
@@ -132,14 +136,28 @@ for (const { mapping, copy } of setups) {
         { id: 3, author: { firstName: 'Bob' }, firstTag: { label: 'news' } },
       ]);
       const authors = await body('/api/authors?fields=id&expand[profile]=p&p_fields=bio');
-      expect(authors).to.deep.equal([{ id: 1, profile: { bio: 'Writes about cities' } }, { id: 2, profile: null }]);
+      expect(authors).to.deep.equal([
+        { id: 1, profile: { bio: 'Writes about cities' } },
+        { id: 2, profile: null },
+      ]);
     });
 
-    it('projects, sorts and filters a join table\'s extra columns through the alias', async function () {
+    it("projects, sorts and filters a join table's extra columns through the alias", async function () {
       const rows = await body('/api/articles?fields=id&filter[id]=1&expand[tags]=t&t_fields=label,position,isPrimary&t_sort[position]');
-      expect(rows).to.deep.equal([{ id: 1, tags: [{ label: 'life', position: 1, isPrimary: true }, { label: 'tech', position: 2, isPrimary: false }] }]);
+      expect(rows).to.deep.equal([
+        {
+          id: 1,
+          tags: [
+            { label: 'life', position: 1, isPrimary: true },
+            { label: 'tech', position: 2, isPrimary: false },
+          ],
+        },
+      ]);
       const primary = await body('/api/articles?fields=id&expand[tags]=t&t_fields=label&t_filter[isPrimary]=true');
-      expect(primary).to.deep.equal([{ id: 1, tags: [{ label: 'life' }] }, { id: 3, tags: [{ label: 'news' }] }]);
+      expect(primary).to.deep.equal([
+        { id: 1, tags: [{ label: 'life' }] },
+        { id: 3, tags: [{ label: 'news' }] },
+      ]);
     });
 
     it('restricts a tenant-owned model wherever it appears: root, every relation onto it, counts', async function () {
@@ -149,8 +167,10 @@ for (const { mapping, copy } of setups) {
         { id: 2, articles: [{ id: 3 }], editedArticles: [{ id: 1 }] },
       ]);
       expect(await body('/api/authors?fields=id', 'globex')).to.deep.equal([{ id: 3 }]);
-      expect(await body('/api/articles?fields=id&expand[author]=a&a_fields=id', 'globex'))
-        .to.deep.equal([{ id: 2, author: null }, { id: 4, author: { id: 3 } }]);
+      expect(await body('/api/articles?fields=id&expand[author]=a&a_fields=id', 'globex')).to.deep.equal([
+        { id: 2, author: null },
+        { id: 4, author: { id: 3 } },
+      ]);
       // A full first page needs the count, which the scope restricts too.
       const page = (await body('/api/articles?fields=id&per-page=1')) as Record<string, unknown>;
       expect(page.total).to.equal(2);
@@ -164,7 +184,8 @@ for (const { mapping, copy } of setups) {
       ]);
       // Tags through cms.article_tags, its extra isPrimary a condition inside the subquery.
       expect(await body('/api/articles?fields=id&count[tags]=t&t_filter[isPrimary]=true&sort[tags_count]=desc')).to.deep.equal([
-        { id: 1, tags_count: 1 }, { id: 3, tags_count: 1 },
+        { id: 1, tags_count: 1 },
+        { id: 3, tags_count: 1 },
       ]);
       expect(await body('/api/articles?fields=id&filter[tags.isPrimary]=false')).to.deep.equal([{ id: 1 }]);
       expect(await body('/api/articles?fields=id&has![tags]=t&t_filter[isPrimary]=false')).to.deep.equal([{ id: 3 }]);
@@ -229,14 +250,23 @@ describe('host fit: hooks and declarations', function () {
     const { Model } = objection;
     class Broken extends models.Author {
       static override get relationMappings(): objection.RelationMappings {
-        return { articles: { relation: Model.HasManyRelation, modelClass: models.Article, join: { from: 'cms.authors.id', to: 'cms.articles.writer_id' } } };
+        return {
+          articles: {
+            relation: Model.HasManyRelation,
+            modelClass: models.Article,
+            join: { from: 'cms.authors.id', to: 'cms.articles.writer_id' },
+          },
+        };
       }
 
       static getExpandableRelations() {
         return { articles: { options: {} } };
       }
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { authors: Broken } }).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { authors: Broken } }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).to.include('Broken.getExpandableRelations().articles').and.include('"writer_id"');
   });
 
@@ -244,7 +274,10 @@ describe('host fit: hooks and declarations', function () {
     class NoId extends models.Tag {
       static override idColumn = 'uid';
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { tags: NoId } }).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { tags: NoId } }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).to.include('NoId.idColumn').and.include('"uid"');
   });
 
@@ -254,7 +287,10 @@ describe('host fit: hooks and declarations', function () {
         return ['location'];
       }
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { places: SortedPlace } }).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { places: SortedPlace } }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).to.include('SortedPlace.getSortableFields()').and.include('"location"');
   });
 
@@ -279,8 +315,10 @@ describe('host fit: hooks and declarations', function () {
       static tableName = 'tags';
       static query(): void {}
     }
-    const failure = await queryModifiers({ knex: db.knex, collections: { tags: NotAModel as unknown as typeof objection.Model } })
-      .then(() => undefined, (error: unknown) => error as Error);
+    const failure = await queryModifiers({ knex: db.knex, collections: { tags: NotAModel as unknown as typeof objection.Model } }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).to.include('NotAModel comes from an objection without');
   });
 });

@@ -36,8 +36,10 @@ describe('http behaviour', function () {
     it('sends no CORS headers when CORS is not configured', async function () {
       const res = await h.get('/api/users?limit=1').set('Origin', 'https://site.example');
       expect(res.headers['access-control-allow-origin']).to.equal(undefined);
-      const preflight = await supertest(h.origin).options('/api/users')
-        .set('Origin', 'https://site.example').set('Access-Control-Request-Method', 'GET');
+      const preflight = await supertest(h.origin)
+        .options('/api/users')
+        .set('Origin', 'https://site.example')
+        .set('Access-Control-Request-Method', 'GET');
       expect(preflight.status).to.equal(405);
     });
 
@@ -65,8 +67,10 @@ describe('http behaviour', function () {
     const h = useApp({ cors: { origin: 'https://site.example' } });
 
     it('answers a preflight on a collection route and marks responses', async function () {
-      const preflight = await supertest(h.origin).options('/api/users?per-page=2')
-        .set('Origin', 'https://site.example').set('Access-Control-Request-Method', 'GET');
+      const preflight = await supertest(h.origin)
+        .options('/api/users?per-page=2')
+        .set('Origin', 'https://site.example')
+        .set('Access-Control-Request-Method', 'GET');
       expect(preflight.status).to.equal(204);
       expect(preflight.headers['access-control-allow-origin']).to.equal('https://site.example');
       expect(String(preflight.headers['access-control-allow-methods'])).to.include('GET');
@@ -90,7 +94,12 @@ describe('http behaviour', function () {
     it('lists the collections', async function () {
       const res = await h.get('/api/_meta');
       expectOk(res);
-      expect(objectOf(res)).to.deep.equal({ collections: ['users', 'posts', 'roles'], prefix: '/api', openapi: '/api/openapi.json', explain: true });
+      expect(objectOf(res)).to.deep.equal({
+        collections: ['users', 'posts', 'roles'],
+        prefix: '/api',
+        openapi: '/api/openapi.json',
+        explain: true,
+      });
     });
 
     it('the OpenAPI URL it lists serves the document', async function () {
@@ -112,7 +121,11 @@ describe('http behaviour', function () {
     });
 
     it('describes nested relations as deep as the depth cap, with the caps (decision 40)', async function () {
-      interface Described { name: string; projectable: string[]; relations: Described[] }
+      interface Described {
+        name: string;
+        projectable: string[];
+        relations: Described[];
+      }
       const meta = objectOf(await h.get('/api/_meta/users'));
       expect([meta.maxExpansions, meta.maxExpandDepth]).to.deep.equal([5, 3]);
       const posts = (meta.relations as Described[]).find((r) => r.name === 'posts');

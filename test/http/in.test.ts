@@ -109,8 +109,7 @@ describe('in', function () {
     });
 
     it('a negated first clause', async function () {
-      expect(await h.userIds('in[and! status]=active,inactive,pending,banned'))
-        .to.deep.equal([10, 12]);
+      expect(await h.userIds('in[and! status]=active,inactive,pending,banned')).to.deep.equal([10, 12]);
     });
 
     it('prefixes are case-insensitive', async function () {
@@ -141,7 +140,9 @@ describe('in', function () {
 
     it('an unknown field is FIELD_NOT_ALLOWED', async function () {
       expectProblem(await h.get('/api/users?in[password_hash]=a,b'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'in[password_hash]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'in[password_hash]',
+        allowed: USER_FIELDS,
       });
     });
 

@@ -61,14 +61,19 @@ describe('limits', function () {
 
     it('clauses on an expansion count', async function () {
       expectProblem(await h.get('/api/users?filter[id]=1&expand[posts]=p&p_filter[id]=1&p_filter[or%20id]=2&p_in[id]=3'), {
-        code: 'LIMIT_EXCEEDED', allowed: 3,
+        code: 'LIMIT_EXCEEDED',
+        allowed: 3,
       });
     });
 
     it('list items', async function () {
       expect(await h.userIds('in[id]=1,2')).to.deep.equal([1, 2]);
       expectProblem(await h.get('/api/users?in[id]=1,2,3'), { code: 'LIMIT_EXCEEDED', parameter: 'in[id]', allowed: 2 });
-      expectProblem(await h.get('/api/users?expand[posts]=p&p_in[id]=1,2,3'), { code: 'LIMIT_EXCEEDED', parameter: 'p_in[id]', allowed: 2 });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_in[id]=1,2,3'), {
+        code: 'LIMIT_EXCEEDED',
+        parameter: 'p_in[id]',
+        allowed: 2,
+      });
     });
 
     it('expansions', async function () {
@@ -79,19 +84,32 @@ describe('limits', function () {
 
     it('distinct relations across expand, has, count and dot paths', async function () {
       // One relation named four ways, and a second: two relations.
-      expect(await h.userIds('fields=id&expand[posts]&has[posts]&count[posts]&filter[posts.status]=draft&in[roles.name]=editor'))
-        .to.deep.equal([1, 2, 8]);
-      expectProblem(await h.get('/api/users?expand[posts]&has[roles]&has![phone]'), { code: 'LIMIT_EXCEEDED', parameter: 'has![phone]', allowed: 2 });
-      expectProblem(await h.get('/api/users?count[posts]&filter[or roles.name]=admin&expand[phone]'),
-        { code: 'LIMIT_EXCEEDED', parameter: 'expand[phone]', allowed: 2 });
+      expect(
+        await h.userIds('fields=id&expand[posts]&has[posts]&count[posts]&filter[posts.status]=draft&in[roles.name]=editor'),
+      ).to.deep.equal([1, 2, 8]);
+      expectProblem(await h.get('/api/users?expand[posts]&has[roles]&has![phone]'), {
+        code: 'LIMIT_EXCEEDED',
+        parameter: 'has![phone]',
+        allowed: 2,
+      });
+      expectProblem(await h.get('/api/users?count[posts]&filter[or roles.name]=admin&expand[phone]'), {
+        code: 'LIMIT_EXCEEDED',
+        parameter: 'expand[phone]',
+        allowed: 2,
+      });
     });
 
     it('a nested expansion counts besides the relations the root names', async function () {
       // posts (named three ways) and one nested expansion: two.
-      const rows = await h.rows('/api/users?fields=id&filter[id]=1&has[posts]=p&expand[posts]=p&filter[posts.status]=draft&p_fields=id&p_expand[comments]');
+      const rows = await h.rows(
+        '/api/users?fields=id&filter[id]=1&has[posts]=p&expand[posts]=p&filter[posts.status]=draft&p_fields=id&p_expand[comments]',
+      );
       expect(rows).to.have.length(1);
-      expectProblem(await h.get('/api/users?has[roles]&expand[posts]=p&p_expand[comments]'),
-        { code: 'LIMIT_EXCEEDED', parameter: 'p_expand[comments]', allowed: 2 });
+      expectProblem(await h.get('/api/users?has[roles]&expand[posts]=p&p_expand[comments]'), {
+        code: 'LIMIT_EXCEEDED',
+        parameter: 'p_expand[comments]',
+        allowed: 2,
+      });
     });
 
     it('a has counts as a clause', async function () {
@@ -110,25 +128,39 @@ describe('limits', function () {
         expect(user?.posts).to.deep.equal([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 11 }]);
       });
 
-      it('one more is LIMIT_EXCEEDED naming the alias\'s _limit, or the expansion without an alias (allowed 4)', async function () {
+      it("one more is LIMIT_EXCEEDED naming the alias's _limit, or the expansion without an alias (allowed 4)", async function () {
         expectProblem(await h.get('/api/users?fields=id&in[id]=1,2&expand[posts]=p'), {
-          code: 'LIMIT_EXCEEDED', parameter: 'p_limit', allowed: 4,
+          code: 'LIMIT_EXCEEDED',
+          parameter: 'p_limit',
+          allowed: 4,
         });
         expectProblem(await h.get('/api/users?fields=id&in[id]=1,2&expand[posts]'), {
-          code: 'LIMIT_EXCEEDED', parameter: 'expand[posts]', allowed: 4,
+          code: 'LIMIT_EXCEEDED',
+          parameter: 'expand[posts]',
+          allowed: 4,
         });
       });
 
       it('counts after the per-parent window, at every depth (decisions 40-42)', async function () {
         const rows = await h.rows('/api/users?fields=id&in[id]=1,2&expand[posts]=p&p_fields=id&p_limit=2');
-        expect(rows).to.deep.equal([{ id: 1, posts: [{ id: 1 }, { id: 2 }] }, { id: 2, posts: [{ id: 4 }, { id: 5 }] }]);
+        expect(rows).to.deep.equal([
+          { id: 1, posts: [{ id: 1 }, { id: 2 }] },
+          { id: 2, posts: [{ id: 4 }, { id: 5 }] },
+        ]);
         // User 1's posts have 8 comments: over the cap at depth 2, within it one per post.
         expectProblem(await h.get('/api/users?fields=id&filter[id]=1&expand[posts]=p&p_fields=id&p_expand[comments]=c'), {
-          code: 'LIMIT_EXCEEDED', parameter: 'c_limit', allowed: 4,
+          code: 'LIMIT_EXCEEDED',
+          parameter: 'c_limit',
+          allowed: 4,
         });
-        const [user] = await h.rows('/api/users?fields=id&filter[id]=1&expand[posts]=p&p_fields=id&p_expand[comments]=c&c_fields=id&c_limit=1');
+        const [user] = await h.rows(
+          '/api/users?fields=id&filter[id]=1&expand[posts]=p&p_fields=id&p_expand[comments]=c&c_fields=id&c_limit=1',
+        );
         expect(user?.posts).to.deep.equal([
-          { id: 1, comments: [{ id: 1 }] }, { id: 2, comments: [] }, { id: 3, comments: [{ id: 6 }] }, { id: 11, comments: [{ id: 12 }] },
+          { id: 1, comments: [{ id: 1 }] },
+          { id: 2, comments: [] },
+          { id: 3, comments: [{ id: 6 }] },
+          { id: 11, comments: [{ id: 12 }] },
         ]);
       });
 
@@ -146,9 +178,12 @@ describe('limits', function () {
         expect(window?.bindings[window.bindings.length - 1]).to.equal(5);
       });
 
-      it('counts the related records left after the alias\'s conditions, over the parents shown', async function () {
+      it("counts the related records left after the alias's conditions, over the parents shown", async function () {
         const rows = await h.rows('/api/users?fields=id&in[id]=1,2&expand[posts]=p&p_fields=id&p_filter[status]=published');
-        expect(rows).to.deep.equal([{ id: 1, posts: [{ id: 1 }, { id: 3 }, { id: 11 }] }, { id: 2, posts: [{ id: 4 }] }]);
+        expect(rows).to.deep.equal([
+          { id: 1, posts: [{ id: 1 }, { id: 3 }, { id: 11 }] },
+          { id: 2, posts: [{ id: 4 }] },
+        ]);
         expect(await h.rows('/api/users?fields=id&in[id]=1,2&limit=1&expand[posts]=p&p_fields=id')).to.have.length(1);
       });
     });

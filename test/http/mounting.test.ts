@@ -91,7 +91,8 @@ describe('mounting beside the host', function () {
 
       it('answers a path under the prefix that nobody serves with 404 UNKNOWN_COLLECTION', async function () {
         expectProblem(await request().get('/api/nope'), {
-          code: 'UNKNOWN_COLLECTION', detail: 'There is no collection "nope"; collections: users, posts, roles',
+          code: 'UNKNOWN_COLLECTION',
+          detail: 'There is no collection "nope"; collections: users, posts, roles',
         });
         expectProblem(await request().get('/api/posts/7'), { code: 'UNKNOWN_COLLECTION' });
         expectProblem(await request().post('/api/nope'), { code: 'UNKNOWN_COLLECTION' });
@@ -106,7 +107,11 @@ describe('mounting beside the host', function () {
       });
 
       it('answers a method no router knows with 405, never the bare 501 of allowedMethods() (decision 45)', async function () {
-        for (const [path, allow] of [['/api/users', 'GET, HEAD'], ['/api/posts', 'GET, HEAD, POST'], ['/api/nope', 'GET, HEAD']]) {
+        for (const [path, allow] of [
+          ['/api/users', 'GET, HEAD'],
+          ['/api/posts', 'GET, HEAD, POST'],
+          ['/api/nope', 'GET, HEAD'],
+        ]) {
           const traced = await request().trace(String(path));
           expectProblem(traced, { code: 'METHOD_NOT_ALLOWED' });
           expect(traced.headers.allow, String(path)).to.equal(allow);
@@ -127,7 +132,7 @@ describe('mounting beside the host', function () {
         expect(onHostPath.headers.allow).to.equal('GET, HEAD');
       });
 
-      it('advertises the host\'s methods and its own on OPTIONS', async function () {
+      it("advertises the host's methods and its own on OPTIONS", async function () {
         const shared = await request().options('/api/posts').expect(200);
         expect(shared.headers.allow).to.equal('GET, HEAD, POST');
         // On the host's own path the host's allowedMethods() may answer first, in its own order.
@@ -139,8 +144,11 @@ describe('mounting beside the host', function () {
       });
 
       it('answers a CORS preflight for reading a path the host also serves', async function () {
-        const preflight = await request().options('/api/posts')
-          .set('Origin', 'https://site.example').set('Access-Control-Request-Method', 'GET').expect(204);
+        const preflight = await request()
+          .options('/api/posts')
+          .set('Origin', 'https://site.example')
+          .set('Access-Control-Request-Method', 'GET')
+          .expect(204);
         expect(preflight.headers['access-control-allow-origin']).to.equal('https://site.example');
         expect(preflight.headers['access-control-allow-methods']).to.equal('GET,HEAD');
       });
@@ -148,12 +156,14 @@ describe('mounting beside the host', function () {
   }
 
   describe('two plugin routers on one prefix', function () {
-    const app = useMounted(async ({ knex }) => appWith(
-      await queryModifiers({ knex, collections: { users: User } }),
-      movedUrl,
-      await queryModifiers({ knex, collections: { posts: Post, roles: Role } }),
-      hostRouter(),
-    ));
+    const app = useMounted(async ({ knex }) =>
+      appWith(
+        await queryModifiers({ knex, collections: { users: User } }),
+        movedUrl,
+        await queryModifiers({ knex, collections: { posts: Post, roles: Role } }),
+        hostRouter(),
+      ),
+    );
     const request = () => supertest(app.origin());
 
     it('serves the collections of both', async function () {
@@ -164,7 +174,8 @@ describe('mounting beside the host', function () {
 
     it('answers 404 and 405 once, for both', async function () {
       expectProblem(await request().get('/api/nope'), {
-        code: 'UNKNOWN_COLLECTION', detail: 'There is no collection "nope"; collections: users, posts, roles',
+        code: 'UNKNOWN_COLLECTION',
+        detail: 'There is no collection "nope"; collections: users, posts, roles',
       });
       const deleted = await request().delete('/api/users');
       expectProblem(deleted, { code: 'METHOD_NOT_ALLOWED' });
@@ -180,15 +191,19 @@ describe('mounting beside the host', function () {
   });
 
   describe('the collection list behind authorize', function () {
-    const app = useMounted(async (options) => appWith(await queryModifiers({
-      ...options,
-      admin: {},
-      authorize: (ctx, collection) => {
-        if (collection !== '_meta' || ctx.get('X-Role') === 'admin') return true;
-        ctx.set('WWW-Authenticate', 'Bearer');
-        return { status: 401 };
-      },
-    })));
+    const app = useMounted(async (options) =>
+      appWith(
+        await queryModifiers({
+          ...options,
+          admin: {},
+          authorize: (ctx, collection) => {
+            if (collection !== '_meta' || ctx.get('X-Role') === 'admin') return true;
+            ctx.set('WWW-Authenticate', 'Bearer');
+            return { status: 401 };
+          },
+        }),
+      ),
+    );
     const request = () => supertest(app.origin());
 
     it('names the collections only to a client allowed to read the metadata', async function () {
@@ -197,7 +212,8 @@ describe('mounting beside the host', function () {
       expect(hidden.headers['www-authenticate'], 'a header the hook set for a refusal').to.equal(undefined);
       expectProblem(await request().get('/api/_meta/nope'), { code: 'UNKNOWN_COLLECTION', detail: 'There is no collection "nope"' });
       expectProblem(await request().get('/api/nope').set('X-Role', 'admin'), {
-        code: 'UNKNOWN_COLLECTION', detail: 'There is no collection "nope"; collections: users, posts, roles',
+        code: 'UNKNOWN_COLLECTION',
+        detail: 'There is no collection "nope"; collections: users, posts, roles',
       });
     });
   });

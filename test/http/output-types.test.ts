@@ -35,11 +35,22 @@ describe('output types', function () {
 
   it('NULLs are JSON null', async function () {
     const rows = await h.rows('/api/users?filter[id]=16');
-    expect(rows).to.deep.equal([{
-      id: 16, name: 'Peggy', email: 'peggy@example.com', status: 'pending', role: null, score: null, active: null,
-      birthday: null, visits: 0, email_verified_at: null, created_at: '2025-04-03T00:00:00.000000Z',
-      updated_at: '2025-05-10T00:00:00.000000Z',
-    }]);
+    expect(rows).to.deep.equal([
+      {
+        id: 16,
+        name: 'Peggy',
+        email: 'peggy@example.com',
+        status: 'pending',
+        role: null,
+        score: null,
+        active: null,
+        birthday: null,
+        visits: 0,
+        email_verified_at: null,
+        created_at: '2025-04-03T00:00:00.000000Z',
+        updated_at: '2025-05-10T00:00:00.000000Z',
+      },
+    ]);
   });
 
   it('timestamps keep every microsecond', async function () {
@@ -54,7 +65,10 @@ describe('output types', function () {
   it('numerics are exact strings with their scale', async function () {
     const rows = await h.rows('/api/users?fields=id,score&in[id]=7,8,9,13');
     expect(rows).to.deep.equal([
-      { id: 7, score: '0.00' }, { id: 8, score: '100.00' }, { id: 9, score: '33.33' }, { id: 13, score: '10.50' },
+      { id: 7, score: '0.00' },
+      { id: 8, score: '100.00' },
+      { id: 9, score: '33.33' },
+      { id: 13, score: '10.50' },
     ]);
   });
 
@@ -71,7 +85,9 @@ describe('output types', function () {
 
   it('timestamps in expanded records too', async function () {
     const rows = await h.rows('/api/users?fields=id&expand[posts]=p&p_fields=created_at&filter[id]=2');
-    expect(rows).to.deep.equal([{ id: 2, posts: [{ created_at: '2025-04-06T10:00:00.000000Z' }, { created_at: '2025-04-17T23:59:59.999999Z' }] }]);
+    expect(rows).to.deep.equal([
+      { id: 2, posts: [{ created_at: '2025-04-06T10:00:00.000000Z' }, { created_at: '2025-04-17T23:59:59.999999Z' }] },
+    ]);
   });
 
   it('HEAD answers like GET without a body', async function () {
@@ -147,9 +163,10 @@ describe('output types', function () {
       const res = await supertest(app?.origin ?? '').get('/api/gauges');
       expectOk(res);
       expect(res.text).to.equal(
-        '[{"id":1,"small":-7,"ratio":0.5,"precise":1.25,"doc":{"a":[1,true,null]},"plain":[1,"x"],'
-        + '"token":"6f1c4a3e-2b7d-4c1e-9a55-0d3b8e2f7a10","label":"first","big":42},'
-        + '{"id":2,"small":null,"ratio":null,"precise":null,"doc":null,"plain":null,"token":null,"label":null,"big":null}]');
+        '[{"id":1,"small":-7,"ratio":0.5,"precise":1.25,"doc":{"a":[1,true,null]},"plain":[1,"x"],' +
+          '"token":"6f1c4a3e-2b7d-4c1e-9a55-0d3b8e2f7a10","label":"first","big":42},' +
+          '{"id":2,"small":null,"ratio":null,"precise":null,"doc":null,"plain":null,"token":null,"label":null,"big":null}]',
+      );
       const projected = await supertest(app?.origin ?? '').get('/api/gauges?fields=label,doc,small&filter[id]=1');
       expect(projected.text).to.equal('[{"label":"first","doc":{"a":[1,true,null]},"small":-7}]');
     });

@@ -7,8 +7,19 @@ import { asRows, idsOf, objectOf, range, Row, useApp, expectOk } from '../suppor
 import { expectProblem } from '../support/problems';
 
 const ENVELOPE_KEYS = [
-  'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links',
-  'next_page_url', 'path', 'per_page', 'prev_page_url', 'to', 'total',
+  'current_page',
+  'data',
+  'first_page_url',
+  'from',
+  'last_page',
+  'last_page_url',
+  'links',
+  'next_page_url',
+  'path',
+  'per_page',
+  'prev_page_url',
+  'to',
+  'total',
 ];
 
 interface Link {
@@ -37,9 +48,9 @@ describe('pagination', function () {
   function links(pages: readonly (number | '...')[], current: number, last: number, url: (page: number) => string): Link[] {
     return [
       { url: current > 1 ? url(current - 1) : null, label: '&laquo; Previous', active: false },
-      ...pages.map((p): Link => (p === '...'
-        ? { url: null, label: '...', active: false }
-        : { url: url(p), label: String(p), active: p === current })),
+      ...pages.map((p): Link =>
+        p === '...' ? { url: null, label: '...', active: false } : { url: url(p), label: String(p), active: p === current },
+      ),
       { url: current < last ? url(current + 1) : null, label: 'Next &raquo;', active: false },
     ];
   }
@@ -68,11 +79,22 @@ describe('pagination', function () {
 
     it('the data holds full records', async function () {
       const body = await envelope('per-page=1&page=3');
-      expect(body.data).to.deep.equal([{
-        id: 3, name: 'Smith, John', email: 'john.smith@example.com', status: 'inactive', role: 'viewer', score: '50.00',
-        active: false, birthday: null, visits: 0, email_verified_at: '2025-03-01T00:00:00.000001Z',
-        created_at: '2025-04-10T09:30:00.000000Z', updated_at: '2025-05-10T00:00:00.000000Z',
-      }]);
+      expect(body.data).to.deep.equal([
+        {
+          id: 3,
+          name: 'Smith, John',
+          email: 'john.smith@example.com',
+          status: 'inactive',
+          role: 'viewer',
+          score: '50.00',
+          active: false,
+          birthday: null,
+          visits: 0,
+          email_verified_at: '2025-03-01T00:00:00.000001Z',
+          created_at: '2025-04-10T09:30:00.000000Z',
+          updated_at: '2025-05-10T00:00:00.000000Z',
+        },
+      ]);
     });
 
     it('the first page: page=1 is appended when page is absent', async function () {
@@ -195,7 +217,9 @@ describe('pagination', function () {
 
     it('14 pages get a gap', async function () {
       const body = await envelope('filter[id]=%3C15&per-page=1&page=1');
-      expect(body.links).to.deep.equal(links([...range(1, 10), '...', 13, 14], 1, 14, (p) => users(`filter[id]=%3C15&per-page=1&page=${p}`)));
+      expect(body.links).to.deep.equal(
+        links([...range(1, 10), '...', 13, 14], 1, 14, (p) => users(`filter[id]=%3C15&per-page=1&page=${p}`)),
+      );
     });
 
     it('12 pages of 2 are listed in full', async function () {

@@ -48,14 +48,24 @@ describe('relation counts', function () {
 
   it('shares its alias with expand and has: the count is the number of records shown', async function () {
     const rows = await h.rows('/api/users?fields=id&count[posts]=p&expand[posts]=p&p_filter[status]=draft&has[posts]=p');
-    expect(rows.map((r) => [r.id, r.posts_count, (r.posts as unknown[]).length])).to.deep.equal([[1, 1, 1], [2, 1, 1], [8, 1, 1]]);
+    expect(rows.map((r) => [r.id, r.posts_count, (r.posts as unknown[]).length])).to.deep.equal([
+      [1, 1, 1],
+      [2, 1, 1],
+      [8, 1, 1],
+    ]);
   });
 
   it('sorts by a count, the primary key breaking ties', async function () {
-    expect(await h.userIds('fields=id&count[posts]&sort[posts_count]=desc'))
-      .to.deep.equal([1, 2, 6, 3, 8, 11, ...allUsersExcept(1, 2, 3, 6, 8, 11)]);
-    expect(await h.userIds('fields=id&count[roles]&sort[roles_count]&sort[id]=desc&filter[id]=<9'))
-      .to.deep.equal([7, 5, 4, 3, 2, 8, 6, 1]);
+    expect(await h.userIds('fields=id&count[posts]&sort[posts_count]=desc')).to.deep.equal([
+      1,
+      2,
+      6,
+      3,
+      8,
+      11,
+      ...allUsersExcept(1, 2, 3, 6, 8, 11),
+    ]);
+    expect(await h.userIds('fields=id&count[roles]&sort[roles_count]&sort[id]=desc&filter[id]=<9')).to.deep.equal([7, 5, 4, 3, 2, 8, 6, 1]);
   });
 
   it('filters on a count as an integer field, with every family and prefix', async function () {
@@ -69,7 +79,7 @@ describe('relation counts', function () {
     expect(await h.userIds('fields=id&count[posts]=p&p_filter[status]=draft&filter[posts_count]=1')).to.deep.equal([1, 2, 8]);
   });
 
-  it('the envelope\'s total counts the records its filter keeps', async function () {
+  it("the envelope's total counts the records its filter keeps", async function () {
     const res = await h.get('/api/users?fields=id&count[posts]&filter[posts_count]=>0&sort[posts_count]=desc&per-page=2&page=2');
     expectOk(res);
     const body = objectOf(res);
@@ -97,16 +107,28 @@ describe('relation counts', function () {
 
     it('<relation>_count without count[<relation>] is FIELD_NOT_ALLOWED, and it is not a field for fields or search', async function () {
       expectProblem(await h.get('/api/users?filter[posts_count]=1'), { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[posts_count]' });
-      expectProblem(await h.get('/api/users?count[roles]&sort[posts_count]'), { code: 'FIELD_NOT_ALLOWED', parameter: 'sort[posts_count]' });
-      expectProblem(await h.get('/api/users?count[posts]&search[posts_count]=1'), { code: 'FIELD_NOT_ALLOWED', parameter: 'search[posts_count]' });
+      expectProblem(await h.get('/api/users?count[roles]&sort[posts_count]'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'sort[posts_count]',
+      });
+      expectProblem(await h.get('/api/users?count[posts]&search[posts_count]=1'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'search[posts_count]',
+      });
       expectProblem(await h.get('/api/users?count[posts]&fields=id,posts_count'), { code: 'FIELD_NOT_ALLOWED', parameter: 'fields' });
       const res = await h.get('/api/users?count[posts]&filter[nope]=1');
       expect(objectOf(res).allowed).to.include('posts_count');
     });
 
     it('a count is an integer: other values are INVALID_VALUE', async function () {
-      expectProblem(await h.get('/api/users?count[posts]&filter[posts_count]=many'), { code: 'INVALID_VALUE', parameter: 'filter[posts_count]' });
-      expectProblem(await h.get('/api/users?count[posts]&between[posts_count]=1,2.5'), { code: 'INVALID_VALUE', parameter: 'between[posts_count]' });
+      expectProblem(await h.get('/api/users?count[posts]&filter[posts_count]=many'), {
+        code: 'INVALID_VALUE',
+        parameter: 'filter[posts_count]',
+      });
+      expectProblem(await h.get('/api/users?count[posts]&between[posts_count]=1,2.5'), {
+        code: 'INVALID_VALUE',
+        parameter: 'between[posts_count]',
+      });
     });
 
     it('repeated, or an alias naming another relation, is DUPLICATE_PARAMETER; shaping a count alias is MALFORMED_PARAMETER', async function () {
@@ -117,7 +139,7 @@ describe('relation counts', function () {
   });
 });
 
-describe('relation counts under the host\'s hooks', function () {
+describe("relation counts under the host's hooks", function () {
   const scope = (ctx: Context, label: string, query: ModelQuery): void => {
     if (label === 'users.posts') query.where('posts.status', '<>', 'draft');
   };
@@ -128,7 +150,11 @@ describe('relation counts under the host\'s hooks', function () {
 
   it('a related record a hook hides is never counted, in the value, the filter and the total', async function () {
     const rows = await h.rows('/api/users?fields=id&count[posts]&count[roles]&in[id]=1,6,8');
-    expect(rows).to.deep.equal([{ id: 1, posts_count: 3, roles_count: 1 }, { id: 6, posts_count: 2, roles_count: 1 }, { id: 8, posts_count: 0, roles_count: 2 }]);
+    expect(rows).to.deep.equal([
+      { id: 1, posts_count: 3, roles_count: 1 },
+      { id: 6, posts_count: 2, roles_count: 1 },
+      { id: 8, posts_count: 0, roles_count: 2 },
+    ]);
     const res = await h.get('/api/users?fields=id&count[posts]&filter[posts_count]=>0&per-page=2&page=2');
     expectOk(res);
     expect(objectOf(res).total).to.equal(5);

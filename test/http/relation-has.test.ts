@@ -25,7 +25,7 @@ describe('relation conditions: has and has!', function () {
     expect(await users('has[posts]=p&expand[posts]=p&p_fields=id')).to.deep.equal([1, 2, 3, 6, 8, 11]);
   });
 
-  it('one related record must satisfy all of the alias\'s conditions together', async function () {
+  it("one related record must satisfy all of the alias's conditions together", async function () {
     // User 1 has a draft and a "Hello World" post, but they are two posts.
     expect(await users('filter[posts.status]=draft&filter[and posts.title]=Hello World')).to.deep.equal([1]);
     expect(await users('has[posts]=p&p_filter[status]=draft&p_filter[and title]=Hello World')).to.deep.equal([]);
@@ -53,7 +53,9 @@ describe('relation conditions: has and has!', function () {
     const none = await h.rows('/api/users?fields=id&has![posts]=p&expand[posts]=p&p_filter[status]=draft&filter[id]=<4');
     expect(relatedIds(none, 'posts')).to.deep.equal({ 3: [] });
     // Declared first by expand, then by has: the same.
-    const later = await h.rows('/api/users?fields=id&expand[posts]=p&p_sort[id]=desc&p_filter[status]=published&has[posts]=p&filter[id]=<3');
+    const later = await h.rows(
+      '/api/users?fields=id&expand[posts]=p&p_sort[id]=desc&p_filter[status]=published&has[posts]=p&filter[id]=<3',
+    );
     expect(relatedIds(later, 'posts')).to.deep.equal({ 1: [11, 3, 1], 2: [4] });
   });
 
@@ -69,13 +71,13 @@ describe('relation conditions: has and has!', function () {
     expect(await ids('/api/phones?fields=id&has[owner]=o&o_search[name]=alice')).to.deep.equal([1]);
   });
 
-  it('the relation\'s modify, the join table\'s modify and a self-relation restrict what qualifies', async function () {
+  it("the relation's modify, the join table's modify and a self-relation restrict what qualifies", async function () {
     expect(await users('has[publishedPosts]=p&p_filter[status]=draft')).to.deep.equal([]);
     expect(await users('has[firstRoleOnly]=r&r_filter[name]=editor')).to.deep.equal([]);
     expect(await users('has[mentees]=m&m_filter[status]=pending')).to.deep.equal([2]);
   });
 
-  it('the envelope\'s total counts users, never posts', async function () {
+  it("the envelope's total counts users, never posts", async function () {
     const res = await h.get('/api/users?fields=id&has[posts]&per-page=2&page=2');
     expectOk(res);
     expect(objectOf(res).total).to.equal(6);
@@ -103,9 +105,13 @@ describe('relation conditions: has and has!', function () {
       expectProblem(await h.get('/api/users?has[posts]=p&p_page=2'), { code: 'MALFORMED_PARAMETER', parameter: 'p_page' });
     });
 
-    it('alias conditions follow the relation\'s lists and types; an undeclared alias is UNKNOWN_ALIAS', async function () {
+    it("alias conditions follow the relation's lists and types; an undeclared alias is UNKNOWN_ALIAS", async function () {
       expectProblem(await h.get('/api/users?has[posts]=p&p_filter[id]=x'), { code: 'INVALID_VALUE', parameter: 'p_filter[id]' });
-      expectProblem(await h.get('/api/users?has[posts]=p&p_search[status]=x'), { code: 'FIELD_NOT_ALLOWED', parameter: 'p_search[status]', allowed: ['title'] });
+      expectProblem(await h.get('/api/users?has[posts]=p&p_search[status]=x'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'p_search[status]',
+        allowed: ['title'],
+      });
       expectProblem(await h.get('/api/users?has[posts]&p_filter[id]=1'), { code: 'UNKNOWN_ALIAS', parameter: 'p_filter[id]' });
     });
 
@@ -117,7 +123,7 @@ describe('relation conditions: has and has!', function () {
   });
 });
 
-describe('relation conditions: has under the host\'s hooks', function () {
+describe("relation conditions: has under the host's hooks", function () {
   const scope = (ctx: Context, label: string, query: ModelQuery): void => {
     if (label === 'users.posts') query.where('posts.status', '<>', 'draft');
   };

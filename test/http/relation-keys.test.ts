@@ -31,11 +31,13 @@ class Day extends Model {
       shifts: { relation: Model.HasManyRelation, modelClass: Shift, join: { from: 'days.day', to: 'shifts.day' } },
       shiftsAt: { relation: Model.HasManyRelation, modelClass: Shift, join: { from: 'days.at', to: 'shifts.at' } },
       rota: {
-        relation: Model.ManyToManyRelation, modelClass: Shift,
+        relation: Model.ManyToManyRelation,
+        modelClass: Shift,
         join: { from: 'days.day', through: { from: 'day_shifts.day', to: 'day_shifts.shift_id' }, to: 'shifts.id' },
       },
       rotaAt: {
-        relation: Model.ManyToManyRelation, modelClass: Shift,
+        relation: Model.ManyToManyRelation,
+        modelClass: Shift,
         join: { from: 'days.at', through: { from: 'day_shifts.at', to: 'day_shifts.shift_id' }, to: 'shifts.id' },
       },
     };
@@ -54,4 +56,3 @@ describe('relations keyed by dates and timestamps', function () {
     });
   }
 });
-

@@ -13,13 +13,22 @@ export class Member extends User {
   static override getExpandableRelations(): Record<string, unknown> {
     return {
       posts: { options: { ...all, sortable_fields: ['id', 'title', 'created_at'], searchable_fields: ['title'] } },
-      phone: { options: { projectable_fields: ['id', 'number', 'kind'], sortable_fields: ['number', 'kind'], filterable_fields: ['kind', 'number'], searchable_fields: ['number'] } },
+      phone: {
+        options: {
+          projectable_fields: ['id', 'number', 'kind'],
+          sortable_fields: ['number', 'kind'],
+          filterable_fields: ['kind', 'number'],
+          searchable_fields: ['number'],
+        },
+      },
       roles: { options: { ...all, searchable_fields: ['name'] } },
       firstRole: { options: { ...all } },
       publishedPosts: { options: { ...all, sortable_fields: ['id'] } },
       firstRoleOnly: { options: { ...all } },
       mentees: { options: { projectable_fields: ['id', 'name', 'status'], filterable_fields: ['id', 'status'] } },
-      mentor: { options: { projectable_fields: ['id', 'name', 'status'], sortable_fields: ['name', 'status'], filterable_fields: ['status'] } },
+      mentor: {
+        options: { projectable_fields: ['id', 'name', 'status'], sortable_fields: ['name', 'status'], filterable_fields: ['status'] },
+      },
     };
   }
 
@@ -31,16 +40,25 @@ export class Member extends User {
       roles: { relation: Model.ManyToManyRelation, modelClass: Role, join: roleJoin },
       firstRole: { relation: Model.HasOneThroughRelation, modelClass: Role, join: roleJoin },
       publishedPosts: {
-        relation: Model.HasManyRelation, modelClass: Post, join: { from: 'users.id', to: 'posts.user_id' },
+        relation: Model.HasManyRelation,
+        modelClass: Post,
+        join: { from: 'users.id', to: 'posts.user_id' },
         modify: (query: AnyQueryBuilder) => {
           query.where('posts.status', 'published');
         },
       },
       firstRoleOnly: {
-        relation: Model.ManyToManyRelation, modelClass: Role,
-        join: { ...roleJoin, through: { ...roleJoin.through, modify: (query: AnyQueryBuilder) => {
-          query.where('role_user.role_id', 1);
-        } } },
+        relation: Model.ManyToManyRelation,
+        modelClass: Role,
+        join: {
+          ...roleJoin,
+          through: {
+            ...roleJoin.through,
+            modify: (query: AnyQueryBuilder) => {
+              query.where('role_user.role_id', 1);
+            },
+          },
+        },
       },
       mentees: { relation: Model.HasManyRelation, modelClass: Member, join: { from: 'users.id', to: 'users.mentor_id' } },
       mentor: { relation: Model.BelongsToOneRelation, modelClass: Member, join: { from: 'users.mentor_id', to: 'users.id' } },
@@ -50,7 +68,16 @@ export class Member extends User {
 
 export class Handset extends Phone {
   static getExpandableRelations(): Record<string, unknown> {
-    return { owner: { options: { projectable_fields: ['id', 'name', 'status'], sortable_fields: ['name', 'status'], filterable_fields: ['id', 'status'], searchable_fields: ['name'] } } };
+    return {
+      owner: {
+        options: {
+          projectable_fields: ['id', 'name', 'status'],
+          sortable_fields: ['name', 'status'],
+          filterable_fields: ['id', 'status'],
+          searchable_fields: ['name'],
+        },
+      },
+    };
   }
 
   static override get relationMappings(): RelationMappings {
@@ -60,7 +87,16 @@ export class Handset extends Phone {
 
 export class Article extends Post {
   static override getExpandableRelations(): Record<string, unknown> {
-    return { author: { options: { projectable_fields: ['id', 'name', 'status'], sortable_fields: ['name', 'status', 'id'], filterable_fields: ['id', 'status'], searchable_fields: ['name'] } } };
+    return {
+      author: {
+        options: {
+          projectable_fields: ['id', 'name', 'status'],
+          sortable_fields: ['name', 'status', 'id'],
+          filterable_fields: ['id', 'status'],
+          searchable_fields: ['name'],
+        },
+      },
+    };
   }
 
   static override get relationMappings(): RelationMappings {
@@ -77,7 +113,10 @@ export const relationCollections = { users: Member, posts: Article, phones: Hand
 export async function addRelationRows(knex: Knex): Promise<void> {
   await knex.raw('alter table phones alter column user_id drop not null, alter column kind drop not null');
   await knex.raw('alter table users add column mentor_id integer null references users(id)');
-  await knex('phones').insert([{ id: 4, user_id: null, number: '+0-000', kind: 'spare' }, { id: 5, user_id: 4, number: '+1-555-0400', kind: null }]);
+  await knex('phones').insert([
+    { id: 4, user_id: null, number: '+0-000', kind: 'spare' },
+    { id: 5, user_id: 4, number: '+1-555-0400', kind: null },
+  ]);
   await knex('users').whereIn('id', [3, 4]).update({ mentor_id: 1 });
   await knex('users').where('id', 5).update({ mentor_id: 2 });
 }

@@ -51,7 +51,7 @@ describe('relation conditions: dot paths', function () {
       expect(await users('filter[posts.status]=draft&filter[and posts.title]=Hello World')).to.deep.equal([1]);
     });
 
-    it('takes its place in its family\'s group with every logical prefix', async function () {
+    it("takes its place in its family's group with every logical prefix", async function () {
       expect(await users('filter[id]=<3&filter[or posts.status]=archived')).to.deep.equal([1, 2, 3]);
       expect(await users('filter[posts.status]=draft&filter[and! posts.status]=published')).to.deep.equal([8]);
       expect(await users('filter[posts.status]=draft&filter[and id]=>1')).to.deep.equal([2, 8]);
@@ -62,7 +62,7 @@ describe('relation conditions: dot paths', function () {
       expect(await users('in[posts.status]=draft&in[or roles.name]=auditor')).to.deep.equal([1, 2, 6, 8]);
     });
 
-    it('a search may mix the collection\'s fields and related fields: any of them matches', async function () {
+    it("a search may mix the collection's fields and related fields: any of them matches", async function () {
       expect(await users('search[name,posts.title]=hello')).to.deep.equal([1, 6]);
       expect(await users('search[name,posts.title]=bob')).to.deep.equal([2]);
       expect(await users('search[posts.title,roles.name]=audit')).to.deep.equal([6]);
@@ -70,7 +70,7 @@ describe('relation conditions: dot paths', function () {
       expect(await users('search[posts.title]=hello&search[name]=dave')).to.deep.equal([6]);
     });
 
-    it('the envelope\'s total counts users, never posts', async function () {
+    it("the envelope's total counts users, never posts", async function () {
       const res = await h.get('/api/users?fields=id&filter[posts.status]=published&per-page=2&page=2');
       expectOk(res);
       const body = objectOf(res);
@@ -127,12 +127,12 @@ describe('relation conditions: dot paths', function () {
   });
 
   describe('what restricts the relation restricts its subquery', function () {
-    it('the relation mapping\'s modify: publishedPosts never holds a draft', async function () {
+    it("the relation mapping's modify: publishedPosts never holds a draft", async function () {
       expect(await users('filter[publishedPosts.status]=draft')).to.deep.equal([]);
       expect(await users('filter[and! publishedPosts.id]=>0')).to.deep.equal(allUsersExcept(1, 2, 6, 11));
     });
 
-    it('the join table\'s through.modify: firstRoleOnly reaches role 1 only', async function () {
+    it("the join table's through.modify: firstRoleOnly reaches role 1 only", async function () {
       expect(await users('filter[firstRoleOnly.name]=editor')).to.deep.equal([]);
       expect(await users('filter[firstRoleOnly.name]=admin')).to.deep.equal([1, 6]);
     });
@@ -148,8 +148,15 @@ describe('relation conditions: dot paths', function () {
 
   it('_meta lists exactly the dot paths, has and count relations the API accepts', async function () {
     const related = objectOf(await h.get('/api/_meta/users')).related as Record<string, string[]>;
-    expect(related.sortable).to.deep.equal(['phone.number', 'phone.kind', 'firstRole.id', 'firstRole.name', 'firstRole.level',
-      'mentor.name', 'mentor.status']);
+    expect(related.sortable).to.deep.equal([
+      'phone.number',
+      'phone.kind',
+      'firstRole.id',
+      'firstRole.name',
+      'firstRole.level',
+      'mentor.name',
+      'mentor.status',
+    ]);
     expect(related.searchable).to.deep.equal(['posts.title', 'phone.number', 'roles.name']);
     expect(related.countable).to.deep.equal(['posts', 'roles', 'publishedPosts', 'firstRoleOnly', 'mentees']);
     expect(related.has).to.have.length(8);
@@ -158,26 +165,38 @@ describe('relation conditions: dot paths', function () {
     for (const path of related.searchable ?? []) expectOk(await h.get(`/api/users?fields=id&search[${path}]=x`));
     for (const name of related.countable ?? []) expectOk(await h.get(`/api/users?fields=id&count[${name}]`));
     for (const name of related.has ?? []) expectOk(await h.get(`/api/users?fields=id&has![${name}]`));
-    expectProblem(await h.get('/api/users?filter[posts.secret_note]=null'), { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[posts.secret_note]' });
+    expectProblem(await h.get('/api/users?filter[posts.secret_note]=null'), {
+      code: 'FIELD_NOT_ALLOWED',
+      parameter: 'filter[posts.secret_note]',
+    });
     expect(related.filterable).to.not.include('posts.secret_note');
   });
 
   describe('refused', function () {
-    it('values are checked against the related column\'s type', async function () {
+    it("values are checked against the related column's type", async function () {
       expectProblem(await h.get('/api/users?filter[posts.id]=abc'), { code: 'INVALID_VALUE', parameter: 'filter[posts.id]' });
       expectProblem(await h.get('/api/users?between[roles.level]=1,x'), { code: 'INVALID_VALUE', parameter: 'between[roles.level]' });
-      expectProblem(await h.get('/api/users?filter[posts.created_at]=>null'), { code: 'INVALID_VALUE', parameter: 'filter[posts.created_at]' });
+      expectProblem(await h.get('/api/users?filter[posts.created_at]=>null'), {
+        code: 'INVALID_VALUE',
+        parameter: 'filter[posts.created_at]',
+      });
     });
 
-    it('a field outside the relation\'s list names that relation\'s dot paths', async function () {
+    it("a field outside the relation's list names that relation's dot paths", async function () {
       expectProblem(await h.get('/api/users?search[posts.status]=x'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'search[posts.status]', allowed: ['posts.title'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'search[posts.status]',
+        allowed: ['posts.title'],
       });
       expectProblem(await h.get('/api/users?filter[phone.id]=1'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[phone.id]', allowed: ['phone.kind', 'phone.number'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[phone.id]',
+        allowed: ['phone.kind', 'phone.number'],
       });
       expectProblem(await h.get('/api/posts?filter[author.name]=x'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[author.name]', allowed: ['author.id', 'author.status'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[author.name]',
+        allowed: ['author.id', 'author.status'],
       });
     });
 
@@ -186,12 +205,22 @@ describe('relation conditions: dot paths', function () {
         const res = await h.get(`/api/users?${key}=1`);
         expectProblem(res, { code: 'FIELD_NOT_ALLOWED', parameter: key });
       }
-      expectProblem(await h.get('/api/roles?filter[users.id]=1'), { code: 'FIELD_NOT_ALLOWED', parameter: 'filter[users.id]', allowed: [] });
+      expectProblem(await h.get('/api/roles?filter[users.id]=1'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[users.id]',
+        allowed: [],
+      });
     });
 
     it('alias modifiers and fields take no dot paths', async function () {
-      expectProblem(await h.get('/api/users?expand[posts]=p&p_filter[posts.id]=1'), { code: 'FIELD_NOT_ALLOWED', parameter: 'p_filter[posts.id]' });
-      expectProblem(await h.get('/api/posts?expand[author]=a&a_filter[author.status]=active'), { code: 'FIELD_NOT_ALLOWED', parameter: 'a_filter[author.status]' });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_filter[posts.id]=1'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'p_filter[posts.id]',
+      });
+      expectProblem(await h.get('/api/posts?expand[author]=a&a_filter[author.status]=active'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'a_filter[author.status]',
+      });
       expectProblem(await h.get('/api/users?fields=id,posts.title'), { code: 'FIELD_NOT_ALLOWED', parameter: 'fields' });
     });
 
@@ -203,7 +232,7 @@ describe('relation conditions: dot paths', function () {
   });
 });
 
-describe('relation conditions: the host\'s hooks restrict every subquery', function () {
+describe("relation conditions: the host's hooks restrict every subquery", function () {
   const labels: string[] = [];
   const scope = (ctx: Context, label: string, query: ModelQuery): void => {
     labels.push(label);

@@ -23,7 +23,7 @@ describe('relation sort: a field of a to-one relation', function () {
   const h = useApp({ collections: relationCollections }, { prepare: addRelationRows });
   const ids = async (path: string) => idsOf(await h.rows(path));
 
-  it('belongs-to: posts by their author\'s field, the primary key breaking ties', async function () {
+  it("belongs-to: posts by their author's field, the primary key breaking ties", async function () {
     expect(await ids('/api/posts?fields=id&sort[author.id]=desc')).to.deep.equal([10, 9, 7, 8, 6, 4, 5, 1, 2, 3, 11]);
     expect(await ids('/api/posts?fields=id&sort[author.name]')).to.deep.equal([1, 2, 3, 11, 4, 5, 7, 8, 9, 10, 6]);
     expect(await ids('/api/posts?fields=id&sort[author.status]=desc&sort[id]=desc')).to.deep.equal([6, 11, 10, 9, 8, 7, 5, 4, 3, 2, 1]);
@@ -39,7 +39,11 @@ describe('relation sort: a field of a to-one relation', function () {
   });
 
   it('cursor pages follow the same order forward and back, NULLs included (decision 43)', async function () {
-    for (const query of ['/api/phones?fields=id&sort[owner.name]=desc', '/api/users?fields=id&sort[phone.kind]', '/api/posts?fields=id&sort[author.name]']) {
+    for (const query of [
+      '/api/phones?fields=id&sort[owner.name]=desc',
+      '/api/users?fields=id&sort[phone.kind]',
+      '/api/posts?fields=id&sort[author.name]',
+    ]) {
       const all = await h.rows(`${query}&limit=1000`);
       const forward = await walkForward((p) => h.get(p), `${query}&per-page=2&cursor=`);
       expect(forward.records, query).to.deep.equal(all);
@@ -52,10 +56,13 @@ describe('relation sort: a field of a to-one relation', function () {
   it('has-one-through: the first related record (lowest id), as expand shows it', async function () {
     expect(await h.userIds('fields=id&sort[firstRole.level]')).to.deep.equal([3, 2, 8, 1, 6, ...others(1, 2, 3, 6, 8)]);
     const rows = await h.rows('/api/users?fields=id&in[id]=1,8&expand[firstRole]=f&f_fields=name');
-    expect(rows).to.deep.equal([{ id: 1, firstRole: { name: 'admin' } }, { id: 8, firstRole: { name: 'editor' } }]);
+    expect(rows).to.deep.equal([
+      { id: 1, firstRole: { name: 'admin' } },
+      { id: 8, firstRole: { name: 'editor' } },
+    ]);
   });
 
-  it('a self-relation: users by their mentor\'s name', async function () {
+  it("a self-relation: users by their mentor's name", async function () {
     expect(await h.userIds('fields=id&sort[mentor.name]')).to.deep.equal([3, 4, 5, ...others(3, 4, 5)]);
   });
 
@@ -72,9 +79,11 @@ describe('relation sort: a field of a to-one relation', function () {
   });
 
   describe('refused', function () {
-    it('a field outside the relation\'s sortable list lists the sortable dot paths', async function () {
+    it("a field outside the relation's sortable list lists the sortable dot paths", async function () {
       expectProblem(await h.get('/api/posts?sort[author.email]'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'sort[author.email]', allowed: ['author.name', 'author.status', 'author.id'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'sort[author.email]',
+        allowed: ['author.name', 'author.status', 'author.id'],
       });
     });
 
@@ -84,8 +93,14 @@ describe('relation sort: a field of a to-one relation', function () {
     });
 
     it('an alias sort takes no dot path; a repeated sort key is DUPLICATE_PARAMETER', async function () {
-      expectProblem(await h.get('/api/users?expand[posts]=p&p_sort[author.name]'), { code: 'FIELD_NOT_ALLOWED', parameter: 'p_sort[author.name]' });
-      expectProblem(await h.get('/api/posts?sort[author.name]&sort[author.name]=desc'), { code: 'DUPLICATE_PARAMETER', parameter: 'sort[author.name]' });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_sort[author.name]'), {
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'p_sort[author.name]',
+      });
+      expectProblem(await h.get('/api/posts?sort[author.name]&sort[author.name]=desc'), {
+        code: 'DUPLICATE_PARAMETER',
+        parameter: 'sort[author.name]',
+      });
       expectProblem(await h.get('/api/posts?sort[nope.name]'), { code: 'FIELD_NOT_ALLOWED', parameter: 'sort[nope.name]' });
     });
   });
@@ -100,7 +115,7 @@ describe('relation sort: a related record the hooks hide sorts as NULL', functio
   };
   const h = useApp({ collections: relationCollections, scope, scopeModel }, { prepare: addRelationRows });
 
-  it('the scope hook for posts.author: post 6\'s author (inactive) is hidden', async function () {
+  it("the scope hook for posts.author: post 6's author (inactive) is hidden", async function () {
     expect(idsOf(await h.rows('/api/posts?fields=id&sort[author.id]'))).to.deep.equal([1, 2, 3, 11, 4, 5, 7, 8, 9, 10, 6]);
   });
 

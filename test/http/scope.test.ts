@@ -88,7 +88,18 @@ describe('scope hook', function () {
     it('has-many: called with users.posts', async function () {
       const rows = await h.rows('/api/users?expand[posts]');
       expect(relatedIds(rows, 'posts')).to.deep.equal({
-        1: [1, 3, 11], 2: [4], 3: [], 4: [], 5: [], 6: [7, 8], 7: [], 8: [], 9: [], 10: [], 11: [10], 12: [],
+        1: [1, 3, 11],
+        2: [4],
+        3: [],
+        4: [],
+        5: [],
+        6: [7, 8],
+        7: [],
+        8: [],
+        9: [],
+        10: [],
+        11: [10],
+        12: [],
       });
       expect(calls).to.include.members(['users', 'users.posts']);
     });
@@ -108,14 +119,29 @@ describe('scope hook', function () {
 
     it('has-one: called with users.phone', async function () {
       const rows = await h.rows('/api/users?expand[phone]&filter[id]=%3C7&fields=id');
-      expect(rows.map((r) => r.phone)).to.deep.equal([{ id: 1, number: '+1-555-0100' }, null, null, null, null, { id: 3, number: '+353-1-555' }]);
+      expect(rows.map((r) => r.phone)).to.deep.equal([
+        { id: 1, number: '+1-555-0100' },
+        null,
+        null,
+        null,
+        null,
+        { id: 3, number: '+353-1-555' },
+      ]);
       expect(calls).to.include('users.phone');
     });
 
     it('belongs-to: called with posts.author; parents stay', async function () {
       const rows = await h.rows('/api/posts?expand[author]=a&a_fields=id');
       expect(rows.map((r) => [r.id, r.author])).to.deep.equal([
-        [1, { id: 1 }], [2, { id: 1 }], [3, { id: 1 }], [4, { id: 2 }], [5, { id: 2 }], [6, null], [9, { id: 8 }], [10, { id: 11 }], [11, { id: 1 }],
+        [1, { id: 1 }],
+        [2, { id: 1 }],
+        [3, { id: 1 }],
+        [4, { id: 2 }],
+        [5, { id: 2 }],
+        [6, null],
+        [9, { id: 8 }],
+        [10, { id: 11 }],
+        [11, { id: 1 }],
       ]);
       expect(calls).to.include.members(['posts', 'posts.author']);
     });

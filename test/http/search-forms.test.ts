@@ -16,7 +16,12 @@ const explainOn = { admin: { explain: true }, authorize: (): boolean => true };
 
 // Names whose upper and lower case differ outside ASCII (ids past the fixture's 23).
 const NAMES: readonly [number, string][] = [
-  [101, 'Ärger Ölmann'], [102, 'İpek Işık'], [103, 'STRASSE Weiß'], [104, 'ΣΟΦΊΑ Παπά'], [105, 'ǅoko Ǆ'], [106, 'Łukasz Żółw'],
+  [101, 'Ärger Ölmann'],
+  [102, 'İpek Işık'],
+  [103, 'STRASSE Weiß'],
+  [104, 'ΣΟΦΊΑ Παπά'],
+  [105, 'ǅoko Ǆ'],
+  [106, 'Łukasz Żółw'],
 ];
 
 // Terms in the other case, the dotted and dotless i, sharp s against SS, final sigma.
@@ -30,7 +35,12 @@ describe('search forms', function () {
     db = await createTestDatabase({ trigram: true });
     for (const [id, name] of NAMES) {
       await db.knex('users').insert({
-        id, name, email: `u${id}@example.com`, password_hash: 'x', created_at: '2025-05-01T00:00:00Z', updated_at: '2025-05-01T00:00:00Z',
+        id,
+        name,
+        email: `u${id}@example.com`,
+        password_hash: 'x',
+        created_at: '2025-05-01T00:00:00Z',
+        updated_at: '2025-05-01T00:00:00Z',
       });
     }
   });
@@ -55,7 +65,9 @@ describe('search forms', function () {
     const results: number[][] = [];
     for (const term of TERMS) {
       for (const fields of ['name', 'name,email']) {
-        const res = await supertest((app as TestApp).origin).get(`/api/users?fields=id&search[${fields}]=${encodeURIComponent(term)}&limit=100`);
+        const res = await supertest((app as TestApp).origin).get(
+          `/api/users?fields=id&search[${fields}]=${encodeURIComponent(term)}&limit=100`,
+        );
         expectOk(res);
         results.push(idsOf(rowsOf(res)));
       }

@@ -121,7 +121,9 @@ describe('search', function () {
 
     it('a projectable field that is not searchable is FIELD_NOT_ALLOWED', async function () {
       expectProblem(await h.get('/api/posts?search[status]=pub'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'search[status]', allowed: ['title'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'search[status]',
+        allowed: ['title'],
       });
     });
   });
@@ -135,10 +137,14 @@ describe('search', function () {
 
     it('a hidden column is FIELD_NOT_ALLOWED, also among several fields', async function () {
       expectProblem(await h.get('/api/users?search[password_hash]=hash'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'search[password_hash]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'search[password_hash]',
+        allowed: USER_FIELDS,
       });
       expectProblem(await h.get('/api/users?search[name,password_hash]=hash'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'search[name,password_hash]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'search[name,password_hash]',
+        allowed: USER_FIELDS,
       });
     });
 

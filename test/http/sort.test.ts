@@ -34,15 +34,17 @@ describe('sort', function () {
     for (const word of ['-', 'd', 'des', 'desc', 'descending', 'D', 'DESC', 'Descending']) {
       it(`sort[score]=${word} is descending`, async function () {
         // scores: 3 = 50.00, 4 = NULL, 5 = 88.75
-        expect(await h.userIds(`sort[score]=${encodeURIComponent(word)}&filter[id]=${encodeURIComponent('>2')}&filter[and id]=<6`))
-          .to.deep.equal([4, 5, 3]);
+        expect(
+          await h.userIds(`sort[score]=${encodeURIComponent(word)}&filter[id]=${encodeURIComponent('>2')}&filter[and id]=<6`),
+        ).to.deep.equal([4, 5, 3]);
       });
     }
 
     for (const word of ['up', 'ascend', 'desc!', '+', 'asc,desc', 'descendingly']) {
       it(`sort[id]=${word} is MALFORMED_PARAMETER`, async function () {
         expectProblem(await h.get(`/api/users?sort[id]=${encodeURIComponent(word)}`), {
-          code: 'MALFORMED_PARAMETER', parameter: 'sort[id]',
+          code: 'MALFORMED_PARAMETER',
+          parameter: 'sort[id]',
         });
       });
     }
@@ -58,29 +60,34 @@ describe('sort', function () {
     });
 
     it('NULLs last ascending', async function () {
-      expect(await h.userIds('sort[score]=asc'))
-        .to.deep.equal([7, 20, 13, 12, 18, 9, 23, 10, 3, 17, 6, 14, 21, 22, 2, 11, 19, 5, 1, 15, 8, 4, 16]);
+      expect(await h.userIds('sort[score]=asc')).to.deep.equal([
+        7, 20, 13, 12, 18, 9, 23, 10, 3, 17, 6, 14, 21, 22, 2, 11, 19, 5, 1, 15, 8, 4, 16,
+      ]);
     });
 
     it('NULLs first descending', async function () {
-      expect(await h.userIds('sort[score]=desc'))
-        .to.deep.equal([4, 16, 8, 15, 1, 5, 19, 2, 11, 22, 21, 14, 6, 17, 3, 10, 23, 9, 18, 12, 13, 20, 7]);
+      expect(await h.userIds('sort[score]=desc')).to.deep.equal([
+        4, 16, 8, 15, 1, 5, 19, 2, 11, 22, 21, 14, 6, 17, 3, 10, 23, 9, 18, 12, 13, 20, 7,
+      ]);
     });
 
     it('several keys apply in query-string order', async function () {
-      expect(await h.userIds('sort[role]=asc&sort[score]=desc'))
-        .to.deep.equal([15, 1, 22, 6, 9, 8, 5, 19, 2, 13, 20, 4, 11, 21, 14, 17, 3, 23, 18, 12, 7, 16, 10]);
+      expect(await h.userIds('sort[role]=asc&sort[score]=desc')).to.deep.equal([
+        15, 1, 22, 6, 9, 8, 5, 19, 2, 13, 20, 4, 11, 21, 14, 17, 3, 23, 18, 12, 7, 16, 10,
+      ]);
     });
 
     it('swapping the keys changes the order', async function () {
-      expect(await h.userIds('sort[active]=desc&sort[id]=desc'))
-        .to.deep.equal([16, 9, 23, 21, 19, 17, 15, 14, 11, 10, 8, 6, 4, 2, 1, 22, 20, 18, 13, 12, 7, 5, 3]);
+      expect(await h.userIds('sort[active]=desc&sort[id]=desc')).to.deep.equal([
+        16, 9, 23, 21, 19, 17, 15, 14, 11, 10, 8, 6, 4, 2, 1, 22, 20, 18, 13, 12, 7, 5, 3,
+      ]);
       expect(await h.userIds('sort[id]=desc&sort[active]=desc')).to.deep.equal(range(1, 23).reverse());
     });
 
     it('timestamps order to the microsecond', async function () {
-      expect(await h.userIds('sort[created_at]=desc'))
-        .to.deep.equal([13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 23, 22, 3, 21, 20, 19, 18, 2, 17, 16, 15, 1, 14]);
+      expect(await h.userIds('sort[created_at]=desc')).to.deep.equal([
+        13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 23, 22, 3, 21, 20, 19, 18, 2, 17, 16, 15, 1, 14,
+      ]);
     });
 
     it('dates, with NULLs first descending', async function () {
@@ -114,13 +121,17 @@ describe('sort', function () {
   describe('errors', function () {
     it('a hidden column is FIELD_NOT_ALLOWED', async function () {
       expectProblem(await h.get('/api/users?sort[password_hash]'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'sort[password_hash]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'sort[password_hash]',
+        allowed: USER_FIELDS,
       });
     });
 
     it('a projectable field that is not sortable is FIELD_NOT_ALLOWED listing the sortable ones', async function () {
       expectProblem(await h.get('/api/posts?sort[status]=asc'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'sort[status]', allowed: ['id', 'title', 'created_at'],
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'sort[status]',
+        allowed: ['id', 'title', 'created_at'],
       });
     });
 

@@ -26,8 +26,9 @@ describe('spec examples', function () {
     });
 
     it('filter[or! <field>]: OR NOT (decision 16)', async function () {
-      expect(await h.userIds(`filter[id]=${enc('<3')}&filter[or! status]=active`))
-        .to.deep.equal([1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22]);
+      expect(await h.userIds(`filter[id]=${enc('<3')}&filter[or! status]=active`)).to.deep.equal([
+        1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22,
+      ]);
     });
 
     it('each operator of the spec: = (also none), >, >=, <, <=, <>', async function () {
@@ -42,7 +43,9 @@ describe('spec examples', function () {
 
     it('filter[or bogus] is reported with that exact key (decision 29)', async function () {
       expectProblem(await h.get('/api/users?filter[id]=1&filter[or%20bogus]=1'), {
-        code: 'FIELD_NOT_ALLOWED', parameter: 'filter[or bogus]', allowed: USER_FIELDS,
+        code: 'FIELD_NOT_ALLOWED',
+        parameter: 'filter[or bogus]',
+        allowed: USER_FIELDS,
       });
     });
 
@@ -83,8 +86,9 @@ describe('spec examples', function () {
     });
 
     it('date bounds: between[created_at]=2025-04-01,2025-04-17 includes every instant of 17 April (decision 12)', async function () {
-      expect(await h.userIds('between[created_at]=2025-04-01,2025-04-17'))
-        .to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
+      expect(await h.userIds('between[created_at]=2025-04-01,2025-04-17')).to.deep.equal([
+        1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+      ]);
     });
 
     it('and: records must lie in both ranges', async function () {
@@ -129,8 +133,9 @@ describe('spec examples', function () {
 
   describe('projection', function () {
     it('fields=a,b,c returns only the listed fields', async function () {
-      expect(await h.rows('/api/users?fields=id,name,email&filter[id]=1'))
-        .to.deep.equal([{ id: 1, name: 'Alice Martin', email: 'alice@example.com' }]);
+      expect(await h.rows('/api/users?fields=id,name,email&filter[id]=1')).to.deep.equal([
+        { id: 1, name: 'Alice Martin', email: 'alice@example.com' },
+      ]);
     });
 
     it('fields!=updated_at returns all fields except it', async function () {
@@ -139,8 +144,9 @@ describe('spec examples', function () {
     });
 
     it('email_verified_at appears as ISO 8601 with microseconds and Z', async function () {
-      expect(await h.rows('/api/users?fields=email_verified_at&filter[id]=1'))
-        .to.deep.equal([{ email_verified_at: '2025-04-17T01:19:49.123456Z' }]);
+      expect(await h.rows('/api/users?fields=email_verified_at&filter[id]=1')).to.deep.equal([
+        { email_verified_at: '2025-04-17T01:19:49.123456Z' },
+      ]);
     });
   });
 
@@ -167,19 +173,24 @@ describe('spec examples', function () {
     it('expand[posts]=p with p_fields=id,title: only id and title', async function () {
       const rows = await h.rows('/api/users?expand[posts]=p&p_fields=id,title&filter[id]=1');
       expect(asRow(rows[0]).posts).to.deep.equal([
-        { id: 1, title: 'Hello World' }, { id: 2, title: 'Second Thoughts' }, { id: 3, title: 'Kubernetes Tips' }, { id: 11, title: 'Zebra Notes' },
+        { id: 1, title: 'Hello World' },
+        { id: 2, title: 'Second Thoughts' },
+        { id: 3, title: 'Kubernetes Tips' },
+        { id: 11, title: 'Zebra Notes' },
       ]);
     });
 
     it('fields=name&expand[posts]=p still returns the posts (decision 24)', async function () {
       const rows = await h.rows('/api/users?fields=name&expand[posts]=p&filter[id]=6');
-      expect(rows).to.deep.equal([{
-        name: "Dave O'Brien",
-        posts: [
-          { id: 7, user_id: 6, title: 'Irish Stew', status: 'published', created_at: '2025-04-18T00:00:00.000000Z' },
-          { id: 8, user_id: 6, title: 'Hello Again', status: 'published', created_at: '2025-04-19T10:00:00.000000Z' },
-        ],
-      }]);
+      expect(rows).to.deep.equal([
+        {
+          name: "Dave O'Brien",
+          posts: [
+            { id: 7, user_id: 6, title: 'Irish Stew', status: 'published', created_at: '2025-04-18T00:00:00.000000Z' },
+            { id: 8, user_id: 6, title: 'Hello Again', status: 'published', created_at: '2025-04-19T10:00:00.000000Z' },
+          ],
+        },
+      ]);
     });
 
     it('p_sort[created_at], p_search[title], p_filter[status], p_in[id], p_between[created_at]', async function () {
@@ -218,7 +229,9 @@ describe('spec examples', function () {
 
     it('an undeclared relation is a 400 listing the expandable relations (decision 21)', async function () {
       expectProblem(await h.get('/api/users?expand[friends]=f'), {
-        code: 'UNKNOWN_RELATION', parameter: 'expand[friends]', allowed: ['posts', 'phone', 'roles'],
+        code: 'UNKNOWN_RELATION',
+        parameter: 'expand[friends]',
+        allowed: ['posts', 'phone', 'roles'],
       });
     });
   });

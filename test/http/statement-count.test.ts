@@ -14,16 +14,28 @@ import supertest from 'supertest';
 /** Users 101-200, two posts each, two comments on each post (by user 1 and 2). */
 async function addParents(db: TestDatabase): Promise<void> {
   const ids = Array.from({ length: 100 }, (_, i) => 101 + i);
-  await db.knex('users').insert(ids.map((id) => ({
-    id, name: `User ${id}`, email: `u${id}@example.com`, password_hash: 'x', created_at: '2025-06-01T00:00:00Z', updated_at: '2025-06-01T00:00:00Z',
-  })));
-  const posts = ids.flatMap((id) => [1, 2].map((n) => ({ id: id * 10 + n, user_id: id, title: `Post ${n}`, status: 'published', created_at: `2025-06-0${n}T00:00:00Z` })));
+  await db.knex('users').insert(
+    ids.map((id) => ({
+      id,
+      name: `User ${id}`,
+      email: `u${id}@example.com`,
+      password_hash: 'x',
+      created_at: '2025-06-01T00:00:00Z',
+      updated_at: '2025-06-01T00:00:00Z',
+    })),
+  );
+  const posts = ids.flatMap((id) =>
+    [1, 2].map((n) => ({ id: id * 10 + n, user_id: id, title: `Post ${n}`, status: 'published', created_at: `2025-06-0${n}T00:00:00Z` })),
+  );
   await db.knex('posts').insert(posts);
-  await db.knex('comments').insert(posts.flatMap((p) => [1, 2].map((n) => ({ id: p.id * 10 + n, post_id: p.id, author_id: n, body: 'c' }))));
+  await db
+    .knex('comments')
+    .insert(posts.flatMap((p) => [1, 2].map((n) => ({ id: p.id * 10 + n, post_id: p.id, author_id: n, body: 'c' }))));
 }
 
-const SHAPE = 'fields=id&expand[posts]=p&p_fields=id&p_sort[created_at]=desc&p_limit=1&p_expand[comments]=c&c_fields=id&c_limit=1'
-  + '&c_expand[author]=a&a_fields=id&expand[roles]=r&r_limit=1&expand[phone]';
+const SHAPE =
+  'fields=id&expand[posts]=p&p_fields=id&p_sort[created_at]=desc&p_limit=1&p_expand[comments]=c&c_fields=id&c_limit=1' +
+  '&c_expand[author]=a&a_fields=id&expand[roles]=r&r_limit=1&expand[phone]';
 
 describe('statements per request, whatever the number of parents', function () {
   let db: TestDatabase | undefined;
@@ -34,7 +46,9 @@ describe('statements per request, whatever the number of parents', function () {
     this.timeout(120000);
     db = await createTestDatabase();
     await addParents(db);
-    db.knex.on('query', () => { sent += 1; });
+    db.knex.on('query', () => {
+      sent += 1;
+    });
     const router = await queryModifiers({ knex: db.knex, collections, admin: { explain: true } });
     const koa = new Koa();
     // What a host can read after the plugin answered.
@@ -72,7 +86,12 @@ describe('statements per request, whatever the number of parents', function () {
       const rows = asRows(body);
       expect(rows).to.have.length(parents);
       // Each user's newest post, its first comment, and that comment's author (user 1).
-      expect(rows[0]).to.deep.equal({ id: 101, posts: [{ id: 1012, comments: [{ id: 10121, author: { id: 1 } }] }], roles: [], phone: null });
+      expect(rows[0]).to.deep.equal({
+        id: 101,
+        posts: [{ id: 1012, comments: [{ id: 10121, author: { id: 1 } }] }],
+        roles: [],
+        phone: null,
+      });
     });
   }
 

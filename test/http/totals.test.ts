@@ -25,8 +25,19 @@ const oddSchema = [
 ];
 
 const EXACT_KEYS = [
-  'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links',
-  'next_page_url', 'path', 'per_page', 'prev_page_url', 'to', 'total',
+  'current_page',
+  'data',
+  'first_page_url',
+  'from',
+  'last_page',
+  'last_page_url',
+  'links',
+  'next_page_url',
+  'path',
+  'per_page',
+  'prev_page_url',
+  'to',
+  'total',
 ];
 const ESTIMATED_KEYS = [...EXACT_KEYS, 'total_is_estimate'];
 const SIMPLE_KEYS = ['current_page', 'data', 'first_page_url', 'from', 'next_page_url', 'path', 'per_page', 'prev_page_url', 'to'];
@@ -182,7 +193,9 @@ describe('totals', function () {
     it('any other value is MALFORMED_PARAMETER, with or without pages', async function () {
       for (const query of ['per-page=5&total=Estimated', 'per-page=5&total=', 'total=approximate']) {
         expectProblem(await h.get(`/api/users?${query}`), {
-          code: 'MALFORMED_PARAMETER', parameter: 'total', allowed: ['exact', 'estimated', 'none'],
+          code: 'MALFORMED_PARAMETER',
+          parameter: 'total',
+          allowed: ['exact', 'estimated', 'none'],
         });
       }
     });
@@ -193,7 +206,8 @@ describe('totals', function () {
 
     it('an alias form (p_total) is refused like p_page', async function () {
       expectProblem(await h.get('/api/users?expand[posts]=p&per-page=5&p_total=none'), {
-        code: 'MALFORMED_PARAMETER', parameter: 'p_total',
+        code: 'MALFORMED_PARAMETER',
+        parameter: 'p_total',
       });
     });
   });
@@ -205,7 +219,7 @@ describe('totals', function () {
       await h.db.knex.raw('analyze users');
     });
 
-    it('estimated is the planner\'s estimate: a capped count, then EXPLAIN, never a full count', async function () {
+    it("estimated is the planner's estimate: a capped count, then EXPLAIN, never a full count", async function () {
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
         body = await envelope(h, 'filter[id]=>=3&per-page=5&total=estimated', ESTIMATED_KEYS);
@@ -296,11 +310,15 @@ describe('totals', function () {
   describe('a default mode per collection (pagination.total)', function () {
     const h = useApp({ pagination: { total: { users: 'none' }, estimateAbove: 500 }, admin: {} });
 
-    it('_meta shows each collection\'s default mode, the modes and estimateAbove', async function () {
+    it("_meta shows each collection's default mode, the modes and estimateAbove", async function () {
       const users = objectOf(await h.get('/api/_meta/users'));
       const posts = objectOf(await h.get('/api/_meta/posts'));
       expect(users.pagination).to.deep.equal({
-        defaultPageSize: 15, maxPageSize: 100, total: 'none', totalModes: ['exact', 'estimated', 'none'], estimateAbove: 500,
+        defaultPageSize: 15,
+        maxPageSize: 100,
+        total: 'none',
+        totalModes: ['exact', 'estimated', 'none'],
+        estimateAbove: 500,
         modes: ['page', 'cursor'],
       });
       expect(posts.pagination).to.deep.include({ total: 'exact' });
@@ -355,7 +373,14 @@ describe('totals', function () {
       await db.knex.raw('analyze odd_names');
       const options = { collections: { odd: OddName }, pagination: { estimateAbove: 3 } };
       apps.push(await startApp(db.knex, options));
-      apps.push(await startApp(db.knex, { ...options, scope: (_ctx: Context, _label: string, query: ModelQuery) => { query.where('id', '>', 0); } }));
+      apps.push(
+        await startApp(db.knex, {
+          ...options,
+          scope: (_ctx: Context, _label: string, query: ModelQuery) => {
+            query.where('id', '>', 0);
+          },
+        }),
+      );
     });
 
     after(async function () {
@@ -376,7 +401,10 @@ describe('totals', function () {
         expect([small.body.total, small.body.total_is_estimate]).to.deep.equal([2, false]);
         const none = await get(apps[index], `/api/odd?${query}&total=none`);
         expectOk(none);
-        expect(none.body.data).to.deep.equal([{ id: 8, $1: 'v8' }, { id: 6, $1: 'v6' }]);
+        expect(none.body.data).to.deep.equal([
+          { id: 8, $1: 'v8' },
+          { id: 6, $1: 'v6' },
+        ]);
       });
     }
   });

@@ -18,7 +18,7 @@ function commentIdsOfPost(rows: readonly Row[]): number[] {
 
 function windowCases(h: Harness): void {
   describe('has-many', function () {
-    it('p_limit takes each parent\'s first records in primary-key order, every parent kept', async function () {
+    it("p_limit takes each parent's first records in primary-key order, every parent kept", async function () {
       const rows = await h.rows('/api/users?fields=id&expand[posts]=p&p_fields=id&p_limit=2');
       expect(rows).to.have.length(23);
       expect(nonEmpty(rows, 'posts')).to.deep.equal({ 1: [1, 2], 2: [4, 5], 3: [6], 6: [7, 8], 8: [9], 11: [10] });
@@ -45,7 +45,9 @@ function windowCases(h: Harness): void {
     });
 
     it('NULL sort keys come last ascending and first descending, as at the root', async function () {
-      const asc = await h.rows('/api/posts?filter[id]=1&fields=id&expand[comments]=c&c_fields=id&c_sort[created_at]=asc&c_offset=2&c_limit=3');
+      const asc = await h.rows(
+        '/api/posts?filter[id]=1&fields=id&expand[comments]=c&c_fields=id&c_sort[created_at]=asc&c_offset=2&c_limit=3',
+      );
       expect(commentIdsOfPost(asc)).to.deep.equal([3, 5, 4]);
       const desc = await h.rows('/api/posts?filter[id]=1&fields=id&expand[comments]=c&c_fields=id&c_sort[created_at]=desc&c_limit=2');
       expect(commentIdsOfPost(desc)).to.deep.equal([4, 5]);
@@ -63,38 +65,63 @@ function windowCases(h: Harness): void {
   });
 
   describe('many-to-many, through the join table', function () {
-    it('windows each parent\'s related records', async function () {
+    it("windows each parent's related records", async function () {
       const top = await h.rows('/api/users?fields=id&expand[roles]=r&r_fields=id&r_sort[level]=desc&r_limit=1');
       expect(nonEmpty(top, 'roles')).to.deep.equal({ 1: [1], 2: [2], 3: [3], 6: [1], 8: [2] });
       const second = await h.rows('/api/users?fields=id&expand[roles]=r&r_fields=name&r_sort[name]&r_limit=1&r_offset=1');
       expect(second.filter((u) => asRows(u.roles).length > 0)).to.deep.equal([
-        { id: 1, roles: [{ name: 'editor' }] }, { id: 6, roles: [{ name: 'auditor' }] }, { id: 8, roles: [{ name: 'viewer' }] },
+        { id: 1, roles: [{ name: 'editor' }] },
+        { id: 6, roles: [{ name: 'auditor' }] },
+        { id: 8, roles: [{ name: 'viewer' }] },
       ]);
     });
   });
 
   describe('nested', function () {
     it('a window at depth 2 applies per post, not per user', async function () {
-      const rows = await h.rows('/api/users?filter[id]=1&fields=id&expand[posts]=p&p_fields=id&p_expand[comments]=c&c_fields=id'
-        + '&c_sort[created_at]=desc&c_limit=1');
+      const rows = await h.rows(
+        '/api/users?filter[id]=1&fields=id&expand[posts]=p&p_fields=id&p_expand[comments]=c&c_fields=id' +
+          '&c_sort[created_at]=desc&c_limit=1',
+      );
       expect(asRows(asRow(rows[0]).posts).map((p) => idsOf(asRows(p.comments)))).to.deep.equal([[4], [], [6], [12]]);
     });
 
     it('windows at depth 2 and 3 together', async function () {
-      const rows = await h.rows('/api/posts?filter[id]=3&fields=id&expand[comments]=c&c_fields=id&c_limit=2&c_expand[author]=a&a_fields=id'
-        + '&a_expand[posts]=q&q_fields=id&q_sort[created_at]=desc&q_limit=1');
-      expect(rows).to.deep.equal([{ id: 3, comments: [
-        { id: 6, author: { id: 8, posts: [{ id: 9 }] } },
-        { id: 7, author: { id: 2, posts: [{ id: 5 }] } },
-      ] }]);
+      const rows = await h.rows(
+        '/api/posts?filter[id]=3&fields=id&expand[comments]=c&c_fields=id&c_limit=2&c_expand[author]=a&a_fields=id' +
+          '&a_expand[posts]=q&q_fields=id&q_sort[created_at]=desc&q_limit=1',
+      );
+      expect(rows).to.deep.equal([
+        {
+          id: 3,
+          comments: [
+            { id: 6, author: { id: 8, posts: [{ id: 9 }] } },
+            { id: 7, author: { id: 2, posts: [{ id: 5 }] } },
+          ],
+        },
+      ]);
     });
 
     it('a window on a to-many relation under a parent window', async function () {
-      const rows = await h.rows('/api/users?in[id]=1,2&fields=id&expand[posts]=p&p_fields=id&p_sort[created_at]=desc&p_limit=2'
-        + '&p_expand[comments]=c&c_fields=id&c_limit=1');
+      const rows = await h.rows(
+        '/api/users?in[id]=1,2&fields=id&expand[posts]=p&p_fields=id&p_sort[created_at]=desc&p_limit=2' +
+          '&p_expand[comments]=c&c_fields=id&c_limit=1',
+      );
       expect(rows).to.deep.equal([
-        { id: 1, posts: [{ id: 3, comments: [{ id: 6 }] }, { id: 11, comments: [{ id: 12 }] }] },
-        { id: 2, posts: [{ id: 5, comments: [] }, { id: 4, comments: [{ id: 8 }] }] },
+        {
+          id: 1,
+          posts: [
+            { id: 3, comments: [{ id: 6 }] },
+            { id: 11, comments: [{ id: 12 }] },
+          ],
+        },
+        {
+          id: 2,
+          posts: [
+            { id: 5, comments: [] },
+            { id: 4, comments: [{ id: 8 }] },
+          ],
+        },
       ]);
     });
   });
@@ -103,8 +130,12 @@ function windowCases(h: Harness): void {
     it('on a to-one relation each window key is MALFORMED_PARAMETER', async function () {
       expectProblem(await h.get('/api/users?expand[phone]=ph&ph_limit=1'), { code: 'MALFORMED_PARAMETER', parameter: 'ph_limit' });
       expectProblem(await h.get('/api/users?expand[posts]=p&p_expand[author]=a&a_offset=1&a_limit=1'), {
-        code: 'MALFORMED_PARAMETER', parameter: 'a_offset',
-        errors: [{ code: 'MALFORMED_PARAMETER', parameter: 'a_offset' }, { code: 'MALFORMED_PARAMETER', parameter: 'a_limit' }],
+        code: 'MALFORMED_PARAMETER',
+        parameter: 'a_offset',
+        errors: [
+          { code: 'MALFORMED_PARAMETER', parameter: 'a_offset' },
+          { code: 'MALFORMED_PARAMETER', parameter: 'a_limit' },
+        ],
       });
     });
 
@@ -115,13 +146,19 @@ function windowCases(h: Harness): void {
     });
 
     it('given twice is DUPLICATE_PARAMETER; behind an undeclared alias UNKNOWN_ALIAS', async function () {
-      expectProblem(await h.get('/api/users?expand[posts]=p&p_offset=1&p_offset=2'), { code: 'DUPLICATE_PARAMETER', parameter: 'p_offset' });
+      expectProblem(await h.get('/api/users?expand[posts]=p&p_offset=1&p_offset=2'), {
+        code: 'DUPLICATE_PARAMETER',
+        parameter: 'p_offset',
+      });
       expectProblem(await h.get('/api/users?expand[posts]=p&q_limit=1'), { code: 'UNKNOWN_ALIAS', parameter: 'q_limit' });
     });
 
     it('the root limit and offset keep their meaning beside a window', async function () {
       const rows = await h.rows('/api/users?fields=id&limit=2&offset=1&expand[posts]=p&p_fields=id&p_limit=1');
-      expect(rows).to.deep.equal([{ id: 2, posts: [{ id: 4 }] }, { id: 3, posts: [{ id: 6 }] }]);
+      expect(rows).to.deep.equal([
+        { id: 2, posts: [{ id: 4 }] },
+        { id: 3, posts: [{ id: 6 }] },
+      ]);
     });
   });
 }

@@ -7,8 +7,24 @@ import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
 import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
 import {
-  ClauseSpec, CountSpec, Encoding, ExpandSpec, Family, HasSpec, Literal, Operator, Paging, Projection, QuerySpec, ScopeQuery,
-  SearchMode, SearchSpec, SortSpec, TotalChoice, WindowSpec, EMPTY_SCOPE,
+  ClauseSpec,
+  CountSpec,
+  Encoding,
+  ExpandSpec,
+  Family,
+  HasSpec,
+  Literal,
+  Operator,
+  Paging,
+  Projection,
+  QuerySpec,
+  ScopeQuery,
+  SearchMode,
+  SearchSpec,
+  SortSpec,
+  TotalChoice,
+  WindowSpec,
+  EMPTY_SCOPE,
 } from './query';
 
 export type { GeneratorContext } from './literals';
@@ -38,12 +54,17 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
   return fc.constantFrom(...fields).chain((field) => {
     const item = literal(ctx, scope.table, field, family !== 'filter');
     const operators = operatorsOf(ctx, field);
-    const values: fc.Arbitrary<Literal[]> = family === 'filter'
-      ? fc.oneof({ arbitrary: item.map((l) => [l]), weight: 5 }, { arbitrary: fc.constant<Literal[]>([NULL]), weight: field.nullable ? 2 : 1 })
-      : family === 'in'
-        ? fc.array(fc.oneof({ arbitrary: item, weight: 6 }, { arbitrary: fc.constant(NULL), weight: 1 }), { minLength: 1, maxLength: 5 })
-        : fc.tuple(item, item).map(([a, b]) => [a, b]);
-    return fc.record({ prefix: prefixArb, values, operator: fc.constantFrom(...operators), writeOperator: fc.boolean() })
+    const values: fc.Arbitrary<Literal[]> =
+      family === 'filter'
+        ? fc.oneof(
+            { arbitrary: item.map((l) => [l]), weight: 5 },
+            { arbitrary: fc.constant<Literal[]>([NULL]), weight: field.nullable ? 2 : 1 },
+          )
+        : family === 'in'
+          ? fc.array(fc.oneof({ arbitrary: item, weight: 6 }, { arbitrary: fc.constant(NULL), weight: 1 }), { minLength: 1, maxLength: 5 })
+          : fc.tuple(item, item).map(([a, b]) => [a, b]);
+    return fc
+      .record({ prefix: prefixArb, values, operator: fc.constantFrom(...operators), writeOperator: fc.boolean() })
       .map(({ prefix, values: vs, operator, writeOperator }): ClauseSpec => ({
         family,
         prefix,
@@ -60,15 +81,22 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
  * A root clause: on the collection's own field, or now and then on a relation's field through a
  * dot path (decision 36), drawn from that relation's filterable fields and values.
  */
-function rootClauseArb(ctx: GeneratorContext, collection: CollectionSpec, family: Family, counted: readonly string[] = []): fc.Arbitrary<ClauseSpec> | undefined {
+function rootClauseArb(
+  ctx: GeneratorContext,
+  collection: CollectionSpec,
+  family: Family,
+  counted: readonly string[] = [],
+): fc.Arbitrary<ClauseSpec> | undefined {
   const own = clauseArb(ctx, collection, family);
   const related = collection.relations.flatMap((relation) => {
     const arb = clauseArb(ctx, relation.scope, family);
     return arb === undefined ? [] : [arb.map((clause): ClauseSpec => ({ ...clause, field: `${relation.name}.${clause.field}` }))];
   });
-  const options = [...(own === undefined ? [] : [{ arbitrary: own, weight: 3 * Math.max(related.length, 1) }]),
+  const options = [
+    ...(own === undefined ? [] : [{ arbitrary: own, weight: 3 * Math.max(related.length, 1) }]),
     ...related.map((arbitrary) => ({ arbitrary, weight: 2 })),
-    ...counted.map((name) => ({ arbitrary: countClauseArb(`${name}_count`, family), weight: 2 }))];
+    ...counted.map((name) => ({ arbitrary: countClauseArb(`${name}_count`, family), weight: 2 })),
+  ];
   return options.length === 0 ? undefined : fc.oneof(...options);
 }
 
@@ -94,16 +122,23 @@ function searchArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly 
   return fields.chain((chosen) => {
     // Terms cut from the searched fields' own text forms, so that searches find something.
     const texts = chosen.flatMap((c) => pool(ctx.data, c.table, c.field));
-    const fromData = texts.length === 0 ? odd : fc.tuple(fc.constantFrom(...texts), fc.nat(40), fc.nat(8), fc.nat(255))
-      .map(([s, at, len, n]) => {
-        const start = at % Math.max(s.length, 1);
-        return recase(s.slice(start, start + 1 + len), n);
-      });
-    const term = fc.oneof({ arbitrary: fromData, weight: 5 }, { arbitrary: odd, weight: 1 })
+    const fromData =
+      texts.length === 0
+        ? odd
+        : fc.tuple(fc.constantFrom(...texts), fc.nat(40), fc.nat(8), fc.nat(255)).map(([s, at, len, n]) => {
+            const start = at % Math.max(s.length, 1);
+            return recase(s.slice(start, start + 1 + len), n);
+          });
+    const term = fc
+      .oneof({ arbitrary: fromData, weight: 5 }, { arbitrary: odd, weight: 1 })
       // Outer stars are wildcards, and edge spaces or quotes are not this test's question: trim them.
       .map((t) => t.replace(/^[*\s"]+|[*\s"]+$/g, ''))
       .filter((t) => t.length > 0);
-    return fc.record({ fields: fc.constant(chosen.map((c) => c.name)), term, mode: fc.constantFrom<SearchMode>('contains', 'both', 'start', 'end') });
+    return fc.record({
+      fields: fc.constant(chosen.map((c) => c.name)),
+      term,
+      mode: fc.constantFrom<SearchMode>('contains', 'both', 'start', 'end'),
+    });
   });
 }
 
@@ -111,24 +146,49 @@ const ASCENDING = ['', 'a', 'asc', 'ascending'];
 const DESCENDING = ['-', 'd', 'des', 'desc', 'descending'];
 
 /** Sort keys: the scope's sortable fields and, at the root, to-one relations' sortable fields (decision 38). */
-function sortsArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly RelationSpec[] = [], counted: readonly string[] = []): fc.Arbitrary<SortSpec[]> {
-  const related = relations.filter((r) => r.cardinality === 'one').flatMap((r) =>
-    orderable(ctx, r.scope.fields.filter((f) => r.scope.sortable.includes(f.name))).map((f) => `${r.name}.${f.name}`));
-  const sortable = [...orderable(ctx, scope.fields.filter((f) => scope.sortable.includes(f.name))).map((f) => f.name), ...related,
-    ...counted.map((name) => `${name}_count`)];
+function sortsArb(
+  ctx: GeneratorContext,
+  scope: ScopeSpec,
+  relations: readonly RelationSpec[] = [],
+  counted: readonly string[] = [],
+): fc.Arbitrary<SortSpec[]> {
+  const related = relations
+    .filter((r) => r.cardinality === 'one')
+    .flatMap((r) =>
+      orderable(
+        ctx,
+        r.scope.fields.filter((f) => r.scope.sortable.includes(f.name)),
+      ).map((f) => `${r.name}.${f.name}`),
+    );
+  const sortable = [
+    ...orderable(
+      ctx,
+      scope.fields.filter((f) => scope.sortable.includes(f.name)),
+    ).map((f) => f.name),
+    ...related,
+    ...counted.map((name) => `${name}_count`),
+  ];
   if (sortable.length === 0) return fc.constant([]);
-  return fc.shuffledSubarray(sortable, { maxLength: Math.min(3, sortable.length) }).chain((fields) => fc.tuple(
-    ...fields.map((field) => fc.tuple(casedWord([...ASCENDING, ...DESCENDING]), fc.boolean())
-      .map(([word, bare]): SortSpec => ({ field, word, bare: bare && word === '' }))),
-  ));
+  return fc
+    .shuffledSubarray(sortable, { maxLength: Math.min(3, sortable.length) })
+    .chain((fields) =>
+      fc.tuple(
+        ...fields.map((field) =>
+          fc
+            .tuple(casedWord([...ASCENDING, ...DESCENDING]), fc.boolean())
+            .map(([word, bare]): SortSpec => ({ field, word, bare: bare && word === '' })),
+        ),
+      ),
+    );
 }
 
 function projectionArb(scope: ScopeSpec): fc.Arbitrary<Projection | null> {
   const names = scope.fields.map((f) => f.name);
   const fields = fc.shuffledSubarray(names, { minLength: 1 }).map((list): Projection => ({ kind: 'fields', list }));
-  const except = names.length < 2
-    ? fields
-    : fc.subarray(names, { minLength: 1, maxLength: names.length - 1 }).map((list): Projection => ({ kind: 'fields!', list }));
+  const except =
+    names.length < 2
+      ? fields
+      : fc.subarray(names, { minLength: 1, maxLength: names.length - 1 }).map((list): Projection => ({ kind: 'fields!', list }));
   return fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fields, weight: 2 }, { arbitrary: except, weight: 1 });
 }
 
@@ -154,9 +214,16 @@ interface ScopeSizes {
  * One scope's modifiers; at the root (`collection` given) clauses and searches may name related
  * fields, and clauses and sorts the counts of the request (`counted`: their relations).
  */
-function scopeArb(ctx: GeneratorContext, scope: ScopeSpec, sizes: ScopeSizes, collection?: CollectionSpec, counted: readonly string[] = []): fc.Arbitrary<ScopeQuery> {
+function scopeArb(
+  ctx: GeneratorContext,
+  scope: ScopeSpec,
+  sizes: ScopeSizes,
+  collection?: CollectionSpec,
+  counted: readonly string[] = [],
+): fc.Arbitrary<ScopeQuery> {
   const families: Family[] = ['filter', 'filter', 'in', 'between'];
-  const clauseArbs = families.map((f) => (collection === undefined ? clauseArb(ctx, scope, f) : rootClauseArb(ctx, collection, f, counted)))
+  const clauseArbs = families
+    .map((f) => (collection === undefined ? clauseArb(ctx, scope, f) : rootClauseArb(ctx, collection, f, counted)))
     .filter((a): a is fc.Arbitrary<ClauseSpec> => a !== undefined);
   const search = searchArb(ctx, scope, collection?.relations ?? []);
   return fc.record({
@@ -187,23 +254,29 @@ interface Draft {
 }
 
 const windowArb: fc.Arbitrary<WindowSpec | null> = fc.option(
-  fc.record({ limit: fc.option(fc.nat(3)), offset: fc.option(fc.nat(2)) })
+  fc
+    .record({ limit: fc.option(fc.nat(3)), offset: fc.option(fc.nat(2)) })
     .map((w) => (w.limit === null && w.offset === null ? { limit: 1, offset: null } : w)),
   { freq: 2 },
 );
 
 function draftsArb(ctx: GeneratorContext, relations: readonly RelationSpec[], depth: number): fc.Arbitrary<Draft[]> {
   if (relations.length === 0) return fc.constant([]);
-  return fc.shuffledSubarray([...relations], { maxLength: Math.min(depth === 1 ? 3 : 2, relations.length) })
-    .chain((chosen) => fc.tuple(...chosen.map((relation) => fc.record({
-      relation: fc.constant(relation),
-      aliased: fc.nat(3).map((n) => n > 0),
-      bare: fc.boolean(),
-      scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
-      // Windows on to-many relations only (decision 41).
-      window: relation.cardinality === 'many' ? windowArb : fc.constant(null),
-      children: depth < MAX_DEPTH ? draftsArb(ctx, relation.relations, depth + 1) : fc.constant([]),
-    }))));
+  return fc.shuffledSubarray([...relations], { maxLength: Math.min(depth === 1 ? 3 : 2, relations.length) }).chain((chosen) =>
+    fc.tuple(
+      ...chosen.map((relation) =>
+        fc.record({
+          relation: fc.constant(relation),
+          aliased: fc.nat(3).map((n) => n > 0),
+          bare: fc.boolean(),
+          scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
+          // Windows on to-many relations only (decision 41).
+          window: relation.cardinality === 'many' ? windowArb : fc.constant(null),
+          children: depth < MAX_DEPTH ? draftsArb(ctx, relation.relations, depth + 1) : fc.constant([]),
+        }),
+      ),
+    ),
+  );
 }
 
 /**
@@ -219,7 +292,7 @@ function finish(drafts: readonly Draft[], aliases: string[], budget: { left: num
       if (budget.left === 0) break;
       budget.left -= 1;
     }
-    const alias = draft.aliased ? aliases.shift() ?? null : null;
+    const alias = draft.aliased ? (aliases.shift() ?? null) : null;
     out.push({
       relation: draft.relation.name,
       alias,
@@ -235,7 +308,8 @@ function finish(drafts: readonly Draft[], aliases: string[], budget: { left: num
 function expandsArb(ctx: GeneratorContext, collection: CollectionSpec): fc.Arbitrary<ExpandSpec[]> {
   const { relations } = collection;
   if (relations.length === 0) return fc.constant([]);
-  return fc.tuple(draftsArb(ctx, relations, 1), fc.shuffledSubarray(ALIASES, { minLength: MAX_EXPANSIONS, maxLength: MAX_EXPANSIONS }))
+  return fc
+    .tuple(draftsArb(ctx, relations, 1), fc.shuffledSubarray(ALIASES, { minLength: MAX_EXPANSIONS, maxLength: MAX_EXPANSIONS }))
     .map(([drafts, aliases]) => finish(drafts, aliases, { left: Math.max(0, MAX_EXPANSIONS - relations.length) }));
 }
 
@@ -246,25 +320,56 @@ const COUNT_ALIASES = ['c', 'C2'];
 function countsArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<CountSpec[]> {
   const many = collection.relations.filter((r) => r.cardinality === 'many');
   if (many.length === 0) return fc.constant([]);
-  const lengths = fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.constant(2), weight: 1 });
-  return fc.tuple(fc.shuffledSubarray(many, { maxLength: Math.min(2, many.length) }), lengths).chain(([chosen, n]) => fc.tuple(
-    ...chosen.slice(0, n).map((relation, i) => fc.record({
-      aliased: fc.nat(2), share: fc.boolean(), bare: fc.boolean(), scope: scopeArb(ctx, relation.scope, { clauses: 2, searches: 1 }),
-    }).map(({ aliased, share, bare, scope }): CountSpec => {
-      const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
-      if (expand !== undefined && share) return { relation: relation.name, alias: expand.alias, bare, scope: expand.scope, shared: true };
-      const alias = aliased > 0 ? COUNT_ALIASES[i] ?? null : null;
-      return { relation: relation.name, alias, bare, scope: alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] }, shared: false };
-    }))));
+  const lengths = fc.oneof(
+    { arbitrary: fc.constant(0), weight: 2 },
+    { arbitrary: fc.constant(1), weight: 2 },
+    { arbitrary: fc.constant(2), weight: 1 },
+  );
+  return fc.tuple(fc.shuffledSubarray(many, { maxLength: Math.min(2, many.length) }), lengths).chain(([chosen, n]) =>
+    fc.tuple(
+      ...chosen.slice(0, n).map((relation, i) =>
+        fc
+          .record({
+            aliased: fc.nat(2),
+            share: fc.boolean(),
+            bare: fc.boolean(),
+            scope: scopeArb(ctx, relation.scope, { clauses: 2, searches: 1 }),
+          })
+          .map(({ aliased, share, bare, scope }): CountSpec => {
+            const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
+            if (expand !== undefined && share)
+              return { relation: relation.name, alias: expand.alias, bare, scope: expand.scope, shared: true };
+            const alias = aliased > 0 ? (COUNT_ALIASES[i] ?? null) : null;
+            return {
+              relation: relation.name,
+              alias,
+              bare,
+              scope: alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] },
+              shared: false,
+            };
+          }),
+      ),
+    ),
+  );
 }
 
 const small = fc.integer({ min: 0, max: 5 }).map((n): Literal => ({ isNull: false, text: String(n), quoted: false }));
 
 /** A clause on `<relation>_count`, an integer field of the request (decision 39). */
 function countClauseArb(field: string, family: Family): fc.Arbitrary<ClauseSpec> {
-  const values: fc.Arbitrary<Literal[]> = family === 'filter' ? small.map((l) => [l])
-    : family === 'in' ? fc.array(small, { minLength: 1, maxLength: 3 }) : fc.tuple(small, small).map(([a, b]) => [a, b]);
-  return fc.record({ prefix: prefixArb, values, operator: fc.constantFrom<Operator>('=', '<>', '>', '>=', '<', '<='), writeOperator: fc.boolean() })
+  const values: fc.Arbitrary<Literal[]> =
+    family === 'filter'
+      ? small.map((l) => [l])
+      : family === 'in'
+        ? fc.array(small, { minLength: 1, maxLength: 3 })
+        : fc.tuple(small, small).map(([a, b]) => [a, b]);
+  return fc
+    .record({
+      prefix: prefixArb,
+      values,
+      operator: fc.constantFrom<Operator>('=', '<>', '>', '>=', '<', '<='),
+      writeOperator: fc.boolean(),
+    })
     .map(({ prefix, values: vs, operator, writeOperator }): ClauseSpec => ({ family, prefix, field, operator, writeOperator, values: vs }));
 }
 
@@ -278,49 +383,73 @@ const HAS_ALIASES = ['h', 'H2', 'hasOwnProperty'];
 function hasArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<HasSpec[]> {
   if (collection.relations.length === 0) return fc.constant([]);
   const relations = fc.shuffledSubarray([...collection.relations], { maxLength: Math.min(2, collection.relations.length) });
-  const lengths = fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.constant(2), weight: 1 });
-  return fc.tuple(relations, lengths).chain(([chosen, n]) => fc.tuple(...chosen.slice(0, n).map((relation, i) => fc.record({
-    negated: fc.boolean(),
-    aliased: fc.nat(3),
-    share: fc.boolean(),
-    bare: fc.boolean(),
-    scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
-  }).map(({ negated, aliased, share, bare, scope }): HasSpec => {
-    const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
-    if (expand !== undefined && share) {
-      return { relation: relation.name, negated, alias: expand.alias, bare, scope: expand.scope, shared: true };
-    }
-    const alias = aliased > 0 ? HAS_ALIASES[i] ?? null : null;
-    const conditions = alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] };
-    return { relation: relation.name, negated, alias, bare, scope: conditions, shared: false };
-  }))));
+  const lengths = fc.oneof(
+    { arbitrary: fc.constant(0), weight: 3 },
+    { arbitrary: fc.constant(1), weight: 2 },
+    { arbitrary: fc.constant(2), weight: 1 },
+  );
+  return fc.tuple(relations, lengths).chain(([chosen, n]) =>
+    fc.tuple(
+      ...chosen.slice(0, n).map((relation, i) =>
+        fc
+          .record({
+            negated: fc.boolean(),
+            aliased: fc.nat(3),
+            share: fc.boolean(),
+            bare: fc.boolean(),
+            scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
+          })
+          .map(({ negated, aliased, share, bare, scope }): HasSpec => {
+            const expand = expands.find((e) => e.relation === relation.name && e.alias !== null);
+            if (expand !== undefined && share) {
+              return { relation: relation.name, negated, alias: expand.alias, bare, scope: expand.scope, shared: true };
+            }
+            const alias = aliased > 0 ? (HAS_ALIASES[i] ?? null) : null;
+            const conditions = alias === null ? EMPTY_SCOPE : { ...scope, projection: null, sorts: [] };
+            return { relation: relation.name, negated, alias, bare, scope: conditions, shared: false };
+          }),
+      ),
+    ),
+  );
 }
 
 const pagingArb: fc.Arbitrary<Paging> = fc.oneof(
   { arbitrary: fc.constant<Paging>({ kind: 'none' }), weight: 3 },
   {
-    arbitrary: fc.record({
-      page: fc.option(fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 25 }))),
-      size: fc.integer({ min: 1, max: 25 }),
-      sizeKeys: fc.subarray<'per-page' | 'page-size'>(['per-page', 'page-size']),
-    }).map(({ page, size, sizeKeys }): Paging => ({
-      kind: 'page', page: page === null && sizeKeys.length === 0 ? 1 : page, size: sizeKeys.length > 0 ? size : null, sizeKeys,
-    })),
+    arbitrary: fc
+      .record({
+        page: fc.option(fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 25 }))),
+        size: fc.integer({ min: 1, max: 25 }),
+        sizeKeys: fc.subarray<'per-page' | 'page-size'>(['per-page', 'page-size']),
+      })
+      .map(({ page, size, sizeKeys }): Paging => ({
+        kind: 'page',
+        page: page === null && sizeKeys.length === 0 ? 1 : page,
+        size: sizeKeys.length > 0 ? size : null,
+        sizeKeys,
+      })),
     weight: 2,
   },
   {
-    arbitrary: fc.record({ size: fc.integer({ min: 1, max: 25 }), sizeKeys: fc.subarray<'per-page' | 'page-size'>(['per-page', 'page-size']) })
+    arbitrary: fc
+      .record({ size: fc.integer({ min: 1, max: 25 }), sizeKeys: fc.subarray<'per-page' | 'page-size'>(['per-page', 'page-size']) })
       .map(({ size, sizeKeys }): Paging => ({ kind: 'cursor', size: sizeKeys.length > 0 ? size : null, sizeKeys })),
     weight: 2,
   },
   {
-    arbitrary: fc.record({ limit: fc.option(fc.integer({ min: 0, max: 25 })), offset: fc.option(fc.integer({ min: 0, max: 25 })) })
+    arbitrary: fc
+      .record({ limit: fc.option(fc.integer({ min: 0, max: 25 })), offset: fc.option(fc.integer({ min: 0, max: 25 })) })
       .map(({ limit, offset }): Paging => (limit === null && offset === null ? { kind: 'none' } : { kind: 'slice', limit, offset })),
     weight: 2,
   },
 );
 
-const NOISE: readonly (readonly [string, string])[] = [['utm_source', 'news letter'], ['_', '1700000000'], ['Filter[id]', '1'], ['SORT[name]', 'x']];
+const NOISE: readonly (readonly [string, string])[] = [
+  ['utm_source', 'news letter'],
+  ['_', '1700000000'],
+  ['Filter[id]', '1'],
+  ['SORT[name]', 'x'],
+];
 
 const encodingArb: fc.Arbitrary<Encoding> = fc.record({ raw: fc.boolean(), plus: fc.boolean() });
 
@@ -328,23 +457,37 @@ const encodingArb: fc.Arbitrary<Encoding> = fc.record({ raw: fc.boolean(), plus:
 export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
   const collections = [...ctx.data.collections.values()];
   const weights: Readonly<Record<string, number>> = { users: 7, posts: 2, roles: 1 };
-  return fc.oneof(...collections.map((collection) => ({
-    weight: weights[collection.name] ?? 1,
-    arbitrary: expandsArb(ctx, collection).chain((expands) => countsArb(ctx, collection, expands).chain((counts) => fc.record({
-      collection: fc.constant(collection.name),
-      root: scopeArb(ctx, collection, { clauses: 5, searches: 2 }, collection, counts.map((c) => c.relation)),
-      expands: fc.constant(expands),
-      counts: fc.constant(counts),
-      has: hasArb(ctx, collection, expands),
-      paging: pagingArb,
-      total: fc.oneof(
-        { arbitrary: fc.constant(null), weight: 3 },
-        { arbitrary: fc.constantFrom<TotalChoice>('exact', 'estimated', 'none'), weight: 3 },
+  return fc.oneof(
+    ...collections.map((collection) => ({
+      weight: weights[collection.name] ?? 1,
+      arbitrary: expandsArb(ctx, collection).chain((expands) =>
+        countsArb(ctx, collection, expands)
+          .chain((counts) =>
+            fc.record({
+              collection: fc.constant(collection.name),
+              root: scopeArb(
+                ctx,
+                collection,
+                { clauses: 5, searches: 2 },
+                collection,
+                counts.map((c) => c.relation),
+              ),
+              expands: fc.constant(expands),
+              counts: fc.constant(counts),
+              has: hasArb(ctx, collection, expands),
+              paging: pagingArb,
+              total: fc.oneof(
+                { arbitrary: fc.constant(null), weight: 3 },
+                { arbitrary: fc.constantFrom<TotalChoice>('exact', 'estimated', 'none'), weight: 3 },
+              ),
+              noise: fc.subarray([...NOISE], { maxLength: 2 }),
+              merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
+              encoding: encodingArb,
+              // A cursor page has no total (decisions.md 43-44): `total` beside `cursor` would be refused.
+            }),
+          )
+          .map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec)),
       ),
-      noise: fc.subarray([...NOISE], { maxLength: 2 }),
-      merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
-      encoding: encodingArb,
-    // A cursor page has no total (decisions.md 43-44): `total` beside `cursor` would be refused.
-    })).map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec))),
-  })));
+    })),
+  );
 }

@@ -33,11 +33,19 @@ export function findPostgresBinaries(): { bin: string } | { missing: string } {
   candidates.push(...(process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== ''));
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((v) => /^\d+(\.\d+)?$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(root, v, 'bin')));
   }
-  const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')) && existsSync(join(dir, 'pg_basebackup')));
-  if (!bin) return { missing: 'no initdb/pg_ctl/pg_basebackup found (set PG_BIN, put them on PATH, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)' };
+  const bin = candidates.find(
+    (dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')) && existsSync(join(dir, 'pg_basebackup')),
+  );
+  if (!bin)
+    return {
+      missing:
+        'no initdb/pg_ctl/pg_basebackup found (set PG_BIN, put them on PATH, or install PostgreSQL under /usr/lib/postgresql/<n>/bin)',
+    };
   if (userInfo().uid === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) {
     return { missing: 'running as root and runuser is not available to run initdb as the postgres user' };
   }
@@ -66,7 +74,9 @@ export async function freePort(): Promise<number> {
 
 function postgresUid(): { uid: number; gid: number } {
   // The postgres user exists wherever the server packages are installed; its ids come from /etc/passwd.
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   const [, , uid, gid] = (line ?? '').split(':');
   if (uid === undefined || gid === undefined) throw new Error('no postgres user in /etc/passwd');
   return { uid: Number(uid), gid: Number(gid) };
@@ -83,8 +93,18 @@ function clusterIn(bin: string, dir: string, port: number): Cluster {
     dir,
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     async start() {
-      await run(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, 'start']);
+      await run(pgCtl, [
+        '-D',
+        data,
+        '-l',
+        join(dir, 'server.log'),
+        '-w',
+        '-t',
+        '30',
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`,
+        'start',
+      ]);
       running = true;
     },
     async stop(mode = 'fast') {
@@ -148,7 +168,22 @@ export async function startReplica(bin: string, primary: Cluster): Promise<Clust
   const dir = serverFolder();
   const replica = clusterIn(bin, dir, await freePort());
   try {
-    await run(join(bin, 'pg_basebackup'), ['-D', join(dir, 'data'), '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+    await run(join(bin, 'pg_basebackup'), [
+      '-D',
+      join(dir, 'data'),
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+      '--no-sync',
+    ]);
     await replica.start();
   } catch (error) {
     await replica.destroy();

@@ -10,19 +10,42 @@ export const DIFFERENTIAL_MAX_ROWS = 20;
 
 /** Laravel's key order (decision 27). */
 export const ENVELOPE_KEYS = [
-  'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links', 'next_page_url',
-  'path', 'per_page', 'prev_page_url', 'to', 'total',
+  'current_page',
+  'data',
+  'first_page_url',
+  'from',
+  'last_page',
+  'last_page_url',
+  'links',
+  'next_page_url',
+  'path',
+  'per_page',
+  'prev_page_url',
+  'to',
+  'total',
 ];
 
 /** Laravel's simple paginator's key order (decision 44, `total=none`). */
-export const SIMPLE_ENVELOPE_KEYS = ['current_page', 'data', 'first_page_url', 'from', 'next_page_url', 'path', 'per_page', 'prev_page_url', 'to'];
+export const SIMPLE_ENVELOPE_KEYS = [
+  'current_page',
+  'data',
+  'first_page_url',
+  'from',
+  'next_page_url',
+  'path',
+  'per_page',
+  'prev_page_url',
+  'to',
+];
 
 /** Exact JSON equality, keys in order; on failure a readable diff, and the request named. */
 function expectSameJson(actual: unknown, expected: unknown, what: string): void {
   if (JSON.stringify(actual) === JSON.stringify(expected)) return;
   expect(actual, what).to.deep.equal(expected);
   // Equal as values, so only the key order differs.
-  expect.fail(`${what}: same values, different key order:\n  actual   ${JSON.stringify(actual).slice(0, 600)}\n  expected ${JSON.stringify(expected).slice(0, 600)}`);
+  expect.fail(
+    `${what}: same values, different key order:\n  actual   ${JSON.stringify(actual).slice(0, 600)}\n  expected ${JSON.stringify(expected).slice(0, 600)}`,
+  );
 }
 
 function expectLinks(links: unknown, expected: Extract<Expected, { kind: 'page' }>['envelope'], what: string): void {

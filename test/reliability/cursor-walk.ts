@@ -37,7 +37,10 @@ async function fetchPage(origin: string, url: string, walk: Walk, rawQuery: stri
   expect(body.path, `GET ${path}: path`).to.equal(walk.base);
   expect(body.per_page, `GET ${path}: per_page`).to.equal(walk.perPage);
   const page = body as unknown as Page;
-  for (const [cursor, link] of [[page.next_cursor, page.next_page_url], [page.prev_cursor, page.prev_page_url]] as const) {
+  for (const [cursor, link] of [
+    [page.next_cursor, page.next_page_url],
+    [page.prev_cursor, page.prev_page_url],
+  ] as const) {
     expect(link, `GET ${path}: page URL of ${String(cursor)}`).to.equal(cursor === null ? null : cursorUrl(walk.base, rawQuery, cursor));
   }
   return page;
@@ -59,9 +62,14 @@ export async function expectCursorWalk(origin: string, path: string, rawQuery: s
   }
   const sizes = pages.map((p) => p.data.length);
   const full = Array.from({ length: Math.max(1, Math.ceil(walk.records.length / walk.perPage)) }, (_, i) =>
-    Math.min(walk.perPage, walk.records.length - i * walk.perPage));
+    Math.min(walk.perPage, walk.records.length - i * walk.perPage),
+  );
   expect(sizes, `GET ${path}: page sizes`).to.deep.equal(full);
-  sameJson(pages.flatMap((p) => p.data), walk.records, `GET ${path}: records of every page`);
+  sameJson(
+    pages.flatMap((p) => p.data),
+    walk.records,
+    `GET ${path}: records of every page`,
+  );
   expect(pages[0]?.prev_cursor, `GET ${path}: prev of the first page`).to.equal(null);
   const back: Page[] = [];
   for (let url = pages[pages.length - 1]?.prev_page_url ?? null; url !== null;) {
@@ -70,7 +78,11 @@ export async function expectCursorWalk(origin: string, path: string, rawQuery: s
     back.unshift(page);
     url = page.prev_page_url;
   }
-  sameJson([...back, pages[pages.length - 1]].flatMap((p) => p?.data ?? []), walk.records, `GET ${path}: records walked back`);
+  sameJson(
+    [...back, pages[pages.length - 1]].flatMap((p) => p?.data ?? []),
+    walk.records,
+    `GET ${path}: records walked back`,
+  );
   const second = pages[0]?.next_page_url;
   return second === null || second === undefined ? undefined : second.slice(second.indexOf('?') + 1);
 }

@@ -38,7 +38,8 @@ const quiet = (): void => undefined;
 async function createFromTemplate(cluster: Cluster, name: string, template: string): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await cluster.sql('postgres', `create database "${name}" template "${template}"`); return;
+      await cluster.sql('postgres', `create database "${name}" template "${template}"`);
+      return;
     } catch (error) {
       if ((error as { code?: unknown }).code !== '55006' || attempt >= 50) throw error;
       await sleep(100);
@@ -103,7 +104,9 @@ export function describeDatabaseStates(getCluster: () => Cluster | undefined): v
 
     /** The errors behind the 5xx answers logged since the test began, to name a failure's cause. */
     function causes(): string {
-      const errors = lines.filter((l) => typeof l.status === 'number' && l.status >= 500).map((l) => JSON.stringify(l.err ?? l).slice(0, 400));
+      const errors = lines
+        .filter((l) => typeof l.status === 'number' && l.status >= 500)
+        .map((l) => JSON.stringify(l.err ?? l).slice(0, 400));
       return [...new Set(errors)].slice(0, 5).join(' | ');
     }
 
@@ -128,7 +131,9 @@ export function describeDatabaseStates(getCluster: () => Cluster | undefined): v
         const answers = await Promise.all([...paths, '/ready'].map(get));
         for (const res of answers) expect([200, 503], `${what}: ${res.text.slice(0, 300)}; logged: ${causes()}`).to.include(res.status);
         if (answers.every((res) => res.status === 200)) {
-          paths.forEach((path, i) => expect(answers[i]?.text, `${what}: ${path} gives the records it gave before`).to.equal(baseline.get(path)));
+          paths.forEach((path, i) =>
+            expect(answers[i]?.text, `${what}: ${path} gives the records it gave before`).to.equal(baseline.get(path)),
+          );
           return;
         }
         if (Date.now() > until) expect.fail(`${what}: still ${answers.map((r) => r.status).join(', ')} after 15 s`);

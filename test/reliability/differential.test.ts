@@ -40,7 +40,13 @@ function envNumber(name: string, fallback: number): number {
  * The app under test has no scope hook, so it sends statement text it wrote itself; a host with a
  * hook gets Objection builders instead. Both must compile to the same SQL for every query.
  */
-async function expectSameStatementsThroughBuilders(catalog: Catalog, options: ResolvedOptions, collection: string, raw: string, data: Dataset): Promise<void> {
+async function expectSameStatementsThroughBuilders(
+  catalog: Catalog,
+  options: ResolvedOptions,
+  collection: string,
+  raw: string,
+  data: Dataset,
+): Promise<void> {
   const scope = catalog.get(collection);
   if (scope === undefined) throw new Error(`no collection ${collection}`);
   const compiled = compileQuery(validateQuery(describeQuery(parseQueryString(raw)), scope, options));
@@ -55,8 +61,9 @@ async function expectSameStatementsThroughBuilders(catalog: Catalog, options: Re
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
   const same = async (expansions: readonly CompiledExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
     for (const expansion of expansions) {
-      const texts = (await Promise.all([expansionQuery(owners, options.knex, expansion), expansionQuery(owners, options.knex, expansion, noHook)]))
-        .map((planned) => planned?.query.toSQL());
+      const texts = (
+        await Promise.all([expansionQuery(owners, options.knex, expansion), expansionQuery(owners, options.knex, expansion, noHook)])
+      ).map((planned) => planned?.query.toSQL());
       expect(texts[0], `${expansion.scope.catalog.label} query of ${raw}`).to.deep.equal(texts[1]);
       // The nested levels' parents are rows of this relation's table.
       await same(expansion.expansions, (data.rows.get(expansion.scope.catalog.table) ?? []).slice(0, 5));
@@ -127,8 +134,10 @@ describe('differential: the API against the reference evaluator', function () {
     try {
       await fc.assert(property, { seed, numRuns });
     } finally {
-      console.log(`    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; `
-        + `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor)`);
+      console.log(
+        `    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; ` +
+          `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor)`,
+      );
     }
   });
 });

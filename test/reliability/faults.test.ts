@@ -77,8 +77,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** A timeout for Promise.race that does not keep the process alive once the race is decided. */
 const deadline = (ms: number): Promise<'timeout'> => new Promise((r) => setTimeout(() => r('timeout'), ms).unref());
 
-
-const LOAD_PATHS = ['/api/users?filter[id]=>3&sort[name]=desc', '/api/users?expand[posts]=p&p_sort[id]=desc&per-page=5', '/api/posts?expand[author]'];
+const LOAD_PATHS = [
+  '/api/users?filter[id]=>3&sort[name]=desc',
+  '/api/users?expand[posts]=p&p_sort[id]=desc&per-page=5',
+  '/api/posts?expand[author]',
+];
 
 describe('faults on a throw-away PostgreSQL cluster', function () {
   this.timeout(120000);
@@ -118,13 +121,17 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
       // Knex prints every failed connection attempt; the outage tests cause hundreds on purpose.
       log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet },
     });
-    app = await serve(knex, {
-      logger: { error: (message: string, error?: unknown) => logged.push(`${message}: ${String(error)}`) },
-      // The test's own slow query, switched on by the statement-timeout test (never client input).
-      scope: (_ctx, collection, query) => {
-        if (slow && collection === 'users') query.whereRaw('pg_sleep(1) is not null');
+    app = await serve(
+      knex,
+      {
+        logger: { error: (message: string, error?: unknown) => logged.push(`${message}: ${String(error)}`) },
+        // The test's own slow query, switched on by the statement-timeout test (never client input).
+        scope: (_ctx, collection, query) => {
+          if (slow && collection === 'users') query.whereRaw('pg_sleep(1) is not null');
+        },
       },
-    }, { onError: (error) => unhandled.push(describeError(error)) });
+      { onError: (error) => unhandled.push(describeError(error)) },
+    );
   });
 
   beforeEach(function () {
@@ -145,7 +152,9 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
   }
 
   function expect503(t: Timed, what: string): void {
-    expect(t.status, `${what}: ${t.error ?? t.res?.text.slice(0, 300)}; unhandled errors: ${[...new Set(unhandled)].join(' | ')}`).to.equal(503);
+    expect(t.status, `${what}: ${t.error ?? t.res?.text.slice(0, 300)}; unhandled errors: ${[...new Set(unhandled)].join(' | ')}`).to.equal(
+      503,
+    );
     expect(t.ms, `${what}: answered in ${t.ms} ms`).to.be.below(FAIL_FAST_MS);
     if (t.res) {
       const body = expectValidProblem(t.res, what);
@@ -169,8 +178,10 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
     });
     const statuses = new Set(results.map((r) => r.status));
     const others = results.filter((r) => r.status !== 200 && r.status !== 503);
-    expect([...statuses].filter((s) => s !== 200 && s !== 503), `${others.length} of ${results.length} answers; causes: ${[...new Set(unhandled)].join(' | ')}`)
-      .to.deep.equal([]);
+    expect(
+      [...statuses].filter((s) => s !== 200 && s !== 503),
+      `${others.length} of ${results.length} answers; causes: ${[...new Set(unhandled)].join(' | ')}`,
+    ).to.deep.equal([]);
     expect(results.filter((r) => r.status === 200).length, 'answers before the stop').to.be.above(0);
     const failed = results.filter((r) => r.status === 503);
     expect(failed.length, 'answers after the stop').to.be.above(0);
@@ -193,17 +204,22 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
     }
     expect(last?.status, 'recovered within 15 s').to.equal(200);
     const results = await underLoad(origin(), LOAD_PATHS, 6, () => sleep(1000));
-    expect(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200))).to.equal(true);
+    expect(
+      results.every((r) => r.status === 200),
+      JSON.stringify(results.find((r) => r.status !== 200)),
+    ).to.equal(true);
   });
 
   it('a full pool gives 503 after a bounded wait, then serves again', async function () {
     if (!knex) throw new Error('setup failed');
     const pool = knex;
     // Hold every pooled connection in a transaction that sleeps beyond the statement timeout.
-    const holders = Array.from({ length: POOL_MAX }, () => pool.transaction(async (trx) => {
-      await trx.raw('set local statement_timeout = 0');
-      await trx.raw('select pg_sleep(2.5)');
-    }));
+    const holders = Array.from({ length: POOL_MAX }, () =>
+      pool.transaction(async (trx) => {
+        await trx.raw('set local statement_timeout = 0');
+        await trx.raw('select pg_sleep(2.5)');
+      }),
+    );
     await sleep(300);
     const waited = await timed(origin(), LOAD_PATHS[0] as string);
     expect503(waited, 'pool exhausted');
@@ -243,8 +259,12 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const child = server;
-      child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
-      child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
+      child.stdout?.on('data', (d: Buffer) => {
+        output += d.toString();
+      });
+      child.stderr?.on('data', (d: Buffer) => {
+        output += d.toString();
+      });
       exit = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal })));
 
       // Wait until it has seeded its database and listens.
@@ -268,7 +288,9 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
         const inFlight = Array.from({ length: 6 }, () => timed(base, '/api/users?limit=5&sort[id]=desc'));
         const waiting = Date.now() + 10000;
         for (;;) {
-          const r = await watcher.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+          const r = await watcher.query(
+            "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+          );
           if ((r.rows[0] as { n: number }).n >= 6) break;
           if (Date.now() > waiting) expect.fail('the requests never reached the database');
           await sleep(50);
@@ -280,7 +302,10 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
         expect(refused.error).to.match(/ECONNREFUSED|ECONNRESET|socket hang up/);
         await locker.query('rollback');
         const done = await Promise.all(inFlight);
-        expect(done.map((t) => t.status), JSON.stringify(done.map((t) => t.error ?? t.res?.text.slice(0, 100)))).to.deep.equal([200, 200, 200, 200, 200, 200]);
+        expect(
+          done.map((t) => t.status),
+          JSON.stringify(done.map((t) => t.error ?? t.res?.text.slice(0, 100))),
+        ).to.deep.equal([200, 200, 200, 200, 200, 200]);
         for (const t of done) expect((t.res?.body as unknown[]).length).to.equal(5);
       } finally {
         await locker.end().catch(() => undefined);

@@ -18,7 +18,8 @@ const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.
 /** Text a name or value is made of: plain, long, or what JSON escapes (controls, quotes, backslashes). */
 const textArb = fc.oneof(
   fc.constantFrom('nickname', 'x', 'zz', 'name', 'id'),
-  fc.tuple(fc.constantFrom('a', '"', '\\', '\u0001', '\u001f', 'é', '\u2028', '😀', '<'), fc.integer({ min: 1, max: 400 }))
+  fc
+    .tuple(fc.constantFrom('a', '"', '\\', '\u0001', '\u001f', 'é', '\u2028', '😀', '<'), fc.integer({ min: 1, max: 400 }))
     .map(([ch, n]) => ch.repeat(n)),
   fc.string({ minLength: 1, maxLength: 40 }),
 );
@@ -54,29 +55,34 @@ const requestArb = fc.record({
 describe('hostile input: error-body amplification (class 11)', function () {
   const h = useHostileApps();
 
-  it('a 400 body is at most 24 KB plus twice its first problem\'s parameter and allowed list', async function () {
+  it("a 400 body is at most 24 KB plus twice its first problem's parameter and allowed list", async function () {
     this.timeout(300000);
     const worst = { ratio: 0, beyondEcho: 0, body: 0 };
     let refused = 0;
     let omitted = 0;
-    await fc.assert(fc.asyncProperty(requestArb, async ({ mistakes, lenient, collection }) => {
-      const query = mistakes.join('&');
-      const res = await h.send(query, lenient ? 'lenient' : 'strict', collection);
-      if (res.status < 400) return;
-      refused += 1;
-      const body = res.body as { parameter?: string; allowed?: unknown; errors_omitted?: number };
-      if (body.errors_omitted !== undefined) omitted += 1;
-      const bytes = Buffer.byteLength(res.text);
-      const beyondEcho = bytes - 2 * (jsonBytes(body.parameter) + jsonBytes(body.allowed));
-      worst.ratio = Math.max(worst.ratio, bytes / query.length);
-      worst.beyondEcho = Math.max(worst.beyondEcho, beyondEcho);
-      worst.body = Math.max(worst.body, bytes);
-      const what = `${bytes}-byte body for a ${query.length}-byte query ${query.slice(0, 200)}`;
-      expect(beyondEcho, what).to.be.at.most(BODY_CONSTANT);
-      expect(bytes, what).to.be.at.most(4 * query.length + BODY_CONSTANT + 2 * jsonBytes(body.allowed));
-    }), { seed: Number(process.env.FC_SEED ?? 1111), numRuns: Number(process.env.HOSTILE_RUNS ?? 300) });
-    console.log(`    error bodies: ${refused} refused (${omitted} with errors_omitted); largest ${worst.body} bytes, `
-      + `${worst.beyondEcho} beyond the echoed parameter and list, ${worst.ratio.toFixed(1)} bytes per query byte at most`);
+    await fc.assert(
+      fc.asyncProperty(requestArb, async ({ mistakes, lenient, collection }) => {
+        const query = mistakes.join('&');
+        const res = await h.send(query, lenient ? 'lenient' : 'strict', collection);
+        if (res.status < 400) return;
+        refused += 1;
+        const body = res.body as { parameter?: string; allowed?: unknown; errors_omitted?: number };
+        if (body.errors_omitted !== undefined) omitted += 1;
+        const bytes = Buffer.byteLength(res.text);
+        const beyondEcho = bytes - 2 * (jsonBytes(body.parameter) + jsonBytes(body.allowed));
+        worst.ratio = Math.max(worst.ratio, bytes / query.length);
+        worst.beyondEcho = Math.max(worst.beyondEcho, beyondEcho);
+        worst.body = Math.max(worst.body, bytes);
+        const what = `${bytes}-byte body for a ${query.length}-byte query ${query.slice(0, 200)}`;
+        expect(beyondEcho, what).to.be.at.most(BODY_CONSTANT);
+        expect(bytes, what).to.be.at.most(4 * query.length + BODY_CONSTANT + 2 * jsonBytes(body.allowed));
+      }),
+      { seed: Number(process.env.FC_SEED ?? 1111), numRuns: Number(process.env.HOSTILE_RUNS ?? 300) },
+    );
+    console.log(
+      `    error bodies: ${refused} refused (${omitted} with errors_omitted); largest ${worst.body} bytes, ` +
+        `${worst.beyondEcho} beyond the echoed parameter and list, ${worst.ratio.toFixed(1)} bytes per query byte at most`,
+    );
     expect(refused, 'generated requests refused').to.be.greaterThan(100);
     expect(omitted, 'generated requests with more problems than listed').to.be.greaterThan(10);
   });

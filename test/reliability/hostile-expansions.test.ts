@@ -28,12 +28,14 @@ const relations: Readonly<Record<string, readonly string[]>> = {
 
 const toMany: ReadonlySet<string> = new Set(['posts', 'roles']);
 
-const expansionArb = fc.constantFrom(...Object.keys(relations)).chain((relation) => fc.record({
-  relation: fc.constant(relation),
-  condition: fc.constantFrom(...(relations[relation] ?? [''])),
-  // A per-parent window on the to-many relations (decisions.md 41); null: none.
-  window: toMany.has(relation) ? fc.option(fc.integer({ min: 0, max: 3 }), { freq: 2 }) : fc.constant(null),
-}));
+const expansionArb = fc.constantFrom(...Object.keys(relations)).chain((relation) =>
+  fc.record({
+    relation: fc.constant(relation),
+    condition: fc.constantFrom(...(relations[relation] ?? [''])),
+    // A per-parent window on the to-many relations (decisions.md 41); null: none.
+    window: toMany.has(relation) ? fc.option(fc.integer({ min: 0, max: 3 }), { freq: 2 }) : fc.constant(null),
+  }),
+);
 
 const requestArb = fc.record({
   parents: fc.oneof(
@@ -60,7 +62,7 @@ function queryOf(request: GeneratedRequest): string {
 }
 
 /** The records of a bare array or of an envelope. */
-const recordsOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : (body as { data?: unknown[] }).data ?? []);
+const recordsOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : ((body as { data?: unknown[] }).data ?? []));
 
 /** How many related records each relation holds over all parents of an uncapped answer. */
 function relatedCounts(body: unknown, relations: readonly string[]): Map<string, number> {
@@ -101,36 +103,43 @@ describe('hostile input: oversized expansions (class 1)', function () {
   it('answers what the uncapped app implies and never reads more than the cap plus one related row', async function () {
     this.timeout(300000);
     const seen = { exceeded: 0, answered: 0 };
-    await fc.assert(fc.asyncProperty(requestArb, async (request) => {
-      if (capped === undefined || uncapped === undefined) throw new Error('setup failed');
-      const path = `/api/users?${queryOf(request)}`;
-      const full = await rawGet(uncapped.origin, path);
-      expect(full.status, `${path} uncapped: ${full.text.slice(0, 300)}`).to.equal(200);
-      const counts = relatedCounts(full.body, request.expansions.map((e) => e.relation));
-      const first = statements.length;
-      const res = await rawGet(capped.origin, path);
-      const over = request.expansions
-        .map((e, i) => ({ e, name: toMany.has(e.relation) ? `a${i}_limit` : `expand[${e.relation}]` }))
-        .filter(({ e }) => (counts.get(e.relation) ?? 0) > CAP).map(({ name }) => name);
-      if (over.length === 0) {
-        seen.answered += 1;
-        expect(res.status, `${path}: ${res.text.slice(0, 300)}`).to.equal(200);
-        // Envelopes carry each app's own origin in their URLs; the records must be the same.
-        expect(recordsOf(res.body), path).to.deep.equal(recordsOf(full.body));
-      } else {
-        seen.exceeded += 1;
-        expect(res.status, `${path}: ${res.text.slice(0, 300)}`).to.equal(400);
-        const problem = expectValidProblem(res, path);
-        expect(problem.code, path).to.equal('LIMIT_EXCEEDED');
-        expect(over, `${path}: names an expansion with too many records`).to.include(problem.parameter);
-        expect(problem.allowed, path).to.equal(CAP);
-      }
-      // Expansion statements select by the parents' keys; each reads at most CAP + 1 rows.
-      for (const statement of statements.slice(first).filter((s) => / = any\(|\) in \(\(|cross join lateral/.test(s.sql))) {
-        expect(statement.sql, `${path}: an expansion statement without a limit`).to.match(/ limit (\?|\$\d+)$/);
-        expect(statement.bindings[statement.bindings.length - 1], path).to.equal(CAP + 1);
-      }
-    }), { seed: Number(process.env.FC_SEED ?? 4242), numRuns: Number(process.env.HOSTILE_RUNS ?? 200) });
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        if (capped === undefined || uncapped === undefined) throw new Error('setup failed');
+        const path = `/api/users?${queryOf(request)}`;
+        const full = await rawGet(uncapped.origin, path);
+        expect(full.status, `${path} uncapped: ${full.text.slice(0, 300)}`).to.equal(200);
+        const counts = relatedCounts(
+          full.body,
+          request.expansions.map((e) => e.relation),
+        );
+        const first = statements.length;
+        const res = await rawGet(capped.origin, path);
+        const over = request.expansions
+          .map((e, i) => ({ e, name: toMany.has(e.relation) ? `a${i}_limit` : `expand[${e.relation}]` }))
+          .filter(({ e }) => (counts.get(e.relation) ?? 0) > CAP)
+          .map(({ name }) => name);
+        if (over.length === 0) {
+          seen.answered += 1;
+          expect(res.status, `${path}: ${res.text.slice(0, 300)}`).to.equal(200);
+          // Envelopes carry each app's own origin in their URLs; the records must be the same.
+          expect(recordsOf(res.body), path).to.deep.equal(recordsOf(full.body));
+        } else {
+          seen.exceeded += 1;
+          expect(res.status, `${path}: ${res.text.slice(0, 300)}`).to.equal(400);
+          const problem = expectValidProblem(res, path);
+          expect(problem.code, path).to.equal('LIMIT_EXCEEDED');
+          expect(over, `${path}: names an expansion with too many records`).to.include(problem.parameter);
+          expect(problem.allowed, path).to.equal(CAP);
+        }
+        // Expansion statements select by the parents' keys; each reads at most CAP + 1 rows.
+        for (const statement of statements.slice(first).filter((s) => / = any\(|\) in \(\(|cross join lateral/.test(s.sql))) {
+          expect(statement.sql, `${path}: an expansion statement without a limit`).to.match(/ limit (\?|\$\d+)$/);
+          expect(statement.bindings[statement.bindings.length - 1], path).to.equal(CAP + 1);
+        }
+      }),
+      { seed: Number(process.env.FC_SEED ?? 4242), numRuns: Number(process.env.HOSTILE_RUNS ?? 200) },
+    );
     console.log(`    oversized expansions: ${seen.answered} answered, ${seen.exceeded} LIMIT_EXCEEDED`);
     expect(seen.answered, 'generated requests within the cap').to.be.greaterThan(10);
     expect(seen.exceeded, 'generated requests over the cap').to.be.greaterThan(10);

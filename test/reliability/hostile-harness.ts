@@ -81,14 +81,19 @@ export function useHostileApps(): HostileApps {
     const logger = { error: (message: string, error?: unknown) => logged.push(`${message} ${String(error)}`) };
     served.set('strict', await serve(db.knex, { logger }));
     // Caps raised so that huge lists and values travel all the way into SQL bindings.
-    served.set('lenient', await serve(db.knex, { logger, limits: { maxQueryLength: 4_000_000, maxClauses: 50_000, maxListItems: 50_000, maxExpansions: 5 } }));
+    served.set(
+      'lenient',
+      await serve(db.knex, { logger, limits: { maxQueryLength: 4_000_000, maxClauses: 50_000, maxListItems: 50_000, maxExpansions: 5 } }),
+    );
   });
 
   after(async function () {
     this.timeout(60000);
     closeIdleSockets();
     // Whatever the requests were, the data is intact and Object.prototype gained nothing.
-    const intact: unknown = await db?.knex.raw('select (select count(*) from users)::int as users, (select count(*) from posts)::int as posts');
+    const intact: unknown = await db?.knex.raw(
+      'select (select count(*) from users)::int as users, (select count(*) from posts)::int as posts',
+    );
     const prototypeAfter = Object.getOwnPropertyNames(Object.prototype).sort();
     for (const app of served.values()) await app.close();
     await db?.destroy();
@@ -113,7 +118,10 @@ export function useHostileApps(): HostileApps {
     if (res.status >= 400) {
       expectValidProblem(res, what);
       // Values are checked before any SQL runs (decision 9): a refused request costs no statement.
-      expect(ran.map((s) => s.sql), `${what}: statements run for a refused request`).to.deep.equal([]);
+      expect(
+        ran.map((s) => s.sql),
+        `${what}: statements run for a refused request`,
+      ).to.deep.equal([]);
     } else {
       expect(res.body, `${what}: JSON body`).to.not.equal(undefined);
     }

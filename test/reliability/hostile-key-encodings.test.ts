@@ -37,7 +37,21 @@ const MEANT: readonly { readonly key: string; readonly value: string; readonly c
 
 // ---- the rule, restated from decisions.md 2 and the issue (independent of plugin/syntax) ----------
 
-const WORDS = ['filter', 'in', 'between', 'search', 'sort', 'expand', 'fields', 'fields!', 'page', 'per-page', 'page-size', 'limit', 'offset'];
+const WORDS = [
+  'filter',
+  'in',
+  'between',
+  'search',
+  'sort',
+  'expand',
+  'fields',
+  'fields!',
+  'page',
+  'per-page',
+  'page-size',
+  'limit',
+  'offset',
+];
 const SCOPED = ['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!'];
 
 /** Whether a decoded key belongs to the query language (a valid or a malformed use of a modifier). */
@@ -76,9 +90,7 @@ function roundsOf(text: string, rounds: number): string[] {
 const hasEncodedBracket = (text: string): boolean => /%5[BbDd]/.test(text);
 
 type Expected =
-  | { readonly kind: 'as'; readonly key: string }
-  | { readonly kind: 'malformed'; readonly parameter: string }
-  | { readonly kind: 'ignored' };
+  { readonly kind: 'as'; readonly key: string } | { readonly kind: 'malformed'; readonly parameter: string } | { readonly kind: 'ignored' };
 
 /** `alias`: the expansion alias the request declares besides this key, if any. */
 function expectedFor(raw: string, alias: string | undefined): Expected {
@@ -86,9 +98,11 @@ function expectedFor(raw: string, alias: string | undefined): Expected {
   const key = once ?? raw;
   if (once !== undefined && isOurs(once)) return { kind: 'as', key: once };
   // Up to four rounds of decoding in all: a key encoded up to four times.
-  const claimed = once !== undefined
-    ? roundsOf(once, 3).some(isOurs)
-    : hasEncodedBracket(raw) || [decodeAscii(raw), ...roundsOf(decodeAscii(raw), 3)].some((text) => hasEncodedBracket(text) || isOurs(text));
+  const claimed =
+    once !== undefined
+      ? roundsOf(once, 3).some(isOurs)
+      : hasEncodedBracket(raw) ||
+        [decodeAscii(raw), ...roundsOf(decodeAscii(raw), 3)].some((text) => hasEncodedBracket(text) || isOurs(text));
   if (claimed || (alias !== undefined && key.startsWith(`${alias}_`))) return { kind: 'malformed', parameter: key };
   return { kind: 'ignored' };
 }
@@ -101,12 +115,17 @@ const hex = (ch: string): string => ch.charCodeAt(0).toString(16).toUpperCase().
 type Spelling = 'raw' | 'upper' | 'lower' | 'twice' | 'plus';
 const spell = (ch: string, how: Spelling): string => {
   switch (how) {
-    case 'raw': return ch === ' ' ? '+' : ch;
-    case 'upper': return `%${hex(ch)}`;
-    case 'lower': return `%${hex(ch).toLowerCase()}`;
-    case 'twice': return `%25${hex(ch)}`;
+    case 'raw':
+      return ch === ' ' ? '+' : ch;
+    case 'upper':
+      return `%${hex(ch)}`;
+    case 'lower':
+      return `%${hex(ch).toLowerCase()}`;
+    case 'twice':
+      return `%25${hex(ch)}`;
     // `%2B` is a plus sign, not a space: the key then means something else.
-    case 'plus': return ch === ' ' ? '%2B' : ch;
+    case 'plus':
+      return ch === ' ' ? '%2B' : ch;
   }
 };
 
@@ -153,23 +172,26 @@ describe('hostile input: odd percent-encodings of keys (class 8)', function () {
   it('a key that names a modifier is applied or refused, never dropped; other keys are ignored', async function () {
     this.timeout(300000);
     const seen = new Map<string, number>();
-    await fc.assert(fc.asyncProperty(requestArb, async (request) => {
-      const { meant } = request;
-      const raw = spelled(request);
-      const expected = expectedFor(raw, meant.alias);
-      seen.set(expected.kind, (seen.get(expected.kind) ?? 0) + 1);
-      const res = await h.send(query(meant.context, `${raw}=${meant.value}`));
-      const what = `${raw} (meant ${meant.key}; expected ${JSON.stringify(expected)}): ${res.status} ${res.text.slice(0, 300)}`;
-      if (expected.kind === 'malformed') {
-        expect(res.status, what).to.equal(400);
-        const body = problemOf(res);
-        expect([body.code, body.parameter, body.errors?.length], what).to.deep.equal(['MALFORMED_PARAMETER', expected.parameter, 1]);
-        return;
-      }
-      const same = await h.send(query(meant.context, expected.kind === 'as' ? `${enc(expected.key)}=${meant.value}` : undefined));
-      expect(res.status, what).to.equal(same.status);
-      expect(res.body, what).to.deep.equal(same.body);
-    }), { seed: Number(process.env.FC_SEED ?? 8888), numRuns: Number(process.env.HOSTILE_RUNS ?? 400) });
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const { meant } = request;
+        const raw = spelled(request);
+        const expected = expectedFor(raw, meant.alias);
+        seen.set(expected.kind, (seen.get(expected.kind) ?? 0) + 1);
+        const res = await h.send(query(meant.context, `${raw}=${meant.value}`));
+        const what = `${raw} (meant ${meant.key}; expected ${JSON.stringify(expected)}): ${res.status} ${res.text.slice(0, 300)}`;
+        if (expected.kind === 'malformed') {
+          expect(res.status, what).to.equal(400);
+          const body = problemOf(res);
+          expect([body.code, body.parameter, body.errors?.length], what).to.deep.equal(['MALFORMED_PARAMETER', expected.parameter, 1]);
+          return;
+        }
+        const same = await h.send(query(meant.context, expected.kind === 'as' ? `${enc(expected.key)}=${meant.value}` : undefined));
+        expect(res.status, what).to.equal(same.status);
+        expect(res.body, what).to.deep.equal(same.body);
+      }),
+      { seed: Number(process.env.FC_SEED ?? 8888), numRuns: Number(process.env.HOSTILE_RUNS ?? 400) },
+    );
     console.log(`    odd encodings: ${JSON.stringify(Object.fromEntries(seen))}`);
     for (const kind of ['as', 'malformed', 'ignored']) expect(seen.get(kind) ?? 0, `generated keys expected ${kind}`).to.be.greaterThan(10);
   });

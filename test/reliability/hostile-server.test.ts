@@ -14,7 +14,14 @@ const seed = (own: number): number => Number(process.env.FC_SEED ?? own);
 
 /** What the demo server serves for GET (explain is on in both servers). */
 const SERVED = new Set([
-  '/', '/health', '/ready', '/admin', '/admin/', '/admin/index.html', '/api/openapi.json', '/api/_meta',
+  '/',
+  '/health',
+  '/ready',
+  '/admin',
+  '/admin/',
+  '/admin/index.html',
+  '/api/openapi.json',
+  '/api/_meta',
   ...['users', 'posts', 'phones', 'roles'].flatMap((c) => [`/api/${c}`, `/api/_meta/${c}`, `/api/_explain/${c}`]),
 ]);
 
@@ -46,17 +53,31 @@ describe('hostile requests to the demo server (reliability)', function () {
     );
     const segment = fc.stringMatching(/^[a-z_]{1,8}$/);
     const pathArb = fc.oneof(
-      { arbitrary: fc.constantFrom(...SERVED, '/api', '/api/', '/nowhere', '/admin/assets/none.js', '/api/users/x', '/api//users'), weight: 3 },
+      {
+        arbitrary: fc.constantFrom(...SERVED, '/api', '/api/', '/nowhere', '/admin/assets/none.js', '/api/users/x', '/api//users'),
+        weight: 3,
+      },
       { arbitrary: segment.map((s) => `/api/${s}`), weight: 1 },
       { arbitrary: segment.map((s) => `/${s}`), weight: 1 },
     );
-    await fc.assert(fc.asyncProperty(methodArb, pathArb, fc.constantFrom<DemoKind>('open', 'guarded'), fc.boolean(), async (method, path, kind, withToken) => {
-      const authorization = withToken ? `Authorization: Bearer ${TOKEN}\r\n` : '';
-      const target = method === 'CONNECT' && path === '/' ? 'demo.example:443' : path;
-      const what = `${method} ${target}${withToken ? ' (token)' : ''}`;
-      const answer = await h.send(kind, `${method} ${target} HTTP/1.1\r\nHost: demo.example\r\n${authorization}\r\n`, what, { head: method === 'HEAD' });
-      expect(answer.status, `${kind}: ${what}: ${answer.text.slice(0, 200)}`).to.equal(expectedStatus(method, path, kind, withToken));
-    }), { seed: seed(4505), numRuns: runs });
+    await fc.assert(
+      fc.asyncProperty(
+        methodArb,
+        pathArb,
+        fc.constantFrom<DemoKind>('open', 'guarded'),
+        fc.boolean(),
+        async (method, path, kind, withToken) => {
+          const authorization = withToken ? `Authorization: Bearer ${TOKEN}\r\n` : '';
+          const target = method === 'CONNECT' && path === '/' ? 'demo.example:443' : path;
+          const what = `${method} ${target}${withToken ? ' (token)' : ''}`;
+          const answer = await h.send(kind, `${method} ${target} HTTP/1.1\r\nHost: demo.example\r\n${authorization}\r\n`, what, {
+            head: method === 'HEAD',
+          });
+          expect(answer.status, `${kind}: ${what}: ${answer.text.slice(0, 200)}`).to.equal(expectedStatus(method, path, kind, withToken));
+        },
+      ),
+      { seed: seed(4505), numRuns: runs },
+    );
     console.log(`    methods: ${runs} generated requests; statuses ${JSON.stringify(Object.fromEntries(h.statuses))}`);
     h.statuses.clear();
   });
@@ -70,21 +91,71 @@ describe('hostile requests to the demo server (reliability)', function () {
       fc.oneof({ arbitrary: good, weight: 6 }, { arbitrary: bad, weight: 1 });
     const methodArb = mostly(fc.constantFrom('GET', 'GET', 'HEAD', 'POST', 'TRACE'), fc.constantFrom('BREW', 'G ET', '', 'GET\t', 'get'));
     const oddPath = fc.constantFrom(
-      '/api/%', '/api/%zz', '/api/..%2F..%2Fetc%2Fpasswd', '/api/users/..', '/api/../admin/', '/api//', '/api/users;x', '/api/users#frag',
-      '/api/\x7f', '/api/\xff\xfe', '/api/users?%', '/api/users?filter[name]=%E0', '/api/us%00ers', '/api/%2e%2e/', '*', '//api/users',
-      'http://demo.example/api/users', 'api/users', '/api/users?a=1 b', '/api/users\\x', '/', '/health', '/api/users?limit=2',
-      '/api/users?expand[posts]=p&p_filter[title]=%FF', '/admin/%2e%2e/%2e%2e/package.json', '/admin/..%5C..%5Cpackage.json',
-      `/api/users?filter[name]=${'a'.repeat(20_000)}`, `/${'p/'.repeat(9000)}`, `/api/${'x'.repeat(70_000)}`,
+      '/api/%',
+      '/api/%zz',
+      '/api/..%2F..%2Fetc%2Fpasswd',
+      '/api/users/..',
+      '/api/../admin/',
+      '/api//',
+      '/api/users;x',
+      '/api/users#frag',
+      '/api/\x7f',
+      '/api/\xff\xfe',
+      '/api/users?%',
+      '/api/users?filter[name]=%E0',
+      '/api/us%00ers',
+      '/api/%2e%2e/',
+      '*',
+      '//api/users',
+      'http://demo.example/api/users',
+      'api/users',
+      '/api/users?a=1 b',
+      '/api/users\\x',
+      '/',
+      '/health',
+      '/api/users?limit=2',
+      '/api/users?expand[posts]=p&p_filter[title]=%FF',
+      '/admin/%2e%2e/%2e%2e/package.json',
+      '/admin/..%5C..%5Cpackage.json',
+      `/api/users?filter[name]=${'a'.repeat(20_000)}`,
+      `/${'p/'.repeat(9000)}`,
+      `/api/${'x'.repeat(70_000)}`,
     );
-    const versionArb = mostly(fc.constantFrom('HTTP/1.1', 'HTTP/1.0'), fc.constantFrom('HTTP/1.2', 'HTTP/2.0', 'HTTP/1', 'http/1.1', '', 'HTTP/1.1 x', 'HTTP/01.1'));
+    const versionArb = mostly(
+      fc.constantFrom('HTTP/1.1', 'HTTP/1.0'),
+      fc.constantFrom('HTTP/1.2', 'HTTP/2.0', 'HTTP/1', 'http/1.1', '', 'HTTP/1.1 x', 'HTTP/01.1'),
+    );
     const fixedHeader = fc.constantFrom(
-      'Host:', 'Host: a b', 'X-Empty:', 'Bad Header', 'X: \x01', 'X-Tab:\tv', ' folded', 'Content-Length: -1', 'Content-Length: abc',
-      'Content-Length: 0', 'Content-Length: 1, 2', 'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip', 'Expect: 100-continue',
-      'Connection: upgrade', 'Upgrade: websocket', ': novalue', 'X-\xff: v', 'X: \xff\xfe', 'Accept-Encoding: *;q=0',
-      'Authorization: Basic ###', `Authorization: Bearer ${TOKEN}`, `Authorization: Bearer ${TOKEN}`, `X-Request-Id: ${'r'.repeat(300)}`,
-      `X-Big: ${'b'.repeat(20_000)}`, `X-Huge: ${'h'.repeat(60_000)}`, 'Host: demo.example',
+      'Host:',
+      'Host: a b',
+      'X-Empty:',
+      'Bad Header',
+      'X: \x01',
+      'X-Tab:\tv',
+      ' folded',
+      'Content-Length: -1',
+      'Content-Length: abc',
+      'Content-Length: 0',
+      'Content-Length: 1, 2',
+      'Transfer-Encoding: chunked',
+      'Transfer-Encoding: gzip',
+      'Expect: 100-continue',
+      'Connection: upgrade',
+      'Upgrade: websocket',
+      ': novalue',
+      'X-\xff: v',
+      'X: \xff\xfe',
+      'Accept-Encoding: *;q=0',
+      'Authorization: Basic ###',
+      `Authorization: Bearer ${TOKEN}`,
+      `Authorization: Bearer ${TOKEN}`,
+      `X-Request-Id: ${'r'.repeat(300)}`,
+      `X-Big: ${'b'.repeat(20_000)}`,
+      `X-Huge: ${'h'.repeat(60_000)}`,
+      'Host: demo.example',
     );
-    const namedHeader = fc.tuple(fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/), fc.string({ maxLength: 40 }))
+    const namedHeader = fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/), fc.string({ maxLength: 40 }))
       .map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, '')}`);
     const requestArb = fc.record({
       method: methodArb,
@@ -97,17 +168,20 @@ describe('hostile requests to the demo server (reliability)', function () {
       pieces: fc.option(fc.constant(4096), { freq: 6 }),
       kind: fc.constantFrom<DemoKind>('open', 'guarded'),
     });
-    await fc.assert(fc.asyncProperty(requestArb, async (r) => {
-      const lines = [
-        `${r.method} ${r.target} ${r.version}`.trimEnd(),
-        ...Array.from({ length: r.host }, () => 'Host: demo.example'),
-        ...r.headers,
-        ...Array.from({ length: r.many ?? 0 }, (_, i) => `X-N${i}: ${i}`),
-      ];
-      const bytes = Buffer.from(`${lines.join(r.eol)}${r.eol}${r.eol}`, 'latin1');
-      const what = `${JSON.stringify(lines.join(' | ').slice(0, 240))} (${bytes.length} bytes)`;
-      await h.send(r.kind, bytes, what, { head: r.method === 'HEAD', ...(r.pieces === null ? {} : { pieceBytes: r.pieces }) });
-    }), { seed: seed(4510), numRuns: runs });
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (r) => {
+        const lines = [
+          `${r.method} ${r.target} ${r.version}`.trimEnd(),
+          ...Array.from({ length: r.host }, () => 'Host: demo.example'),
+          ...r.headers,
+          ...Array.from({ length: r.many ?? 0 }, (_, i) => `X-N${i}: ${i}`),
+        ];
+        const bytes = Buffer.from(`${lines.join(r.eol)}${r.eol}${r.eol}`, 'latin1');
+        const what = `${JSON.stringify(lines.join(' | ').slice(0, 240))} (${bytes.length} bytes)`;
+        await h.send(r.kind, bytes, what, { head: r.method === 'HEAD', ...(r.pieces === null ? {} : { pieceBytes: r.pieces }) });
+      }),
+      { seed: seed(4510), numRuns: runs },
+    );
     console.log(`    request heads: ${runs} generated requests; statuses ${JSON.stringify(Object.fromEntries(h.statuses))}`);
     h.statuses.clear();
   });

@@ -23,21 +23,32 @@ function parse(text: string): unknown {
 }
 
 /** GET `origin + path`; `path` starts with `/` and is sent unchanged. */
-export function rawGet(origin: string, path: string, options: { headers?: http.OutgoingHttpHeaders; agent?: http.Agent | false } = {}): Promise<RawResponse> {
+export function rawGet(
+  origin: string,
+  path: string,
+  options: { headers?: http.OutgoingHttpHeaders; agent?: http.Agent | false } = {},
+): Promise<RawResponse> {
   const url = new URL(origin);
   return new Promise((resolveGet, rejectGet) => {
-    const req = http.request({
-      host: url.hostname, port: url.port, method: 'GET', path, headers: options.headers,
-      agent: options.agent === undefined ? agent : options.agent,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolveGet({ status: res.statusCode ?? 0, headers: res.headers, text, body: parse(text) });
-      });
-      res.on('error', rejectGet);
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'GET',
+        path,
+        headers: options.headers,
+        agent: options.agent === undefined ? agent : options.agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolveGet({ status: res.statusCode ?? 0, headers: res.headers, text, body: parse(text) });
+        });
+        res.on('error', rejectGet);
+      },
+    );
     req.on('error', rejectGet);
     req.end();
   });

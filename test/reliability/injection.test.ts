@@ -43,8 +43,17 @@ describe('injection corpus (reliability)', function () {
       it(printable(name), async function () {
         const n = enc(name);
         for (const query of [
-          `filter[${n}]=1`, `filter[or+${n}]=1`, `in[${n}]=1`, `between[${n}]=1,2`, `search[${n}]=a`, `search[name,${n}]=a`,
-          `sort[${n}]=asc`, `fields=${n}`, `fields!=${n}`, `expand[posts]=p&p_filter[${n}]=1`, `expand[posts]=p&p_fields=${n}`,
+          `filter[${n}]=1`,
+          `filter[or+${n}]=1`,
+          `in[${n}]=1`,
+          `between[${n}]=1,2`,
+          `search[${n}]=a`,
+          `search[name,${n}]=a`,
+          `sort[${n}]=asc`,
+          `fields=${n}`,
+          `fields!=${n}`,
+          `expand[posts]=p&p_filter[${n}]=1`,
+          `expand[posts]=p&p_fields=${n}`,
           `expand[posts]=p&p_sort[${n}]`,
         ]) {
           const res = await h.send(query);
@@ -91,9 +100,16 @@ describe('injection corpus (reliability)', function () {
         const v = enc(value);
         const q = enc(quoted(value));
         for (const query of [
-          `filter[name]=${v}`, `filter[name]=${q}`, `filter[or+email]=%3C%3E${q}&filter[and+name]=${q}`, `in[name]=${q},${q}`,
-          `between[name]=${q},${q}`, `search[name,email]=${v}`, `search[name]=*${v}*`, `expand[posts]=p&p_filter[title]=${q}&fields=id`,
-          `expand[posts]=p&p_search[title]=${v}&fields=id`, `expand[roles]=r&r_in[name]=${q}&fields=id`,
+          `filter[name]=${v}`,
+          `filter[name]=${q}`,
+          `filter[or+email]=%3C%3E${q}&filter[and+name]=${q}`,
+          `in[name]=${q},${q}`,
+          `between[name]=${q},${q}`,
+          `search[name,email]=${v}`,
+          `search[name]=*${v}*`,
+          `expand[posts]=p&p_filter[title]=${q}&fields=id`,
+          `expand[posts]=p&p_search[title]=${v}&fields=id`,
+          `expand[roles]=r&r_in[name]=${q}&fields=id`,
         ]) {
           const res = await h.send(query);
           if (hasNul) {

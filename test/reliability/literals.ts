@@ -65,37 +65,65 @@ function timestampText(stored: readonly string[]): fc.Arbitrary<string> {
   const instants = stored.map((s) => parseInstant(s) as bigint);
   const days = [...new Set(stored.map((s) => s.slice(0, 10)))];
   const day = fc.tuple(fc.constantFrom(...days), fc.constantFrom(0, 0, 1, -1)).map(([d, by]) => shiftDay(d, by));
-  const instant = fc.record({
-    at: fc.constantFrom(...instants),
-    delta: fc.constantFrom(...DELTAS_MICROS),
-    space: fc.boolean(),
-    // -1 minutes only, 0 seconds, 1..6 fractional digits; full precision most often so equality can hit.
-    precision: fc.constantFrom(6, 6, 6, -1, 0, 1, 3, 5),
-    zone: fc.constantFrom<number | null>(0, 0, null, 120, -300, 345, -30),
-  }).map(({ at, delta, space, precision, zone }) => writeInstant(at + delta, { space, precision, zone }));
+  const instant = fc
+    .record({
+      at: fc.constantFrom(...instants),
+      delta: fc.constantFrom(...DELTAS_MICROS),
+      space: fc.boolean(),
+      // -1 minutes only, 0 seconds, 1..6 fractional digits; full precision most often so equality can hit.
+      precision: fc.constantFrom(6, 6, 6, -1, 0, 1, 3, 5),
+      zone: fc.constantFrom<number | null>(0, 0, null, 120, -300, 345, -30),
+    })
+    .map(({ at, delta, space, precision, zone }) => writeInstant(at + delta, { space, precision, zone }));
   return fc.oneof({ arbitrary: day, weight: 2 }, { arbitrary: instant, weight: 3 });
 }
 
 function numericText(stored: readonly string[]): fc.Arbitrary<string> {
   const variants = stored.flatMap((s) => [s, s.replace(/0+$/, '').replace(/\.$/, ''), `${s}0`]);
-  const made = fc.tuple(fc.integer({ min: -20, max: 120 }), fc.nat(999), fc.constantFrom(0, 1, 2, 3))
+  const made = fc
+    .tuple(fc.integer({ min: -20, max: 120 }), fc.nat(999), fc.constantFrom(0, 1, 2, 3))
     .map(([i, f, digits]) => (digits === 0 ? String(i) : `${i}.${String(f).padStart(3, '0').slice(0, digits)}`));
   return fc.oneof(fc.constantFrom(...variants), made, fc.constantFrom('-0.25', '0', '100000.001', '9999.99'));
 }
 
 const TEXT_EDGES = [
-  '', 'null', 'NULL', '>x', '<b>', '=eq', '"quoted"', '"', 'a,b', 'back\\slash', ' lead', 'trail ', "O'Brien",
-  '100%', 'Under_', '*Star*', 'é', '\u{1F600}', 'Zz', 'a', '~', "'; drop table users; --",
+  '',
+  'null',
+  'NULL',
+  '>x',
+  '<b>',
+  '=eq',
+  '"quoted"',
+  '"',
+  'a,b',
+  'back\\slash',
+  ' lead',
+  'trail ',
+  "O'Brien",
+  '100%',
+  'Under_',
+  '*Star*',
+  'é',
+  '\u{1F600}',
+  'Zz',
+  'a',
+  '~',
+  "'; drop table users; --",
 ];
 
 function textText(stored: readonly string[]): fc.Arbitrary<string> {
   const mutated = fc.tuple(fc.constantFrom(...stored), fc.nat(6), fc.nat(40)).map(([s, how, n]) => {
     switch (how) {
-      case 0: return s.toUpperCase();
-      case 1: return s.slice(0, n % (s.length + 1));
-      case 2: return `${s} `;
-      case 3: return s.slice(n % (s.length + 1));
-      default: return s;
+      case 0:
+        return s.toUpperCase();
+      case 1:
+        return s.slice(0, n % (s.length + 1));
+      case 2:
+        return `${s} `;
+      case 3:
+        return s.slice(n % (s.length + 1));
+      default:
+        return s;
     }
   });
   return fc.oneof(
@@ -126,7 +154,9 @@ function dateText(stored: readonly string[]): fc.Arbitrary<string> {
 
 /** The distinct non-null elements of an array column's stored arrays. */
 function elementPool(data: Dataset, table: string, column: string): string[] {
-  const elements = pool(data, table, column).flatMap(parseArray).filter((e): e is string => e !== null);
+  const elements = pool(data, table, column)
+    .flatMap(parseArray)
+    .filter((e): e is string => e !== null);
   return [...new Set(elements)];
 }
 
@@ -147,13 +177,20 @@ function valueText(ctx: GeneratorContext, table: string, field: FieldSpec): fc.A
 
 function scalarText(type: ScalarType, stored: readonly string[]): fc.Arbitrary<string> {
   switch (type) {
-    case 'integer': return integerText(stored, false);
-    case 'bigint': return integerText(stored, true);
-    case 'numeric': return numericText(stored);
-    case 'text': return textText(stored);
-    case 'boolean': return casedWord(['true', 'false']);
-    case 'date': return dateText(stored);
-    case 'timestamptz': return timestampText(stored);
+    case 'integer':
+      return integerText(stored, false);
+    case 'bigint':
+      return integerText(stored, true);
+    case 'numeric':
+      return numericText(stored);
+    case 'text':
+      return textText(stored);
+    case 'boolean':
+      return casedWord(['true', 'false']);
+    case 'date':
+      return dateText(stored);
+    case 'timestamptz':
+      return timestampText(stored);
   }
 }
 
@@ -164,8 +201,12 @@ function scalarText(type: ScalarType, stored: readonly string[]): fc.Arbitrary<s
  */
 export function literal(ctx: GeneratorContext, table: string, field: FieldSpec, inList: boolean): fc.Arbitrary<Literal> {
   return fc.tuple(valueText(ctx, table, field), fc.nat(9)).map(([text, n]): Literal => {
-    const mustQuote = text === 'null' || /^[<>=]/.test(text) || /^"|"$/.test(text) || /^\s|\s$/.test(text)
-      || (inList && (text === '' || /[,"\\]/.test(text)));
+    const mustQuote =
+      text === 'null' ||
+      /^[<>=]/.test(text) ||
+      /^"|"$/.test(text) ||
+      /^\s|\s$/.test(text) ||
+      (inList && (text === '' || /[,"\\]/.test(text)));
     const quoted = mustQuote || (field.type === 'text' ? n < 3 : n === 0);
     return { isNull: false, text, quoted };
   });

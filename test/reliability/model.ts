@@ -71,15 +71,20 @@ const PG_TYPES: Readonly<Record<string, ScalarType>> = {
 const PG_ARRAYS: Readonly<Record<string, ScalarType>> = { _text: 'text', _int4: 'integer' };
 
 async function enumLabels(knex: Knex, type: string): Promise<string[]> {
-  const result: unknown = await knex.raw(`select l.enumlabel::text as "label" from pg_enum l join pg_type t on t.oid = l.enumtypid
-    where t.typname = ? order by l.enumsortorder`, [type]);
+  const result: unknown = await knex.raw(
+    `select l.enumlabel::text as "label" from pg_enum l join pg_type t on t.oid = l.enumtypid
+    where t.typname = ? order by l.enumsortorder`,
+    [type],
+  );
   return (result as { rows: { label: string }[] }).rows.map((r) => r.label);
 }
 
 async function readColumns(knex: Knex, table: string): Promise<FieldSpec[]> {
   const result: unknown = await knex.raw(
     `select column_name, data_type, udt_name, is_nullable from information_schema.columns
-      where table_schema = current_schema() and table_name = ? order by ordinal_position`, [table]);
+      where table_schema = current_schema() and table_name = ? order by ordinal_position`,
+    [table],
+  );
   const rows = (result as { rows: { column_name: string; data_type: string; udt_name: string; is_nullable: string }[] }).rows;
   const columns: FieldSpec[] = [];
   for (const r of rows) {
@@ -185,7 +190,13 @@ export async function loadDataset(
     {
       name: 'comments',
       cardinality: 'many',
-      scope: { table: 'comments', fields: commentFields, sortable: names(commentFields), searchable: ['body'], filterable: names(commentFields) },
+      scope: {
+        table: 'comments',
+        fields: commentFields,
+        sortable: names(commentFields),
+        searchable: ['body'],
+        filterable: names(commentFields),
+      },
       related: (parent, data) => where(data, 'comments', (c) => c.post_id === parent.id),
       relations: commentRelations,
     },
@@ -202,9 +213,42 @@ export async function loadDataset(
   const sortableAt = (relations: readonly RelationSpec[], name: string, sortable: readonly string[]): RelationSpec[] =>
     relations.map((r) => (r.name === name ? { ...r, scope: { ...r.scope, sortable } } : r));
   const collections = new Map<string, CollectionSpec>([
-    ['users', { name: 'users', table: 'users', fields: userFields, sortable: names(userFields), searchable: names(userFields), filterable: names(userFields), relations: sortableAt(userRelations, 'phone', relationSorts.phone) }],
-    ['posts', { name: 'posts', table: 'posts', fields: postFields, sortable: ['id', 'title', 'created_at'], searchable: ['title'], filterable: names(postFields), relations: sortableAt(postRelations, 'author', relationSorts.author) }],
-    ['roles', { name: 'roles', table: 'roles', fields: roleFields, sortable: names(roleFields), searchable: names(roleFields), filterable: names(roleFields), relations: [] }],
+    [
+      'users',
+      {
+        name: 'users',
+        table: 'users',
+        fields: userFields,
+        sortable: names(userFields),
+        searchable: names(userFields),
+        filterable: names(userFields),
+        relations: sortableAt(userRelations, 'phone', relationSorts.phone),
+      },
+    ],
+    [
+      'posts',
+      {
+        name: 'posts',
+        table: 'posts',
+        fields: postFields,
+        sortable: ['id', 'title', 'created_at'],
+        searchable: ['title'],
+        filterable: names(postFields),
+        relations: sortableAt(postRelations, 'author', relationSorts.author),
+      },
+    ],
+    [
+      'roles',
+      {
+        name: 'roles',
+        table: 'roles',
+        fields: roleFields,
+        sortable: names(roleFields),
+        searchable: names(roleFields),
+        filterable: names(roleFields),
+        relations: [],
+      },
+    ],
   ]);
   return { rows, types, collections };
 }

@@ -17,17 +17,20 @@ export interface Bouncer {
 
 /** Where pgbouncer is, or why not (PGBOUNCER, else the Debian package's path, else PATH). */
 export function findPgBouncer(): { path: string } | { missing: string } {
-  const candidates = [process.env.PGBOUNCER, '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer']
-    .filter((p): p is string => p !== undefined && p !== '');
+  const candidates = [process.env.PGBOUNCER, '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'].filter(
+    (p): p is string => p !== undefined && p !== '',
+  );
   const path = candidates.find((p) => existsSync(p));
   return path === undefined ? { missing: 'pgbouncer is not installed (Debian: apt-get install pgbouncer)' } : { path };
 }
 
-
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolveTry) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolveTry(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveTry(true);
+    });
     socket.once('error', () => resolveTry(false));
   });
 }
@@ -42,21 +45,36 @@ export async function startPgBouncer(path: string, entries: Readonly<Record<stri
   const port = await freePort();
   const lines = Object.entries(entries).map(([name, serverPort]) => `${name} = host=127.0.0.1 port=${serverPort} dbname=${database}`);
   writeFileSync(join(dir, 'users.txt'), '"postgres" ""\n');
-  writeFileSync(join(dir, 'pgbouncer.ini'), [
-    '[databases]', ...lines, '',
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1', `listen_port = ${port}`, 'unix_socket_dir =',
-    'auth_type = trust', `auth_file = ${join(dir, 'users.txt')}`,
-    'pool_mode = transaction', 'default_pool_size = 10', 'max_client_conn = 200',
-    // A server that went away is tried again soon, so a restarted replica is reachable quickly.
-    'server_login_retry = 1', 'ignore_startup_parameters = extra_float_digits,options',
-    // A client waiting for a server that is down gets an error after 2 s instead of waiting 120 s (docs/scaling.md).
-    'query_wait_timeout = 2',
-    `logfile = ${join(dir, 'pgbouncer.log')}`, `pidfile = ${join(dir, 'pgbouncer.pid')}`, '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      ...lines,
+      '',
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      'pool_mode = transaction',
+      'default_pool_size = 10',
+      'max_client_conn = 200',
+      // A server that went away is tried again soon, so a restarted replica is reachable quickly.
+      'server_login_retry = 1',
+      'ignore_startup_parameters = extra_float_digits,options',
+      // A client waiting for a server that is down gets an error after 2 s instead of waiting 120 s (docs/scaling.md).
+      'query_wait_timeout = 2',
+      `logfile = ${join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+  );
   const asRoot = userInfo().uid === 0;
   if (asRoot) {
-    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
     const [, , uid, gid] = (line ?? '').split(':');
     for (const file of ['', 'users.txt', 'pgbouncer.ini']) chownSync(join(dir, file), Number(uid), Number(gid));
   }

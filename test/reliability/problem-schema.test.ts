@@ -32,25 +32,49 @@ describe('the problem+json schema', function () {
   it('accepts a well-formed problem of every status', function () {
     expect(validate(valid), JSON.stringify(validate.errors)).to.equal(true);
     const unavailable = {
-      type: 'https://koa-query-modifiers.dev/problems/service-unavailable', title: 'Service unavailable', status: 503,
-      detail: 'The database is not answering right now', code: 'SERVICE_UNAVAILABLE',
+      type: 'https://koa-query-modifiers.dev/problems/service-unavailable',
+      title: 'Service unavailable',
+      status: 503,
+      detail: 'The database is not answering right now',
+      code: 'SERVICE_UNAVAILABLE',
     };
     expect(validate(unavailable), JSON.stringify(validate.errors)).to.equal(true);
     const internal = {
-      type: 'https://koa-query-modifiers.dev/problems/internal-error', title: 'Internal server error', status: 500,
-      detail: 'The server failed to answer this request; the error has been logged', code: 'INTERNAL_ERROR',
+      type: 'https://koa-query-modifiers.dev/problems/internal-error',
+      title: 'Internal server error',
+      status: 500,
+      detail: 'The server failed to answer this request; the error has been logged',
+      code: 'INTERNAL_ERROR',
     };
     expect(validate(internal), JSON.stringify(validate.errors)).to.equal(true);
     expect(validate({ ...internal, status: 400 }), 'INTERNAL_ERROR is a 500').to.equal(false);
     const headTooLarge = {
-      type: 'https://koa-query-modifiers.dev/problems/limit-exceeded', title: 'Limit exceeded', status: 431,
-      detail: 'The request line and headers are longer than 16384 bytes', code: 'LIMIT_EXCEEDED', allowed: 16384,
+      type: 'https://koa-query-modifiers.dev/problems/limit-exceeded',
+      title: 'Limit exceeded',
+      status: 431,
+      detail: 'The request line and headers are longer than 16384 bytes',
+      code: 'LIMIT_EXCEEDED',
+      allowed: 16384,
     };
     expect(validate(headTooLarge), JSON.stringify(validate.errors)).to.equal(true);
     const entry = valid.errors[0];
-    const capped = { ...valid, errors: [entry, ...Array.from({ length: 19 }, () => ({ ...entry, allowed: undefined, allowed_from: 0 }))], errors_omitted: 5 };
+    const capped = {
+      ...valid,
+      errors: [entry, ...Array.from({ length: 19 }, () => ({ ...entry, allowed: undefined, allowed_from: 0 }))],
+      errors_omitted: 5,
+    };
     expect(validate(JSON.parse(JSON.stringify(capped))), JSON.stringify(validate.errors)).to.equal(true);
-    expect(validate({ ...valid, code: 'LIMIT_EXCEEDED', title: 'Limit exceeded', type: 'https://koa-query-modifiers.dev/problems/limit-exceeded', allowed: 8192, errors: [{ code: 'LIMIT_EXCEEDED', detail: 'too long', allowed: 8192 }] }), JSON.stringify(validate.errors)).to.equal(true);
+    expect(
+      validate({
+        ...valid,
+        code: 'LIMIT_EXCEEDED',
+        title: 'Limit exceeded',
+        type: 'https://koa-query-modifiers.dev/problems/limit-exceeded',
+        allowed: 8192,
+        errors: [{ code: 'LIMIT_EXCEEDED', detail: 'too long', allowed: 8192 }],
+      }),
+      JSON.stringify(validate.errors),
+    ).to.equal(true);
   });
 
   const broken: readonly [string, Record<string, unknown>][] = [

@@ -27,7 +27,9 @@ export function expectValidProblem(res: RawResponse, request: string): Record<st
   expect(res.headers['cache-control'], `${what}: errors are not cached`).to.equal('no-store');
   const body = res.body;
   if (!validate(body)) {
-    expect.fail(`${what}: body does not match the problem schema: ${JSON.stringify(validate.errors).slice(0, 800)}\n${res.text.slice(0, 800)}`);
+    expect.fail(
+      `${what}: body does not match the problem schema: ${JSON.stringify(validate.errors).slice(0, 800)}\n${res.text.slice(0, 800)}`,
+    );
   }
   const problem = body as Record<string, unknown>;
   expect(problem.status, `${what}: status in body`).to.equal(res.status);

@@ -95,7 +95,12 @@ export interface CountSpec {
 
 export type Paging =
   | { readonly kind: 'none' }
-  | { readonly kind: 'page'; readonly page: number | null; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] }
+  | {
+      readonly kind: 'page';
+      readonly page: number | null;
+      readonly size: number | null;
+      readonly sizeKeys: readonly ('per-page' | 'page-size')[];
+    }
   | { readonly kind: 'slice'; readonly limit: number | null; readonly offset: number | null }
   /** `cursor=` (decisions.md 43): the first page; the differential test follows the cursors from there. */
   | { readonly kind: 'cursor'; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] };
@@ -147,10 +152,14 @@ function clausePair(clause: ClauseSpec, alias: string): Pair {
 
 function searchValue(search: SearchSpec): string {
   switch (search.mode) {
-    case 'contains': return search.term;
-    case 'both': return `*${search.term}*`;
-    case 'start': return `${search.term}*`;
-    case 'end': return `*${search.term}`;
+    case 'contains':
+      return search.term;
+    case 'both':
+      return `*${search.term}*`;
+    case 'start':
+      return `${search.term}*`;
+    case 'end':
+      return `*${search.term}`;
   }
 }
 

@@ -5,7 +5,20 @@
 // no code with plugin/.
 
 import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
-import { ClauseSpec, CountSpec, ExpandSpec, HasSpec, Literal, Operator, Paging, ScopeQuery, SearchSpec, SortSpec, QuerySpec, WindowSpec } from './query';
+import {
+  ClauseSpec,
+  CountSpec,
+  ExpandSpec,
+  HasSpec,
+  Literal,
+  Operator,
+  Paging,
+  ScopeQuery,
+  SearchSpec,
+  SortSpec,
+  QuerySpec,
+  WindowSpec,
+} from './query';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -74,12 +87,18 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
       if (stored === null) return operator === '<>';
       const x = parseInstant(stored) as bigint;
       switch (operator) {
-        case '=': return x >= day.start && x < day.end;
-        case '<>': return !(x >= day.start && x < day.end);
-        case '>': return x >= day.end;
-        case '>=': return x >= day.start;
-        case '<': return x < day.start;
-        case '<=': return x < day.end;
+        case '=':
+          return x >= day.start && x < day.end;
+        case '<>':
+          return !(x >= day.start && x < day.end);
+        case '>':
+          return x >= day.end;
+        case '>=':
+          return x >= day.start;
+        case '<':
+          return x < day.start;
+        case '<=':
+          return x < day.end;
       }
     }
   }
@@ -87,12 +106,18 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
   if (stored === null) return operator === '<>';
   const c = compareField(field, stored, literal.text);
   switch (operator) {
-    case '=': return c === 0;
-    case '<>': return c !== 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
+    case '=':
+      return c === 0;
+    case '<>':
+      return c !== 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
   }
 }
 
@@ -186,9 +211,12 @@ function textMatches(stored: string | null | undefined, search: SearchSpec): boo
   const text = stored.toLowerCase();
   switch (search.mode) {
     case 'contains':
-    case 'both': return text.includes(term);
-    case 'start': return text.startsWith(term);
-    case 'end': return text.endsWith(term);
+    case 'both':
+      return text.includes(term);
+    case 'start':
+      return text.startsWith(term);
+    case 'end':
+      return text.endsWith(term);
   }
 }
 
@@ -203,9 +231,18 @@ function searchHolds(row: StoredRow, search: SearchSpec, reach: Reach): boolean 
 
 function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow, reach: Reach, has: readonly HasSpec[] = []): boolean {
   const families = ['filter', 'in', 'between'] as const;
-  return families.every((f) => groupHolds(scope, row, query.clauses.filter((c) => c.family === f), reach))
-    && query.searches.every((s) => searchHolds(row, s, reach))
-    && has.every((h) => hasHolds(row, h, reach));
+  return (
+    families.every((f) =>
+      groupHolds(
+        scope,
+        row,
+        query.clauses.filter((c) => c.family === f),
+        reach,
+      ),
+    ) &&
+    query.searches.every((s) => searchHolds(row, s, reach)) &&
+    has.every((h) => hasHolds(row, h, reach))
+  );
 }
 
 /** One related record satisfies all of the alias's conditions together; `has!`: none does (decision 37). */
@@ -241,8 +278,10 @@ function sortKey(scope: ScopeSpec, name: string, reach: Reach): { field: FieldSp
 
 /** Sort keys in order, NULLS LAST ascending and FIRST descending, then the primary key (decision 20). */
 function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[], reach: Reach = NOWHERE): StoredRow[] {
-  const keys = [...sorts.map((s) => ({ ...sortKey(scope, s.field, reach), desc: DESCENDING.has(s.word.toLowerCase()) })),
-    { ...sortKey(scope, 'id', reach), desc: false }];
+  const keys = [
+    ...sorts.map((s) => ({ ...sortKey(scope, s.field, reach), desc: DESCENDING.has(s.word.toLowerCase()) })),
+    { ...sortKey(scope, 'id', reach), desc: false },
+  ];
   return [...rows].sort((a, b) => {
     for (const { field, value, desc } of keys) {
       const x = value(a);
@@ -270,8 +309,22 @@ function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
 }
 
 /** Filtered, ordered and projected records of one scope (root rows or one parent's related rows). */
-function shape(scope: ScopeSpec, query: ScopeQuery, rows: readonly StoredRow[], reach: Reach = NOWHERE, has: readonly HasSpec[] = []): { rows: StoredRow[]; fields: FieldSpec[] } {
-  return { rows: sortRows(scope, query.sorts, rows.filter((r) => matches(scope, query, r, reach, has)), reach), fields: outputFields(scope, query) };
+function shape(
+  scope: ScopeSpec,
+  query: ScopeQuery,
+  rows: readonly StoredRow[],
+  reach: Reach = NOWHERE,
+  has: readonly HasSpec[] = [],
+): { rows: StoredRow[]; fields: FieldSpec[] } {
+  return {
+    rows: sortRows(
+      scope,
+      query.sorts,
+      rows.filter((r) => matches(scope, query, r, reach, has)),
+      reach,
+    ),
+    fields: outputFields(scope, query),
+  };
 }
 
 /** Each parent's related records from the offset, at most the limit, in the alias's order (decision 41). */
@@ -283,7 +336,11 @@ function windowed(rows: readonly StoredRow[], window: WindowSpec | null): Stored
 
 /** A record's fields, then each expansion under its relation's name, nested ones inside (decisions 22, 40). */
 function withExpansions(
-  relations: readonly RelationSpec[], expands: readonly ExpandSpec[], data: Dataset, row: StoredRow, fields: readonly FieldSpec[],
+  relations: readonly RelationSpec[],
+  expands: readonly ExpandSpec[],
+  data: Dataset,
+  row: StoredRow,
+  fields: readonly FieldSpec[],
   root?: { readonly reach: Reach; readonly counts: readonly CountSpec[] },
 ): JsonRecord {
   const record = project(fields, row);
@@ -294,9 +351,10 @@ function withExpansions(
     if (!relation) throw new Error(`reference: no relation ${expand.relation}`);
     // Alias modifiers choose related records, never parents (decision 23).
     const related = shape(relation.scope, expand.scope, relation.related(row, data));
-    const records = windowed(related.rows, expand.window)
-      .map((r) => withExpansions(relation.relations, expand.expands, data, r, related.fields));
-    record[relation.name] = relation.cardinality === 'many' ? records : records[0] ?? null;
+    const records = windowed(related.rows, expand.window).map((r) =>
+      withExpansions(relation.relations, expand.expands, data, r, related.fields),
+    );
+    record[relation.name] = relation.cardinality === 'many' ? records : (records[0] ?? null);
   }
   return record;
 }
@@ -312,8 +370,14 @@ function pageUrl(base: string, rawQuery: string, page: number): string {
   return `${base}?${pairs.join('&')}`;
 }
 
-function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' }>, options: ReferenceOptions, base: string, rawQuery: string,
-  estimated: boolean): ExpectedPage {
+function envelope(
+  records: JsonRecord[],
+  paging: Extract<Paging, { kind: 'page' }>,
+  options: ReferenceOptions,
+  base: string,
+  rawQuery: string,
+  estimated: boolean,
+): ExpectedPage {
   const perPage = paging.size ?? options.defaultPageSize;
   const page = paging.page ?? 1;
   const total = records.length;
@@ -340,7 +404,13 @@ function envelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' 
 }
 
 /** `total=none`: no total; a next page exactly when a record lies past this one. */
-function simpleEnvelope(records: JsonRecord[], paging: Extract<Paging, { kind: 'page' }>, options: ReferenceOptions, base: string, rawQuery: string): ExpectedSimplePage {
+function simpleEnvelope(
+  records: JsonRecord[],
+  paging: Extract<Paging, { kind: 'page' }>,
+  options: ReferenceOptions,
+  base: string,
+  rawQuery: string,
+): ExpectedSimplePage {
   const perPage = paging.size ?? options.defaultPageSize;
   const page = paging.page ?? 1;
   const data = records.slice((page - 1) * perPage, page * perPage);
@@ -368,14 +438,19 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   const records = rows.map((row) => withExpansions(collection.relations, spec.expands, data, row, fields, { reach, counts: spec.counts }));
   const paging = spec.paging;
   if (paging.kind === 'cursor') {
-    return { kind: 'cursor-walk', records, perPage: paging.size ?? options.defaultPageSize, base: `${options.origin}${options.prefix}/${collection.name}` };
+    return {
+      kind: 'cursor-walk',
+      records,
+      perPage: paging.size ?? options.defaultPageSize,
+      base: `${options.origin}${options.prefix}/${collection.name}`,
+    };
   }
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;
     if (spec.total === 'none') return { kind: 'simple-page', envelope: simpleEnvelope(records, paging, options, base, rawQuery) };
     return { kind: 'page', envelope: envelope(records, paging, options, base, rawQuery, spec.total === 'estimated') };
   }
-  const offset = paging.kind === 'slice' ? paging.offset ?? 0 : 0;
+  const offset = paging.kind === 'slice' ? (paging.offset ?? 0) : 0;
   const limit = paging.kind === 'slice' ? paging.limit : null;
   const wanted = records.slice(offset, limit === null ? undefined : offset + limit);
   // The row cap applies to every unpaginated answer; the header says when it cut (decision 28).

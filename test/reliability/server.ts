@@ -45,10 +45,11 @@ export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> 
   return {
     origin: `http://127.0.0.1:${port}`,
     router,
-    close: () => new Promise<void>((resolveClose) => {
-      router.close();
-      server.closeAllConnections();
-      server.close(() => resolveClose());
-    }),
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        router.close();
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
   };
 }

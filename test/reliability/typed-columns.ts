@@ -11,8 +11,18 @@ export const MOOD = ['sad', 'ok', 'happy'] as const;
 
 /** PostgreSQL array literals, cycled over the users by id. */
 const TAGS: readonly (string | null)[] = [
-  '{math,history}', '{}', null, '{art}', '{math}', '{"a,b","x \\"y\\""}', '{History,math,NULL}', '{"back\\\\slash"}',
-  '{math,math}', '{é,Zz}', '{"NULL"}', '{art,zoology}',
+  '{math,history}',
+  '{}',
+  null,
+  '{art}',
+  '{math}',
+  '{"a,b","x \\"y\\""}',
+  '{History,math,NULL}',
+  '{"back\\\\slash"}',
+  '{math,math}',
+  '{é,Zz}',
+  '{"NULL"}',
+  '{art,zoology}',
 ];
 const LUCKY: readonly (string | null)[] = ['{7}', '{1,2,3}', '{}', null, '{3,NULL}', '{2147483647,-5}', '{1,2}', '{2}', '{0}'];
 
@@ -24,9 +34,13 @@ export async function addTypedColumns(knex: Knex): Promise<void> {
   await knex.raw('alter table users add column mood mood, add column tags text[], add column lucky integer[]');
   const ids = (await knex.raw<{ rows: { id: number }[] }>('select id from users')).rows.map((r) => r.id);
   for (const id of ids) {
-    const mood = id % 4 === 0 ? null : MOOD[id % 3] ?? null;
-    await knex.raw('update users set mood = ?::mood, tags = ?::text[], lucky = ?::integer[] where id = ?',
-      [mood, TAGS[id % TAGS.length] ?? null, LUCKY[(id * 5) % LUCKY.length] ?? null, id]);
+    const mood = id % 4 === 0 ? null : (MOOD[id % 3] ?? null);
+    await knex.raw('update users set mood = ?::mood, tags = ?::text[], lucky = ?::integer[] where id = ?', [
+      mood,
+      TAGS[id % TAGS.length] ?? null,
+      LUCKY[(id * 5) % LUCKY.length] ?? null,
+      id,
+    ]);
   }
 }
 

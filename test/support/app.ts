@@ -38,10 +38,11 @@ export async function listen(app: Koa): Promise<TestApp> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolveClose) => {
-      server.closeAllConnections();
-      server.close(() => resolveClose());
-    }),
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
   };
 }
 
@@ -89,7 +90,10 @@ export class Harness {
   private database?: TestDatabase;
   private server?: TestApp;
 
-  constructor(private readonly options: () => AppOptions, private readonly dbOptions: TestDatabaseOptions) {}
+  constructor(
+    private readonly options: () => AppOptions,
+    private readonly dbOptions: TestDatabaseOptions,
+  ) {}
 
   get db(): TestDatabase {
     if (!this.database) throw new Error('the suite database is not ready (before hook failed?)');

@@ -36,9 +36,10 @@ export async function serveDemo(knex: Knex, options: Partial<AppOptions> = {}, h
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
-    close: () => new Promise<void>((closed) => {
-      server.closeAllConnections();
-      server.close(() => closed());
-    }),
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
   };
 }

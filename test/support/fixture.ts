@@ -71,29 +71,122 @@ interface UserRow {
 }
 
 type UserTuple = [
-  number, string, string, string | null, string, string | null, string | null, string | null,
-  boolean | null, string | null, string,
+  number,
+  string,
+  string,
+  string | null,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  boolean | null,
+  string | null,
+  string,
 ];
 
 const UPDATED = '2025-05-10T00:00:00Z';
 
 // id, name, email, email_verified_at, created_at, status, role, score, active, birthday, visits
 const userTuples: readonly UserTuple[] = [
-  [1, 'Alice Martin', 'alice@example.com', '2025-04-17T01:19:49.123456Z', '2025-04-01T08:00:00Z', 'active', 'admin', '95.50', true, '1990-01-15', '120'],
+  [
+    1,
+    'Alice Martin',
+    'alice@example.com',
+    '2025-04-17T01:19:49.123456Z',
+    '2025-04-01T08:00:00Z',
+    'active',
+    'admin',
+    '95.50',
+    true,
+    '1990-01-15',
+    '120',
+  ],
   [2, 'Bob Stone', 'bob@example.com', null, '2025-04-05T12:00:00Z', 'active', 'editor', '72.25', true, '1985-06-30', '45'],
-  [3, 'Smith, John', 'john.smith@example.com', '2025-03-01T00:00:00.000001Z', '2025-04-10T09:30:00Z', 'inactive', 'viewer', '50.00', false, null, '0'],
+  [
+    3,
+    'Smith, John',
+    'john.smith@example.com',
+    '2025-03-01T00:00:00.000001Z',
+    '2025-04-10T09:30:00Z',
+    'inactive',
+    'viewer',
+    '50.00',
+    false,
+    null,
+    '0',
+  ],
   [4, 'Jane "JJ" Doe', 'jane@example.com', null, '2025-04-16T23:59:59.999999Z', 'active', 'viewer', null, true, '2000-02-29', '7'],
-  [5, 'carol king', 'CAROL@Example.COM', '2025-04-17T00:00:00Z', '2025-04-17T00:00:00Z', 'pending', 'editor', '88.75', false, '1979-12-31', '3'],
-  [6, "Dave O'Brien", 'dave@example.com', null, '2025-04-17T01:19:49.123456Z', 'active', 'admin', '60.00', true, '1992-07-04', '9007199254740993'],
+  [
+    5,
+    'carol king',
+    'CAROL@Example.COM',
+    '2025-04-17T00:00:00Z',
+    '2025-04-17T00:00:00Z',
+    'pending',
+    'editor',
+    '88.75',
+    false,
+    '1979-12-31',
+    '3',
+  ],
+  [
+    6,
+    "Dave O'Brien",
+    'dave@example.com',
+    null,
+    '2025-04-17T01:19:49.123456Z',
+    'active',
+    'admin',
+    '60.00',
+    true,
+    '1992-07-04',
+    '9007199254740993',
+  ],
   [7, 'Eve 100% Real', 'eve_real@example.com', null, '2025-04-17T12:00:00.5Z', 'banned', 'viewer', '0.00', false, null, '0'],
-  [8, 'Frank_Under', 'frank@example.com', '2025-04-18T09:00:00Z', '2025-04-17T23:59:59.999999Z', 'active', 'editor', '100.00', true, '1995-05-05', '88'],
+  [
+    8,
+    'Frank_Under',
+    'frank@example.com',
+    '2025-04-18T09:00:00Z',
+    '2025-04-17T23:59:59.999999Z',
+    'active',
+    'editor',
+    '100.00',
+    true,
+    '1995-05-05',
+    '88',
+  ],
   [9, 'Grace \\ Slash', 'grace@example.com', null, '2025-04-18T00:00:00Z', 'inactive', 'admin', '33.33', null, '1988-08-08', '12'],
   [10, 'Heidi *Star*', 'heidi@example.com', null, '2025-04-20T10:00:00Z', null, null, '45.00', true, '2001-01-01', '1'],
-  [11, 'Ivan Petrov', 'ivan@example.net', '2025-04-21T06:30:00Z', '2025-04-25T00:00:00Z', 'active', 'viewer', '72.25', true, '1990-01-15', '30'],
+  [
+    11,
+    'Ivan Petrov',
+    'ivan@example.net',
+    '2025-04-21T06:30:00Z',
+    '2025-04-25T00:00:00Z',
+    'active',
+    'viewer',
+    '72.25',
+    true,
+    '1990-01-15',
+    '30',
+  ],
   [12, 'Judy Null', 'judy@example.com', null, '2025-04-26T00:00:00Z', 'null', 'viewer', '12.00', false, null, '5'],
   [13, 'Mallory', 'mallory@example.org', null, '2025-05-01T00:00:00Z', 'inactive', 'editor', '10.50', false, '1970-01-01', '2'],
   [14, 'Niaj', 'niaj@example.com', null, '2025-03-31T23:59:59.999999Z', 'active', 'viewer', '61.00', true, null, '0'],
-  [15, 'Olivia >x', 'olivia@example.com', '2025-04-02T00:00:00Z', '2025-04-02T10:00:00Z', 'active', 'admin', '99.99', true, '1999-09-09', '15'],
+  [
+    15,
+    'Olivia >x',
+    'olivia@example.com',
+    '2025-04-02T00:00:00Z',
+    '2025-04-02T10:00:00Z',
+    'active',
+    'admin',
+    '99.99',
+    true,
+    '1999-09-09',
+    '15',
+  ],
   [16, 'Peggy', 'peggy@example.com', null, '2025-04-03T00:00:00Z', 'pending', null, null, null, null, '0'],
   [17, 'Quentin', 'quentin@example.com', null, '2025-04-04T00:00:00Z', 'active', 'viewer', '55.00', true, '1991-03-03', '4'],
   [18, 'Rupert', 'rupert@example.com', null, '2025-04-06T00:00:00Z', 'inactive', 'viewer', '20.00', false, '1980-04-04', '6'],
@@ -106,12 +199,21 @@ const userTuples: readonly UserTuple[] = [
 
 export const USER_COUNT = userTuples.length;
 
-const users: readonly UserRow[] = userTuples.map(
-  ([id, name, email, verified, created, status, role, score, active, birthday, visits]) => ({
-    id, name, email, password_hash: `hash-${id}-secret`, email_verified_at: verified, created_at: created,
-    updated_at: id === 1 ? '2025-05-10T12:34:56.654321Z' : UPDATED, status, role, score, active, birthday, visits,
-  }),
-);
+const users: readonly UserRow[] = userTuples.map(([id, name, email, verified, created, status, role, score, active, birthday, visits]) => ({
+  id,
+  name,
+  email,
+  password_hash: `hash-${id}-secret`,
+  email_verified_at: verified,
+  created_at: created,
+  updated_at: id === 1 ? '2025-05-10T12:34:56.654321Z' : UPDATED,
+  status,
+  role,
+  score,
+  active,
+  birthday,
+  visits,
+}));
 
 // id, user_id, title, status, created_at
 const posts: readonly [number, number, string, string, string][] = [
@@ -158,7 +260,14 @@ const roles: readonly [number, string, number][] = [
 ];
 
 const roleUser: readonly [number, number][] = [
-  [1, 1], [1, 2], [2, 2], [3, 3], [6, 1], [6, 4], [8, 2], [8, 3],
+  [1, 1],
+  [1, 2],
+  [2, 2],
+  [3, 3],
+  [6, 1],
+  [6, 4],
+  [8, 2],
+  [8, 3],
 ];
 
 /**
@@ -168,10 +277,14 @@ const roleUser: readonly [number, number][] = [
 export async function loadFixture(knex: Knex): Promise<void> {
   for (const statement of schema) await knex.raw(statement);
   await knex('users').insert(users.map((u) => ({ ...u })).reverse());
-  await knex('posts').insert(posts.map(([id, user_id, title, status, created_at]) => (
-    { id, user_id, title, status, created_at, secret_note: `secret of post ${id}` })).reverse());
-  await knex('comments').insert(comments.map(([id, post_id, author_id, body, created_at]) => (
-    { id, post_id, author_id, body, created_at })).reverse());
+  await knex('posts').insert(
+    posts
+      .map(([id, user_id, title, status, created_at]) => ({ id, user_id, title, status, created_at, secret_note: `secret of post ${id}` }))
+      .reverse(),
+  );
+  await knex('comments').insert(
+    comments.map(([id, post_id, author_id, body, created_at]) => ({ id, post_id, author_id, body, created_at })).reverse(),
+  );
   await knex('phones').insert(phones.map(([id, user_id, number, kind]) => ({ id, user_id, number, kind })).reverse());
   await knex('roles').insert(roles.map(([id, name, level]) => ({ id, name, level })).reverse());
   await knex('role_user').insert(roleUser.map(([user_id, role_id]) => ({ user_id, role_id })).reverse());
@@ -179,8 +292,18 @@ export async function loadFixture(knex: Knex): Promise<void> {
 
 /** The projectable fields of `users`, in declaration order (not the table's order). */
 export const USER_FIELDS: readonly string[] = [
-  'id', 'name', 'email', 'status', 'role', 'score', 'active', 'birthday', 'visits',
-  'email_verified_at', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'email',
+  'status',
+  'role',
+  'score',
+  'active',
+  'birthday',
+  'visits',
+  'email_verified_at',
+  'created_at',
+  'updated_at',
 ];
 
 export const POST_FIELDS: readonly string[] = ['id', 'user_id', 'title', 'status', 'created_at'];

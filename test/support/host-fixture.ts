@@ -76,21 +76,32 @@ export function hostModels(objection: typeof Objection, mapping: NameMapping): H
     static override tableName = 'cms.articles';
     static override get relationMappings(): Objection.RelationMappings {
       return {
-        author: { relation: Model.BelongsToOneRelation, modelClass: Author, join: { from: `cms.articles.${col('author_id')}`, to: 'cms.authors.id' } },
+        author: {
+          relation: Model.BelongsToOneRelation,
+          modelClass: Author,
+          join: { from: `cms.articles.${col('author_id')}`, to: 'cms.authors.id' },
+        },
         tags: {
-          relation: Model.ManyToManyRelation, modelClass: Tag,
+          relation: Model.ManyToManyRelation,
+          modelClass: Tag,
           join: {
             from: 'cms.articles.id',
             through: {
-              from: `cms.article_tags.${col('article_id')}`, to: `cms.article_tags.${col('tag_id')}`,
+              from: `cms.article_tags.${col('article_id')}`,
+              to: `cms.article_tags.${col('tag_id')}`,
               extra: mapping === 'model' ? { position: 'position', isPrimary: 'is_primary' } : ['position', 'isPrimary'],
             },
             to: 'tags.id',
           },
         },
         firstTag: {
-          relation: Model.HasOneThroughRelation, modelClass: Tag,
-          join: { from: 'cms.articles.id', through: { from: `cms.article_tags.${col('article_id')}`, to: `cms.article_tags.${col('tag_id')}` }, to: 'tags.id' },
+          relation: Model.HasOneThroughRelation,
+          modelClass: Tag,
+          join: {
+            from: 'cms.articles.id',
+            through: { from: `cms.article_tags.${col('article_id')}`, to: `cms.article_tags.${col('tag_id')}` },
+            to: 'tags.id',
+          },
         },
       };
     }
@@ -98,7 +109,13 @@ export function hostModels(objection: typeof Objection, mapping: NameMapping): H
     static getExpandableRelations() {
       return {
         author: { options: { projectable_fields: ['id', 'firstName', 'fullName', 'email'] } },
-        tags: { options: { projectable_fields: ['id', 'label', 'position', 'isPrimary'], sortable_fields: ['position', 'label'], filterable_fields: ['isPrimary'] } },
+        tags: {
+          options: {
+            projectable_fields: ['id', 'label', 'position', 'isPrimary'],
+            sortable_fields: ['position', 'label'],
+            filterable_fields: ['isPrimary'],
+          },
+        },
         firstTag: { options: {} },
       };
     }
@@ -131,9 +148,21 @@ export function hostModels(objection: typeof Objection, mapping: NameMapping): H
 
     static override get relationMappings(): Objection.RelationMappings {
       return {
-        articles: { relation: Model.HasManyRelation, modelClass: Article, join: { from: 'cms.authors.id', to: `cms.articles.${col('author_id')}` } },
-        editedArticles: { relation: Model.HasManyRelation, modelClass: Article, join: { from: 'cms.authors.id', to: `cms.articles.${col('editor_id')}` } },
-        profile: { relation: Model.HasOneRelation, modelClass: Profile, join: { from: 'cms.authors.id', to: `cms.profiles.${col('author_id')}` } },
+        articles: {
+          relation: Model.HasManyRelation,
+          modelClass: Article,
+          join: { from: 'cms.authors.id', to: `cms.articles.${col('author_id')}` },
+        },
+        editedArticles: {
+          relation: Model.HasManyRelation,
+          modelClass: Article,
+          join: { from: 'cms.authors.id', to: `cms.articles.${col('editor_id')}` },
+        },
+        profile: {
+          relation: Model.HasOneRelation,
+          modelClass: Profile,
+          join: { from: 'cms.authors.id', to: `cms.profiles.${col('author_id')}` },
+        },
       };
     }
 

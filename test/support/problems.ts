@@ -67,7 +67,10 @@ function allowedOf(entries: readonly Row[], entry: Row, where: string): unknown 
 }
 
 function expectEntry(entries: readonly Row[], entry: Row, expected: ExpectedEntry, where: string): void {
-  expect(Object.keys(entry).every((key) => ENTRY_KEYS.includes(key)), `${where} keys ${Object.keys(entry).join(',')}`).to.equal(true);
+  expect(
+    Object.keys(entry).every((key) => ENTRY_KEYS.includes(key)),
+    `${where} keys ${Object.keys(entry).join(',')}`,
+  ).to.equal(true);
   expect(entry.code, `${where}.code`).to.equal(expected.code);
   if (expected.parameter !== undefined) expect(entry.parameter, `${where}.parameter`).to.equal(expected.parameter);
   expect(entry.detail, `${where}.detail`).to.be.a('string').and.not.equal('');
@@ -80,7 +83,10 @@ export function expectProblem(res: supertest.Response, expected: ExpectedProblem
   expect(res.status, `HTTP status (body: ${res.text.slice(0, 200)})`).to.equal(status);
   expect(res.headers['content-type'], 'content-type').to.match(/^application\/problem\+json\b/);
   const body = objectOf(res);
-  expect(Object.keys(body).every((key) => PROBLEM_KEYS.includes(key)), `problem keys ${Object.keys(body).join(",")}`).to.equal(true);
+  expect(
+    Object.keys(body).every((key) => PROBLEM_KEYS.includes(key)),
+    `problem keys ${Object.keys(body).join(',')}`,
+  ).to.equal(true);
   expect(body.type, 'type').to.equal(problemType(expected.code));
   expect(body.title, 'title').to.equal(title);
   expect(body.status, 'status in body').to.equal(status);
@@ -94,7 +100,10 @@ export function expectProblem(res: supertest.Response, expected: ExpectedProblem
     expect(errors, 'errors').to.be.an('array');
     const entries = (errors as unknown[]).map(asRow);
     const wanted = expected.errors ?? [expected];
-    expect(entries.map((e) => e.code), 'errors[].code').to.deep.equal(wanted.map((w) => w.code));
+    expect(
+      entries.map((e) => e.code),
+      'errors[].code',
+    ).to.deep.equal(wanted.map((w) => w.code));
     wanted.forEach((w, i) => expectEntry(entries, asRow(entries[i]), w, `errors[${i}]`));
     // The top level repeats the first problem found.
     const first = asRow(entries[0]);

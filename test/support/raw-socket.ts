@@ -115,12 +115,27 @@ export function rawExchange(port: number, request: string | Buffer, options: Raw
       socket.destroy();
       outcome();
     };
-    const timer = setTimeout(() => finish(() => reject(new Error(`no whole answer within ${options.timeoutMs ?? 10000} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`))), options.timeoutMs ?? 10000);
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new Error(
+              `no whole answer within ${options.timeoutMs ?? 10000} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
+            ),
+          ),
+        ),
+      options.timeoutMs ?? 10000,
+    );
     const attempt = (closed: boolean): void => {
       try {
         const answer = parseAnswer(received, options, closed);
         if (answer !== undefined) finish(() => resolve(answer));
-        else if (closed) finish(() => reject(new Error(`the connection closed without a whole answer; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`)));
+        else if (closed)
+          finish(() =>
+            reject(
+              new Error(`the connection closed without a whole answer; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`),
+            ),
+          );
       } catch (error) {
         finish(() => reject(error instanceof Error ? error : new Error(String(error))));
       }

@@ -79,7 +79,10 @@ export interface TypedApp {
 
 /** Registers hooks that create a database holding only `statements` and start the app on `collections`. */
 export function useTypedApp(
-  statements: readonly string[], collections: Record<string, typeof Model>, options: AppOptions = {}, dbOptions: TestDatabaseOptions = {},
+  statements: readonly string[],
+  collections: Record<string, typeof Model>,
+  options: AppOptions = {},
+  dbOptions: TestDatabaseOptions = {},
 ): TypedApp {
   let db: TestDatabase | undefined;
   let app: TestApp | undefined;

@@ -34,8 +34,9 @@ describe('apply: SQL', () => {
   });
 
   it('uses IS DISTINCT FROM for <> and IS NULL for null', () => {
-    expect(whereOf('filter[name]=<>a&filter[and born]=null').where)
-      .to.equal('(("people"."name" IS DISTINCT FROM ? AND "people"."born" IS NULL))');
+    expect(whereOf('filter[name]=<>a&filter[and born]=null').where).to.equal(
+      '(("people"."name" IS DISTINCT FROM ? AND "people"."born" IS NULL))',
+    );
   });
 
   it('turns date-only bounds on timestamps into half-open day ranges', () => {
@@ -65,11 +66,12 @@ describe('apply: SQL', () => {
     // The inner statement filters, orders and pages the columns as stored; the outer one formats its
     // rows (PostgreSQL would otherwise format every row an offset skips) and keeps their order.
     expect(sqlOf('fields=created_at,born,score,big&sort[created_at]=desc&per-page=10&page=3')).to.deep.equal({
-      sql: `select to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at", `
-        + `to_char("born", 'YYYY-MM-DD') AS "born", "score"::text AS "score", "big"::text AS "big" `
-        + 'from (select "people".* from "people" order by "people"."created_at" desc, "people"."id" asc limit ? offset ?) as "__kqm_rows" '
+      sql:
+        `select to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at", ` +
+        `to_char("born", 'YYYY-MM-DD') AS "born", "score"::text AS "score", "big"::text AS "big" ` +
+        'from (select "people".* from "people" order by "people"."created_at" desc, "people"."id" asc limit ? offset ?) as "__kqm_rows" ' +
         // Qualified: a bare name in the outer order would mean the formatted output column.
-        + 'order by "__kqm_rows"."created_at" desc, "__kqm_rows"."id" asc',
+        'order by "__kqm_rows"."created_at" desc, "__kqm_rows"."id" asc',
       bindings: [10, 20],
     });
   });
@@ -100,17 +102,19 @@ describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
 
   it('casts enum values to the enum named with its schema, both quoted (knex placeholders escaped)', () => {
     expect(thingsWhere('filter[mood]=<happy&in[mood]=sad,null')).to.deep.equal({
-      where: '(("things"."mood" < ?::"odd schema"."mo""od\\?")) and ((("things"."mood" IN (?::"odd schema"."mo""od\\?") '
-        + 'OR "things"."mood" IS NULL)))',
+      where:
+        '(("things"."mood" < ?::"odd schema"."mo""od\\?")) and ((("things"."mood" IN (?::"odd schema"."mo""od\\?") ' +
+        'OR "things"."mood" IS NULL)))',
       bindings: ['happy', 'sad'],
     });
   });
 
   it('tests arrays for containment (@>) and overlap (&&), <> as IS NOT TRUE, null items as IS NULL', () => {
     expect(thingsWhere('filter[tags]=a&filter[or tags]=<>b&in[counts]=1,2,null')).to.deep.equal({
-      where: '(("things"."tags"::"pg_catalog"."text"[] @> ARRAY[?]::"pg_catalog"."text"[]) '
-        + 'OR (("things"."tags"::"pg_catalog"."text"[] @> ARRAY[?]::"pg_catalog"."text"[]) IS NOT TRUE)) and '
-        + '((("things"."counts"::"pg_catalog"."int8"[] && ARRAY[?, ?]::"pg_catalog"."int8"[] OR "things"."counts" IS NULL)))',
+      where:
+        '(("things"."tags"::"pg_catalog"."text"[] @> ARRAY[?]::"pg_catalog"."text"[]) ' +
+        'OR (("things"."tags"::"pg_catalog"."text"[] @> ARRAY[?]::"pg_catalog"."text"[]) IS NOT TRUE)) and ' +
+        '((("things"."counts"::"pg_catalog"."int8"[] && ARRAY[?, ?]::"pg_catalog"."int8"[] OR "things"."counts" IS NULL)))',
       bindings: ['a', 'b', '1', '2'],
     });
   });
@@ -121,7 +125,9 @@ describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
 
   it('selects arrays as JSON, bigint elements through their text form', () => {
     const { sql } = thingsSql('fields=tags,counts,mood');
-    expect(sql).to.include('select to_json("tags") AS "tags", to_json("counts"::text[]) AS "counts", "mood" from (select "things".* from "things"');
+    expect(sql).to.include(
+      'select to_json("tags") AS "tags", to_json("counts"::text[]) AS "counts", "mood" from (select "things".* from "things"',
+    );
   });
 });
 
@@ -176,7 +182,12 @@ describe('apply: statement text written directly equals what a builder compiles'
     expect((await planQueries(compiled('fields=id&per-page=10&page=3&total=none'), knex)).rows.toSQL().bindings).to.deep.equal([11, 20]);
   });
 
-  const parents = [{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: 2, name: 'b' }, { id: null, name: 'c' }];
+  const parents = [
+    { id: 1, name: 'a' },
+    { id: 2, name: 'b' },
+    { id: 2, name: 'b' },
+    { id: null, name: 'c' },
+  ];
   for (const qs of queries.filter((q) => q.includes('expand'))) {
     it(`expansion: "${qs}"`, async () => {
       const v = compiled(qs);
@@ -193,9 +204,10 @@ describe('apply: statement text written directly equals what a builder compiles'
     const [tags] = compiled('expand[tags]=t').expansions;
     const planned = await expansionQuery(parents, knex, tags!);
     expect(planned?.query.toSQL()).to.deep.equal({
-      sql: 'select "tags"."id", "tags"."label", "person_tags"."person_id" AS "__kqm_owner0" from "tags" '
-        + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = any(?) '
-        + 'order by "tags"."id" asc limit ?',
+      sql:
+        'select "tags"."id", "tags"."label", "person_tags"."person_id" AS "__kqm_owner0" from "tags" ' +
+        'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = any(?) ' +
+        'order by "tags"."id" asc limit ?',
       // One array value, whatever the number of parents: the text stays the same, so it is written once.
       // The limit is one past maxRelatedRows (50 here): more rows than that is an error (decisions.md 42).
       bindings: [[1, 2], 51],
@@ -213,41 +225,58 @@ describe('apply: statement text written directly equals what a builder compiles'
   it('reads a window LATERAL per parent key, the keys unnested from one array per key column', async () => {
     const [notes] = compiled('expand[notes]=n&n_fields=title&n_sort[created_at]=desc&n_limit=2&n_offset=1').expansions;
     expect((await expansionQuery(parents, knex, notes!))?.query.toSQL()).to.deep.equal({
-      sql: 'select "__kqm_rows".* from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral '
-        + '(select "notes"."title", "notes"."person_id" from "notes" where "notes"."person_id" = "__kqm_parent"."__kqm_key0" '
-        + 'order by "notes"."created_at" desc, "notes"."id" asc limit ? offset ?) as "__kqm_rows" limit ?',
+      sql:
+        'select "__kqm_rows".* from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral ' +
+        '(select "notes"."title", "notes"."person_id" from "notes" where "notes"."person_id" = "__kqm_parent"."__kqm_key0" ' +
+        'order by "notes"."created_at" desc, "notes"."id" asc limit ? offset ?) as "__kqm_rows" limit ?',
       bindings: [[1, 2], 2, 1, 51],
     });
     // A window's values that need formatting are formatted by the outer select, for the window's rows only.
     const [dated] = compiled('expand[notes]=n&n_fields=title,created_at&n_limit=2&n_offset=1').expansions;
     expect((await expansionQuery(parents, knex, dated!))?.query.toSQL().sql).to.equal(
-      `select "title", to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at", "person_id" `
-        + 'from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral (select "notes".* from "notes" '
-        + 'where "notes"."person_id" = "__kqm_parent"."__kqm_key0" order by "notes"."id" asc limit ? offset ?) as "__kqm_rows" limit ?');
+      `select "title", to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "created_at", "person_id" ` +
+        'from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral (select "notes".* from "notes" ' +
+        'where "notes"."person_id" = "__kqm_parent"."__kqm_key0" order by "notes"."id" asc limit ? offset ?) as "__kqm_rows" limit ?',
+    );
     // With nothing to format, the window's rows are selected as they are read.
     const [tags] = compiled('expand[tags]=t&t_limit=1').expansions;
     expect((await expansionQuery(parents, knex, tags!))?.query.toSQL().sql).to.match(/^select "__kqm_rows"\.\* from unnest/);
     const [nicknames] = compiled('expand[nicknames]=k&k_limit=1').expansions;
     const { sql, bindings } = (await expansionQuery(parents, knex, nicknames!))!.query.toSQL();
     expect(sql).to.include('from unnest(?::"integer"[], ?::"text"[]) as "__kqm_parent"("__kqm_key0", "__kqm_key1")');
-    expect(sql).to.include('where "nicknames"."person_id" = "__kqm_parent"."__kqm_key0" and "nicknames"."person_name" = "__kqm_parent"."__kqm_key1"');
+    expect(sql).to.include(
+      'where "nicknames"."person_id" = "__kqm_parent"."__kqm_key0" and "nicknames"."person_name" = "__kqm_parent"."__kqm_key1"',
+    );
     expect(bindings).to.deep.equal([[1, 2], ['a', 'b'], 1, 51]);
   });
 
-  it('reads a join table\'s field by its name in a formatted window (a column of the related table could have that name)', async () => {
+  it("reads a join table's field by its name in a formatted window (a column of the related table could have that name)", async () => {
     // A join-table field (`since`, a timestamp, so the window formats it) beside the related table's own.
     const tagRelation = people.relations.get('tags')!;
-    const since: Column = { name: 'since', column: 'since', table: 'person_tags', type: 'timestamptz', nullable: true, udt: 'timestamptz', orderable: true };
-    const scope = { ...tagRelation.scope, columns: new Map(tagRelation.scope.columns).set('since', since), projectable: [...tagRelation.scope.projectable, 'since'] };
+    const since: Column = {
+      name: 'since',
+      column: 'since',
+      table: 'person_tags',
+      type: 'timestamptz',
+      nullable: true,
+      udt: 'timestamptz',
+      orderable: true,
+    };
+    const scope = {
+      ...tagRelation.scope,
+      columns: new Map(tagRelation.scope.columns).set('since', since),
+      projectable: [...tagRelation.scope.projectable, 'since'],
+    };
     const collection: CollectionCatalog = { ...people, relations: new Map(people.relations).set('tags', { ...tagRelation, scope }) };
     const [tags] = compiled('expand[tags]=t&t_fields=label,since&t_limit=1&t_offset=2', collection).expansions;
     const direct = await expansionQuery(parents, knex, tags!);
     expect(direct?.query.toSQL().sql).to.equal(
-      `select "label", to_char("since" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "since", "__kqm_owner0" `
-        + 'from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral '
-        + '(select "tags"."label", "person_tags"."since", "person_tags"."person_id" as "__kqm_owner0" from "tags" '
-        + 'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = "__kqm_parent"."__kqm_key0" '
-        + 'order by "tags"."id" asc limit ? offset ?) as "__kqm_rows" limit ?');
+      `select "label", to_char("since" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "since", "__kqm_owner0" ` +
+        'from unnest(?::"integer"[]) as "__kqm_parent"("__kqm_key0") cross join lateral ' +
+        '(select "tags"."label", "person_tags"."since", "person_tags"."person_id" AS "__kqm_owner0" from "tags" ' +
+        'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = "__kqm_parent"."__kqm_key0" ' +
+        'order by "tags"."id" asc limit ? offset ?) as "__kqm_rows" limit ?',
+    );
     expect(direct?.query.toSQL()).to.deep.equal((await expansionQuery(parents, knex, tags!, noHook))?.query.toSQL());
   });
 
@@ -256,7 +285,7 @@ describe('apply: statement text written directly equals what a builder compiles'
     expect(await expansionQuery([{ id: null }], knex, notes!)).to.equal(undefined);
   });
 
-  it('goes through the model\'s own query builder when it has one (e.g. soft delete)', async () => {
+  it("goes through the model's own query builder when it has one (e.g. soft delete)", async () => {
     // Objection's typings give QueryBuilder no constructor arguments; at run time it takes the model class.
     const Base = QueryBuilder as unknown as new (modelClass: typeof Model) => QueryBuilder<Model>;
     class SoftDeleteQueryBuilder extends Base {
@@ -274,7 +303,8 @@ describe('apply: statement text written directly equals what a builder compiles'
     const soft: CollectionCatalog = { ...people, modelClass: SoftPerson };
     const planned = await planQueries(compiled('fields=id&filter[id]=1', soft), knex);
     expect(planned.rows.toSQL().sql).to.equal(
-      'select "people"."id" from "people" where "people"."deleted_at" is null and (("people"."id" = ?)) order by "people"."id" asc limit ?');
+      'select "people"."id" from "people" where "people"."deleted_at" is null and (("people"."id" = ?)) order by "people"."id" asc limit ?',
+    );
     expect(planned.count.toSQL().sql).to.include('"people"."deleted_at" is null');
   });
 
@@ -282,12 +312,19 @@ describe('apply: statement text written directly equals what a builder compiles'
     const odd: Column = { name: 'we"ird?', column: 'we"ird?', table: 'people', type: 'text', nullable: true, udt: 'text', orderable: true };
     const columns = new Map(people.columns).set(odd.name, odd);
     const collection: CollectionCatalog = {
-      ...people, columns, projectable: [...people.projectable, odd.name], filterable: [...people.filterable, odd.name],
+      ...people,
+      columns,
+      projectable: [...people.projectable, odd.name],
+      filterable: [...people.filterable, odd.name],
     };
     const { sql, bindings } = (await planQueries(compiled('fields=we%22ird%3F&filter[we%22ird%3F]=x', collection), knex)).rows.toSQL();
-    const native = knex.raw(sql, bindings as never[]).toSQL().toNative();
+    const native = knex
+      .raw(sql, bindings as never[])
+      .toSQL()
+      .toNative();
     expect(native.sql).to.equal(
-      'select "people"."we""ird?" from "people" where (("people"."we""ird?" = $1)) order by "people"."id" asc limit $2');
+      'select "people"."we""ird?" from "people" where (("people"."we""ird?" = $1)) order by "people"."id" asc limit $2',
+    );
     expect(native.bindings).to.deep.equal(['x', 1001]);
   });
 });

@@ -24,90 +24,206 @@ class Thing extends Model {
 
 /** Fields named as their columns, as a model without name mappers has them. */
 const columns = (table: string, list: [string, ColumnType][]): Map<string, Column> =>
-  new Map(list.map(([name, type]) => [name, { name, column: name, table, type, nullable: name !== 'id', udt: type, orderable: type !== 'json' }]));
+  new Map(
+    list.map(([name, type]) => [name, { name, column: name, table, type, nullable: name !== 'id', udt: type, orderable: type !== 'json' }]),
+  );
 
 const key = (fields: ReadonlyMap<string, Column>, name: string): Column => fields.get(name) as Column;
 
 const personColumns = columns('people', [
-  ['id', 'integer'], ['name', 'text'], ['born', 'date'], ['created_at', 'timestamptz'], ['score', 'numeric'],
-  ['active', 'boolean'], ['big', 'bigint'], ['secret', 'text'],
+  ['id', 'integer'],
+  ['name', 'text'],
+  ['born', 'date'],
+  ['created_at', 'timestamptz'],
+  ['score', 'numeric'],
+  ['active', 'boolean'],
+  ['big', 'bigint'],
+  ['secret', 'text'],
 ]);
 
-const noteColumns = columns('notes', [['id', 'integer'], ['person_id', 'integer'], ['title', 'text'], ['created_at', 'timestamptz']]);
+const noteColumns = columns('notes', [
+  ['id', 'integer'],
+  ['person_id', 'integer'],
+  ['title', 'text'],
+  ['created_at', 'timestamptz'],
+]);
 
 const notes: ScopeCatalog = {
-  label: 'people.notes', modelClass: Note, table: 'notes', idColumns: ['id'], viaModel: false, columns: noteColumns,
-  projectable: ['id', 'title', 'created_at'], sortable: ['created_at'], searchable: ['title'], filterable: ['id', 'title'],
+  label: 'people.notes',
+  modelClass: Note,
+  table: 'notes',
+  idColumns: ['id'],
+  viaModel: false,
+  columns: noteColumns,
+  projectable: ['id', 'title', 'created_at'],
+  sortable: ['created_at'],
+  searchable: ['title'],
+  filterable: ['id', 'title'],
 };
 
 const noteRelation: RelationCatalog = {
-  name: 'notes', kind: 'has-many', cardinality: 'many', scope: notes,
-  ownerKeys: [key(personColumns, 'id')], relatedKeys: [key(noteColumns, 'person_id')], relations: new Map(),
+  name: 'notes',
+  kind: 'has-many',
+  cardinality: 'many',
+  scope: notes,
+  ownerKeys: [key(personColumns, 'id')],
+  relatedKeys: [key(noteColumns, 'person_id')],
+  relations: new Map(),
 };
 
-const tagColumns = columns('tags', [['id', 'integer'], ['label', 'text']]);
-const personTagColumns = columns('person_tags', [['person_id', 'integer'], ['tag_id', 'integer']]);
+const tagColumns = columns('tags', [
+  ['id', 'integer'],
+  ['label', 'text'],
+]);
+const personTagColumns = columns('person_tags', [
+  ['person_id', 'integer'],
+  ['tag_id', 'integer'],
+]);
 
 const tags: ScopeCatalog = {
-  label: 'people.tags', modelClass: Tag, table: 'tags', idColumns: ['id'], viaModel: false, columns: tagColumns,
-  projectable: ['id', 'label'], sortable: ['label'], searchable: ['label'], filterable: ['id', 'label'],
+  label: 'people.tags',
+  modelClass: Tag,
+  table: 'tags',
+  idColumns: ['id'],
+  viaModel: false,
+  columns: tagColumns,
+  projectable: ['id', 'label'],
+  sortable: ['label'],
+  searchable: ['label'],
+  filterable: ['id', 'label'],
 };
 
 /** many-to-many through `person_tags`. */
 const tagRelation: RelationCatalog = {
-  name: 'tags', kind: 'many-to-many', cardinality: 'many', scope: tags,
-  ownerKeys: [key(personColumns, 'id')], relatedKeys: [key(tagColumns, 'id')],
+  name: 'tags',
+  kind: 'many-to-many',
+  cardinality: 'many',
+  scope: tags,
+  ownerKeys: [key(personColumns, 'id')],
+  relatedKeys: [key(tagColumns, 'id')],
   through: {
-    table: 'person_tags', ownerKeys: [key(personTagColumns, 'person_id')], relatedKeys: [key(personTagColumns, 'tag_id')], modelClass: PersonTag,
+    table: 'person_tags',
+    ownerKeys: [key(personTagColumns, 'person_id')],
+    relatedKeys: [key(personTagColumns, 'tag_id')],
+    modelClass: PersonTag,
   },
   relations: new Map(),
 };
 
-const nicknameColumns = columns('nicknames', [['id', 'integer'], ['person_id', 'integer'], ['person_name', 'text'], ['nick', 'text']]);
+const nicknameColumns = columns('nicknames', [
+  ['id', 'integer'],
+  ['person_id', 'integer'],
+  ['person_name', 'text'],
+  ['nick', 'text'],
+]);
 
 const nicknames: ScopeCatalog = {
-  label: 'people.nicknames', modelClass: Nickname, table: 'nicknames', idColumns: ['id'], viaModel: false,
+  label: 'people.nicknames',
+  modelClass: Nickname,
+  table: 'nicknames',
+  idColumns: ['id'],
+  viaModel: false,
   columns: nicknameColumns,
-  projectable: ['id', 'nick'], sortable: ['nick'], searchable: ['nick'], filterable: ['nick'],
+  projectable: ['id', 'nick'],
+  sortable: ['nick'],
+  searchable: ['nick'],
+  filterable: ['nick'],
 };
 
 /** A composite key: (id, name) -> (person_id, person_name). */
 const nicknameRelation: RelationCatalog = {
-  name: 'nicknames', kind: 'has-many', cardinality: 'many', scope: nicknames,
+  name: 'nicknames',
+  kind: 'has-many',
+  cardinality: 'many',
+  scope: nicknames,
   ownerKeys: [key(personColumns, 'id'), key(personColumns, 'name')],
   relatedKeys: [key(nicknameColumns, 'person_id'), key(nicknameColumns, 'person_name')],
   relations: new Map(),
 };
 
-
 const visible = ['id', 'name', 'born', 'created_at', 'score', 'active', 'big'];
 
 export const people: CollectionCatalog = {
-  name: 'people', label: 'people', modelClass: Person, table: 'people', idColumns: ['id'], viaModel: false, columns: personColumns,
-  projectable: visible, sortable: visible, searchable: ['name', 'id'], filterable: visible,
-  relations: new Map([['notes', noteRelation], ['tags', tagRelation], ['nicknames', nicknameRelation]]),
+  name: 'people',
+  label: 'people',
+  modelClass: Person,
+  table: 'people',
+  idColumns: ['id'],
+  viaModel: false,
+  columns: personColumns,
+  projectable: visible,
+  sortable: visible,
+  searchable: ['name', 'id'],
+  filterable: visible,
+  relations: new Map([
+    ['notes', noteRelation],
+    ['tags', tagRelation],
+    ['nicknames', nicknameRelation],
+  ]),
 };
 
 export const limits = {
-  defaultPageSize: 15, maxPageSize: 100, maxRows: 1000, maxClauses: 10, maxListItems: 5, maxExpansions: 3, maxExpandDepth: 3, maxRelatedRows: 50,
-  total: 'exact' as const, estimateAbove: 100,
+  defaultPageSize: 15,
+  maxPageSize: 100,
+  maxRows: 1000,
+  maxClauses: 10,
+  maxListItems: 5,
+  maxExpansions: 3,
+  maxExpandDepth: 3,
+  maxRelatedRows: 50,
+  total: 'exact' as const,
+  estimateAbove: 100,
 };
 
 /** An enum in a schema whose name needs quoting, a text array, an integer array, a real and a jsonb. */
 const thingColumns = new Map<string, Column>([
   ['id', { name: 'id', column: 'id', table: 'things', type: 'integer', nullable: false, udt: 'int4', orderable: true }],
-  ['mood', {
-    name: 'mood', column: 'mood', table: 'things', type: 'enum', nullable: true, udt: 'mo"od?', udtSchema: 'odd schema',
-    orderable: true, labels: ['sad', 'ok', 'happy'],
-  }],
-  ['tags', {
-    name: 'tags', column: 'tags', table: 'things', type: 'array', nullable: true, udt: '_text', udtSchema: 'pg_catalog',
-    orderable: true, element: 'text', elementSchema: 'pg_catalog', elementType: 'text',
-  }],
-  ['counts', {
-    name: 'counts', column: 'counts', table: 'things', type: 'array', nullable: true, udt: '_int8', udtSchema: 'pg_catalog',
-    orderable: true, element: 'int8', elementSchema: 'pg_catalog', elementType: 'bigint',
-  }],
+  [
+    'mood',
+    {
+      name: 'mood',
+      column: 'mood',
+      table: 'things',
+      type: 'enum',
+      nullable: true,
+      udt: 'mo"od?',
+      udtSchema: 'odd schema',
+      orderable: true,
+      labels: ['sad', 'ok', 'happy'],
+    },
+  ],
+  [
+    'tags',
+    {
+      name: 'tags',
+      column: 'tags',
+      table: 'things',
+      type: 'array',
+      nullable: true,
+      udt: '_text',
+      udtSchema: 'pg_catalog',
+      orderable: true,
+      element: 'text',
+      elementSchema: 'pg_catalog',
+      elementType: 'text',
+    },
+  ],
+  [
+    'counts',
+    {
+      name: 'counts',
+      column: 'counts',
+      table: 'things',
+      type: 'array',
+      nullable: true,
+      udt: '_int8',
+      udtSchema: 'pg_catalog',
+      orderable: true,
+      element: 'int8',
+      elementSchema: 'pg_catalog',
+      elementType: 'bigint',
+    },
+  ],
   ['ratio', { name: 'ratio', column: 'ratio', table: 'things', type: 'float', nullable: true, udt: 'float4', orderable: true }],
   ['doc', { name: 'doc', column: 'doc', table: 'things', type: 'json', nullable: true, udt: 'jsonb', orderable: true }],
 ]);
@@ -115,6 +231,16 @@ const thingColumns = new Map<string, Column>([
 const thingFields = [...thingColumns.keys()];
 
 export const things: CollectionCatalog = {
-  name: 'things', label: 'things', modelClass: Thing, table: 'things', idColumns: ['id'], viaModel: false, columns: thingColumns,
-  projectable: thingFields, sortable: thingFields, searchable: thingFields, filterable: thingFields, relations: new Map(),
+  name: 'things',
+  label: 'things',
+  modelClass: Thing,
+  table: 'things',
+  idColumns: ['id'],
+  viaModel: false,
+  columns: thingColumns,
+  projectable: thingFields,
+  sortable: thingFields,
+  searchable: thingFields,
+  filterable: thingFields,
+  relations: new Map(),
 };

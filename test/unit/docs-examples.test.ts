@@ -59,12 +59,39 @@ describe('docs examples: matching shortened responses', () => {
 describe('docs examples: finding them in markdown', () => {
   it('pairs a request line with the blocks after it, and a curl block with one body per command', () => {
     const text = [
-      fence, 'GET /api/users?filter[xor id]=1', fence, '', fence, 'Allow: GET', fence, `${fence}json`, '{"status": 405}', fence,
-      'Prose.', `${fence}sh`, "curl -g 'http://localhost:3000/api/a'", 'curl -g -H "X-A: 1" \\', '  http://example.test/b', fence, `${fence}json`, '[1]', '[2]', fence,
+      fence,
+      'GET /api/users?filter[xor id]=1',
+      fence,
+      '',
+      fence,
+      'Allow: GET',
+      fence,
+      `${fence}json`,
+      '{"status": 405}',
+      fence,
+      'Prose.',
+      `${fence}sh`,
+      "curl -g 'http://localhost:3000/api/a'",
+      'curl -g -H "X-A: 1" \\',
+      '  http://example.test/b',
+      fence,
+      `${fence}json`,
+      '[1]',
+      '[2]',
+      fence,
     ].join('\n');
     const { examples, problems } = collectExamples('x.md', text);
     expect(problems).to.deep.equal([]);
-    expect(examples.map((e) => [e.request.line, e.request.method, e.request.host, e.request.target, e.response?.headers, e.response?.bodies.length])).to.deep.equal([
+    expect(
+      examples.map((e) => [
+        e.request.line,
+        e.request.method,
+        e.request.host,
+        e.request.target,
+        e.response?.headers,
+        e.response?.bodies.length,
+      ]),
+    ).to.deep.equal([
       [2, 'GET', 'localhost:3000', '/api/users?filter[xor id]=1', [['Allow', 'GET']], 1],
       [13, 'GET', 'localhost:3000', '/api/a', [], 1],
       [14, 'GET', 'example.test', '/b', [], 1],
@@ -73,7 +100,14 @@ describe('docs examples: finding them in markdown', () => {
   });
 
   it('reads continuation lines, comments after two spaces and inline responses', () => {
-    const text = [fence, 'GET /api/users?fields=id', '      &limit=2       two users', '[{"id": 1}, …]', 'GET /api/users?offset=5', fence].join('\n');
+    const text = [
+      fence,
+      'GET /api/users?fields=id',
+      '      &limit=2       two users',
+      '[{"id": 1}, …]',
+      'GET /api/users?offset=5',
+      fence,
+    ].join('\n');
     const { examples } = collectExamples('x.md', text);
     expect(examples.map((e) => [e.request.target, e.response?.bodies.length])).to.deep.equal([
       ['/api/users?fields=id&limit=2', 1],
@@ -83,11 +117,30 @@ describe('docs examples: finding them in markdown', () => {
 
   it('applies a marker to the block right after it and reports one that is misplaced or unreadable', () => {
     const text = [
-      '<!-- example: not-demo (a host app) -->', fence, 'PUT /api/posts', fence,
-      '<!-- example: options={"limits":{"maxRelatedRows":100}} env={"API_TOKEN":"t"} -->', '', fence, 'GET /api/roles', fence,
-      '<!-- example: not-demo -->', 'Prose.', fence, 'GET /api/a', fence,
-      '<!-- example: bogus -->', fence, 'GET /api/b', fence,
-      fence, 'GET /api/c', fence, fence, '{"a": }', fence,
+      '<!-- example: not-demo (a host app) -->',
+      fence,
+      'PUT /api/posts',
+      fence,
+      '<!-- example: options={"limits":{"maxRelatedRows":100}} env={"API_TOKEN":"t"} -->',
+      '',
+      fence,
+      'GET /api/roles',
+      fence,
+      '<!-- example: not-demo -->',
+      'Prose.',
+      fence,
+      'GET /api/a',
+      fence,
+      '<!-- example: bogus -->',
+      fence,
+      'GET /api/b',
+      fence,
+      fence,
+      'GET /api/c',
+      fence,
+      fence,
+      '{"a": }',
+      fence,
     ].join('\n');
     const { examples, problems } = collectExamples('x.md', text);
     expect(examples.map((e) => e.setup)).to.deep.equal([

@@ -24,14 +24,30 @@ describe('respond: page window', () => {
 describe('respond: envelope', () => {
   const url = (n: number) => `http://h/api/users?page=${n}`;
 
-  it('has Laravel\'s keys in order and null from/to past the end', () => {
+  it("has Laravel's keys in order and null from/to past the end", () => {
     const envelope = buildEnvelope([], { page: 9, pageSize: 10, total: 25, path: 'http://h/api/users', pageUrl: url });
     expect(Object.keys(envelope)).to.deep.equal([
-      'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links',
-      'next_page_url', 'path', 'per_page', 'prev_page_url', 'to', 'total',
+      'current_page',
+      'data',
+      'first_page_url',
+      'from',
+      'last_page',
+      'last_page_url',
+      'links',
+      'next_page_url',
+      'path',
+      'per_page',
+      'prev_page_url',
+      'to',
+      'total',
     ]);
-    expect([envelope.from, envelope.to, envelope.last_page, envelope.next_page_url, envelope.prev_page_url])
-      .to.deep.equal([null, null, 3, null, url(8)]);
+    expect([envelope.from, envelope.to, envelope.last_page, envelope.next_page_url, envelope.prev_page_url]).to.deep.equal([
+      null,
+      null,
+      3,
+      null,
+      url(8),
+    ]);
   });
 
   it('counts from and to on a middle page and marks the current link', () => {

@@ -20,8 +20,10 @@ function readJson(file: string): Record<string, unknown> {
  */
 function pathsIn(value: unknown, at: string, out: [string, string][] = []): [string, string][] {
   if (typeof value === 'string') {
-    const looksLikePath = /^\.{0,2}\/?[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*\/?$/.test(value) && !value.startsWith('/')
-      && (value.includes('/') || /\.[A-Za-z]{1,5}$/.test(value));
+    const looksLikePath =
+      /^\.{0,2}\/?[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*\/?$/.test(value) &&
+      !value.startsWith('/') &&
+      (value.includes('/') || /\.[A-Za-z]{1,5}$/.test(value));
     if (looksLikePath) out.push([at, value]);
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => pathsIn(item, `${at}[${i}]`, out));
@@ -58,14 +60,21 @@ describe('plugin.json manifest', function () {
     const paths = pathsIn(readJson('plugin.json'), 'plugin.json');
     expect(paths, 'paths named by plugin.json').to.not.be.empty;
     const missing = paths.filter(([, path]) => !existsSync(join(root, path)));
-    expect(missing.map(([at, path]) => `${at} = ${path}`), 'missing files').to.deep.equal([]);
+    expect(
+      missing.map(([at, path]) => `${at} = ${path}`),
+      'missing files',
+    ).to.deep.equal([]);
   });
 
   it('names only files the package ships (inside package.json files)', function () {
     const shipped = readJson('package.json').files as string[];
-    const outside = pathsIn(readJson('plugin.json'), 'plugin.json')
-      .filter(([, path]) => !shipped.some((entry) => path === entry || path.startsWith(`${entry}/`)));
-    expect(outside.map(([at, path]) => `${at} = ${path}`), 'not in package.json files').to.deep.equal([]);
+    const outside = pathsIn(readJson('plugin.json'), 'plugin.json').filter(
+      ([, path]) => !shipped.some((entry) => path === entry || path.startsWith(`${entry}/`)),
+    );
+    expect(
+      outside.map(([at, path]) => `${at} = ${path}`),
+      'not in package.json files',
+    ).to.deep.equal([]);
   });
 
   it('names the built admin UI and its default path, as the admin option serves them', function () {

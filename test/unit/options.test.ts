@@ -26,7 +26,16 @@ describe('options: planCache', function () {
     expect(resolve({ planCache: { maxBytes: 0 } }).planCache).to.equal(undefined);
   });
 
-  for (const planCache of [-1, 1.5, '8MiB', { maxEntries: 10 }, { maxBytes: -1 }, { maxBytes: 1.5 }, { maxBytes: 1024, ttl: 5 }, { maxBytes: 1024, maxEntries: 0 }]) {
+  for (const planCache of [
+    -1,
+    1.5,
+    '8MiB',
+    { maxEntries: 10 },
+    { maxBytes: -1 },
+    { maxBytes: 1.5 },
+    { maxBytes: 1024, ttl: 5 },
+    { maxBytes: 1024, maxEntries: 0 },
+  ]) {
     it(`refuses ${JSON.stringify(planCache)} at start-up, naming planCache`, function () {
       expect(() => resolve({ planCache } as unknown as Partial<QueryModifiersOptions>)).to.throw(/invalid options[\s\S]*planCache/);
     });

@@ -35,8 +35,15 @@ const KINDS: readonly [string, (i: number) => string][] = [
   ['a short filter', (i) => `filter[id]=${i}`],
   ['a 500-item in list', (i) => `fields=id,name&in[id]=${numbers(i, 500)}`],
   ['50 long text values', (i) => Array.from({ length: 50 }, (_, k) => `filter[or+name]=${i}-${k}-${'x'.repeat(100)}`).join('&')],
-  ['long search terms and an expansion', (i) => `search[name]=*${'ab'.repeat(600)}${i}*&expand[notes]=n&n_search[title]=${'cd'.repeat(600)}${i}*`],
-  ['per-parent windows on expansions', (i) => `expand[notes]=n&n_limit=${i % 50 + 1}&n_offset=${i}&n_filter[title]=${'ef'.repeat(200)}${i}&expand[tags]=t&t_limit=2&expand[nicknames]=k&k_offset=${i}`],
+  [
+    'long search terms and an expansion',
+    (i) => `search[name]=*${'ab'.repeat(600)}${i}*&expand[notes]=n&n_search[title]=${'cd'.repeat(600)}${i}*`,
+  ],
+  [
+    'per-parent windows on expansions',
+    (i) =>
+      `expand[notes]=n&n_limit=${(i % 50) + 1}&n_offset=${i}&n_filter[title]=${'ef'.repeat(200)}${i}&expand[tags]=t&t_limit=2&expand[nicknames]=k&k_offset=${i}`,
+  ],
   ['values outside Latin-1', (i) => `filter[name]=<>${encodeURIComponent('ж'.repeat(400))}${i}&sort[name]=desc&per-page=20&page=2`],
 ];
 

@@ -10,7 +10,7 @@ import { createReplicaKnexes } from '../../server/db';
 import { User } from '../support/fixture';
 
 describe('replicas: WAL positions', function () {
-  it('reads PostgreSQL\'s pg_lsn text and writes it back', function () {
+  it("reads PostgreSQL's pg_lsn text and writes it back", function () {
     expect(parseLsn('16/B374D848')).to.equal(0x16b374d848n);
     expect(parseLsn('0/0')).to.equal(0n);
     expect(formatLsn(0x16b374d848n)).to.equal('16/B374D848');
@@ -24,7 +24,7 @@ describe('replicas: WAL positions', function () {
   });
 });
 
-describe('replicas: lag against the primary\'s timeline', function () {
+describe("replicas: lag against the primary's timeline", function () {
   it('is 0 for a replica that has everything the primary had at its last check', function () {
     const timeline = new PrimaryTimeline(10_000);
     timeline.record(100n, 0);
@@ -66,7 +66,10 @@ describe('replicas: lag against the primary\'s timeline', function () {
 describe('demo server: DATABASE_REPLICA_URLS', function () {
   it('makes one Knex per URL, and none when unset', async function () {
     expect(createReplicaKnexes({})).to.deep.equal([]);
-    const made = createReplicaKnexes({ DATABASE_URL: 'postgres://p/demo', DATABASE_REPLICA_URLS: 'postgres://r1/demo, postgres://r2/demo,' });
+    const made = createReplicaKnexes({
+      DATABASE_URL: 'postgres://p/demo',
+      DATABASE_REPLICA_URLS: 'postgres://r1/demo, postgres://r2/demo,',
+    });
     expect(made).to.have.length(2);
     await Promise.all(made.map((k) => k.destroy()));
   });
@@ -98,7 +101,16 @@ describe('replicas: options', function () {
   for (const [what, replicas, pattern] of [
     ['an empty list', [], /replicas/],
     ['a server that is not a Knex instance', ['postgres://r1/db'], /replicas\[0\] must be a Knex instance/],
-    ['a name used twice', { servers: [{ name: 'eu', knex: other }, { name: 'eu', knex: other }] }, /replicas\[1\]\.name "eu" is used twice/],
+    [
+      'a name used twice',
+      {
+        servers: [
+          { name: 'eu', knex: other },
+          { name: 'eu', knex: other },
+        ],
+      },
+      /replicas\[1\]\.name "eu" is used twice/,
+    ],
     ['the name primary', { servers: [{ name: 'primary', knex: other }] }, /is used twice \(or is "primary"\)/],
     ['a check interval under 50 ms', { servers: [other], checkIntervalMs: 10 }, /checkIntervalMs/],
     ['an unknown setting', { servers: [other], maxLag: 5 }, /replicas/],

@@ -36,11 +36,17 @@ describe('apply: keyset seek', () => {
   });
 
   it('a nullable key ascending: past a value, NULLs (last) follow; past NULL, only NULLs with a greater key', async () => {
-    const past = await rowsSql(`fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: ['b', '3'] })}`);
-    expect(past.sql).to.contain(' where ((("people"."name" > ?::"text" OR "people"."name" IS NULL)) '
-      + 'OR ("people"."name" = ?::"text" AND "people"."id" > ?::"integer")) order by');
+    const past = await rowsSql(
+      `fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: ['b', '3'] })}`,
+    );
+    expect(past.sql).to.contain(
+      ' where ((("people"."name" > ?::"text" OR "people"."name" IS NULL)) ' +
+        'OR ("people"."name" = ?::"text" AND "people"."id" > ?::"integer")) order by',
+    );
     expect(past.bindings).to.deep.equal(['b', 'b', 3, 16]);
-    const afterNull = await rowsSql(`fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: [null, '3'] })}`);
+    const afterNull = await rowsSql(
+      `fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: [null, '3'] })}`,
+    );
     expect(afterNull.sql).to.contain(' where (("people"."name" IS NULL AND "people"."id" > ?::"integer")) order by');
   });
 
@@ -48,7 +54,9 @@ describe('apply: keyset seek', () => {
     const token = { sort: ['id:desc'], direction: 'next', at: ['9'] } as const;
     const { sql } = await rowsSql(`fields=id&sort[id]=desc&cursor=${cursor(token)}`);
     expect(tail(sql)).to.equal(' from "people" where ("people"."id") < (?::"integer") order by "people"."id" desc limit ?');
-    const prev = await rowsSql(`fields=id&sort[big]=desc&cursor=${cursor({ sort: ['big:desc', 'id:asc'], direction: 'prev', at: ['5', '2'] })}`);
+    const prev = await rowsSql(
+      `fields=id&sort[big]=desc&cursor=${cursor({ sort: ['big:desc', 'id:asc'], direction: 'prev', at: ['5', '2'] })}`,
+    );
     expect(prev.sql).to.contain(' order by "people"."big" asc, "people"."id" desc limit ?');
     expect(prev.sql).to.contain('("people"."big" > ?::"bigint" OR "people"."big" IS NULL)');
     expect(prev.bindings).to.deep.equal(['5', '5', 2, 16]);
@@ -57,7 +65,8 @@ describe('apply: keyset seek', () => {
   it('the probe asks for one row on the other side of the boundary, the boundary row included', async () => {
     const planned = await planQueries(compiled(`fields=id&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`), knex);
     expect(planned.probe?.toSQL()).to.deep.equal({
-      sql: 'select 1 as "found" from "people" where (("people"."id") > (?::"integer")) IS NOT TRUE limit ?', bindings: [7, 1],
+      sql: 'select 1 as "found" from "people" where (("people"."id") > (?::"integer")) IS NOT TRUE limit ?',
+      bindings: [7, 1],
     });
     expect((await planQueries(compiled('fields=id&cursor='), knex)).probe).to.equal(undefined);
   });

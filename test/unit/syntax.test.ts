@@ -28,7 +28,10 @@ describe('syntax: parseQueryString', () => {
   it('refuses an undecodable key that is a modifier once decoded or has an encoded bracket', () => {
     for (const query of ['filter%5Bname%E0%5D=Kate', 'filter%5bname%E0%5d=Kate', 'sort%5Bname%FF%5D', 'x%5B%E0=1', 'filter[name%E0]=1']) {
       const problems = describe_(query).problems;
-      expect(problems.map((p) => [p.code, p.parameter]), query).to.deep.equal([['MALFORMED_PARAMETER', query.split('=')[0]]]);
+      expect(
+        problems.map((p) => [p.code, p.parameter]),
+        query,
+      ).to.deep.equal([['MALFORMED_PARAMETER', query.split('=')[0]]]);
     }
   });
 
@@ -49,7 +52,10 @@ describe('syntax: parseQueryString', () => {
       ['filter%2525%35Bname%E0=x', 'filter%2525%35Bname%E0'],
     ] as const) {
       const problems = describe_(query).problems;
-      expect(problems.map((p) => [p.code, p.parameter]), query).to.deep.equal([['MALFORMED_PARAMETER', parameter]]);
+      expect(
+        problems.map((p) => [p.code, p.parameter]),
+        query,
+      ).to.deep.equal([['MALFORMED_PARAMETER', parameter]]);
     }
     // Five times is past the bound, and a host's own key encoded twice stays the host's.
     for (const query of ['filter%252525255Bname%252525255D=Kate', 'utm%255Bsource%255D=x']) {
@@ -77,7 +83,18 @@ describe('syntax: readKey', () => {
   });
 
   it('reports keys that look like ours but are malformed', () => {
-    for (const key of ['filter[]', 'filter', 'sort', 'fields[]', 'page[1]', 'filter[id', 'filter[a]b', 'p_expand[]', 'p_expand', 'per_page']) {
+    for (const key of [
+      'filter[]',
+      'filter',
+      'sort',
+      'fields[]',
+      'page[1]',
+      'filter[id',
+      'filter[a]b',
+      'p_expand[]',
+      'p_expand',
+      'per_page',
+    ]) {
       expect(readKey(key).kind, key).to.equal('malformed');
     }
   });
@@ -85,9 +102,15 @@ describe('syntax: readKey', () => {
 
 describe('syntax: values', () => {
   it('reads the operator, longest first', () => {
-    expect(parseFilterValue('>=5')).to.deep.equal({ ok: true, value: { operator: '>=', value: { kind: 'text', text: '5', quoted: false } } });
+    expect(parseFilterValue('>=5')).to.deep.equal({
+      ok: true,
+      value: { operator: '>=', value: { kind: 'text', text: '5', quoted: false } },
+    });
     expect(parseFilterValue('<>null')).to.deep.equal({ ok: true, value: { operator: '<>', value: { kind: 'null' } } });
-    expect(parseFilterValue('"null"')).to.deep.equal({ ok: true, value: { operator: '=', value: { kind: 'text', text: 'null', quoted: true } } });
+    expect(parseFilterValue('"null"')).to.deep.equal({
+      ok: true,
+      value: { operator: '=', value: { kind: 'text', text: 'null', quoted: true } },
+    });
   });
 
   it('splits lists on commas outside double quotes, with backslash escapes', () => {
@@ -122,7 +145,9 @@ describe('syntax: describeQuery', () => {
     const d = describe_('filter[id]=>=5&in[role]=a,b&filter[or! status]=banned&filter[AND name]=x');
     expect(d.problems).to.deep.equal([]);
     expect(d.root.clauses.filter.map((c) => [c.word, c.negated, c.field])).to.deep.equal([
-      ['and', false, 'id'], ['or', true, 'status'], ['and', false, 'name'],
+      ['and', false, 'id'],
+      ['or', true, 'status'],
+      ['and', false, 'name'],
     ]);
     expect(d.root.clauses.in).to.have.length(1);
   });
@@ -131,7 +156,8 @@ describe('syntax: describeQuery', () => {
     const d = describe_('c_limit=2&expand[posts]=p&p_expand[comments]=c&p_offset=1&limit=5');
     expect(d.problems).to.deep.equal([]);
     expect(d.expands.map((e) => [e.parameter, e.owner, e.alias])).to.deep.equal([
-      ['expand[posts]', undefined, 'p'], ['p_expand[comments]', 'p', 'c'],
+      ['expand[posts]', undefined, 'p'],
+      ['p_expand[comments]', 'p', 'c'],
     ]);
     expect(d.aliased.get('c')?.window).to.deep.equal({ limit: { parameter: 'c_limit', value: 2 }, offset: undefined });
     expect(d.aliased.get('p')?.window).to.deep.equal({ limit: undefined, offset: { parameter: 'p_offset', value: 1 } });
@@ -142,7 +168,9 @@ describe('syntax: describeQuery', () => {
   it('declares only aliases reachable from a root expand; utm_limit is an alias modifier', () => {
     const d = describe_('a_expand[posts]=b&b_expand[author]=a&utm_limit=3');
     expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
-      ['UNKNOWN_ALIAS', 'a_expand[posts]'], ['UNKNOWN_ALIAS', 'b_expand[author]'], ['UNKNOWN_ALIAS', 'utm_limit'],
+      ['UNKNOWN_ALIAS', 'a_expand[posts]'],
+      ['UNKNOWN_ALIAS', 'b_expand[author]'],
+      ['UNKNOWN_ALIAS', 'utm_limit'],
     ]);
   });
 
@@ -202,10 +230,14 @@ describe('syntax: describeQuery', () => {
     expect(describe_('total=none').total).to.equal('none');
     expect(describe_('per-page=5').total).to.equal(undefined);
     const bad = describe_('total=EXACT');
-    expect(bad.problems.map((p) => [p.code, p.parameter, p.allowed])).to.deep.equal([['MALFORMED_PARAMETER', 'total', ['exact', 'estimated', 'none']]]);
+    expect(bad.problems.map((p) => [p.code, p.parameter, p.allowed])).to.deep.equal([
+      ['MALFORMED_PARAMETER', 'total', ['exact', 'estimated', 'none']],
+    ]);
     expect(describe_('total=none&total=exact').problems.map((p) => p.code)).to.deep.equal(['DUPLICATE_PARAMETER']);
     expect(describe_('x_total=none').problems).to.deep.equal([]);
-    expect(describe_('expand[posts]=p&p_total=none').problems.map((p) => [p.code, p.parameter])).to.deep.equal([['MALFORMED_PARAMETER', 'p_total']]);
+    expect(describe_('expand[posts]=p&p_total=none').problems.map((p) => [p.code, p.parameter])).to.deep.equal([
+      ['MALFORMED_PARAMETER', 'p_total'],
+    ]);
   });
 
   it('counts clauses and the longest list for the cost caps', () => {
@@ -214,7 +246,9 @@ describe('syntax: describeQuery', () => {
   });
 
   it('counts each relation the request names once, with the first key, and one clause per relation a search reaches', () => {
-    const d = describe_('filter[or! posts.status]=a&expand[posts]&has[roles]=r&r_filter[x.y]=1&count[posts]&search[name,posts.title,phone.kind]=a&sort[author.name]');
+    const d = describe_(
+      'filter[or! posts.status]=a&expand[posts]&has[roles]=r&r_filter[x.y]=1&count[posts]&search[name,posts.title,phone.kind]=a&sort[author.name]',
+    );
     expect(d.cost.relations).to.deep.equal([
       { name: 'posts', parameter: 'filter[or! posts.status]' },
       { name: 'roles', parameter: 'has[roles]' },

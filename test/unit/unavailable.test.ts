@@ -73,12 +73,16 @@ describe('isUnavailable (503 classification)', function () {
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']) {
       expect(isUnavailable(Object.assign(new Error(code), { code })), code).to.equal(true);
     }
-    expect(isUnavailable(Object.assign(new Error('connect ENOENT /run/postgresql/.s.PGSQL.5432'), { code: 'ENOENT', syscall: 'connect' }))).to.equal(true);
+    expect(
+      isUnavailable(Object.assign(new Error('connect ENOENT /run/postgresql/.s.PGSQL.5432'), { code: 'ENOENT', syscall: 'connect' })),
+    ).to.equal(true);
     expect(isUnavailable(Object.assign(new Error('open ENOENT'), { code: 'ENOENT', syscall: 'open' }))).to.equal(false);
   });
 
   it("knex's pool timeout is unavailable; another TimeoutError (a host's AbortSignal.timeout) is not", function () {
-    const knexTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' });
+    const knexTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), {
+      name: 'KnexTimeoutError',
+    });
     expect(isUnavailable(knexTimeout)).to.equal(true);
     expect(isUnavailable(wrapped(knexTimeout))).to.equal(true);
     expect(isUnavailable(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }))).to.equal(false);
@@ -107,7 +111,15 @@ describe('isUnavailable (503 classification)', function () {
   });
 
   it('other values and errors are not unavailable', function () {
-    for (const value of [undefined, null, 'ECONNREFUSED', 57014, new Error('boom'), new TypeError('x is not a function'), { code: 'FIELD_NOT_ALLOWED' }]) {
+    for (const value of [
+      undefined,
+      null,
+      'ECONNREFUSED',
+      57014,
+      new Error('boom'),
+      new TypeError('x is not a function'),
+      { code: 'FIELD_NOT_ALLOWED' },
+    ]) {
       expect(isUnavailable(value), inspect(value)).to.equal(false);
     }
   });

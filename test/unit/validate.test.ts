@@ -22,33 +22,51 @@ const column = (name: string) => people.columns.get(name)!;
 
 describe('validate: values', () => {
   it('checks integers against the column range', () => {
-    expect(coerceValue(column('id'), { kind: 'text', text: '42', quoted: false })).to.deep.equal({ ok: true, operand: { kind: 'value', value: 42 } });
+    expect(coerceValue(column('id'), { kind: 'text', text: '42', quoted: false })).to.deep.equal({
+      ok: true,
+      operand: { kind: 'value', value: 42 },
+    });
     expect(coerceValue(column('id'), { kind: 'text', text: 'abc', quoted: false }).ok).to.equal(false);
     expect(coerceValue(column('id'), { kind: 'text', text: '2147483648', quoted: false }).ok).to.equal(false);
-    expect(coerceValue(column('big'), { kind: 'text', text: '9007199254740993', quoted: false }))
-      .to.deep.equal({ ok: true, operand: { kind: 'value', value: '9007199254740993' } });
+    expect(coerceValue(column('big'), { kind: 'text', text: '9007199254740993', quoted: false })).to.deep.equal({
+      ok: true,
+      operand: { kind: 'value', value: '9007199254740993' },
+    });
   });
 
   it('turns a date-only value on a timestamp into a whole UTC day', () => {
     expect(coerceValue(column('created_at'), { kind: 'text', text: '2024-02-28', quoted: false })).to.deep.equal({
-      ok: true, operand: { kind: 'day', start: '2024-02-28T00:00:00Z', end: '2024-02-29T00:00:00Z' },
+      ok: true,
+      operand: { kind: 'day', start: '2024-02-28T00:00:00Z', end: '2024-02-29T00:00:00Z' },
     });
     expect(coerceValue(column('created_at'), { kind: 'text', text: '2025-12-31', quoted: false })).to.deep.equal({
-      ok: true, operand: { kind: 'day', start: '2025-12-31T00:00:00Z', end: '2026-01-01T00:00:00Z' },
+      ok: true,
+      operand: { kind: 'day', start: '2025-12-31T00:00:00Z', end: '2026-01-01T00:00:00Z' },
     });
   });
 
   it('normalises timestamps to UTC keeping microseconds', () => {
-    expect(coerceValue(column('created_at'), { kind: 'text', text: '2025-04-17T01:19:49.123456+02:00', quoted: false }))
-      .to.deep.equal({ ok: true, operand: { kind: 'value', value: '2025-04-16T23:19:49.123456Z' } });
-    expect(coerceValue(column('created_at'), { kind: 'text', text: '2025-04-17 01:19', quoted: false }))
-      .to.deep.equal({ ok: true, operand: { kind: 'value', value: '2025-04-17T01:19:00.000000Z' } });
+    expect(coerceValue(column('created_at'), { kind: 'text', text: '2025-04-17T01:19:49.123456+02:00', quoted: false })).to.deep.equal({
+      ok: true,
+      operand: { kind: 'value', value: '2025-04-16T23:19:49.123456Z' },
+    });
+    expect(coerceValue(column('created_at'), { kind: 'text', text: '2025-04-17 01:19', quoted: false })).to.deep.equal({
+      ok: true,
+      operand: { kind: 'value', value: '2025-04-17T01:19:00.000000Z' },
+    });
   });
 
-  it('rejects impossible dates and other types\' nonsense', () => {
+  it("rejects impossible dates and other types' nonsense", () => {
     const bad: [string, string][] = [
-      ['born', '2025-02-30'], ['born', '2025-04-17T10:00'], ['created_at', '2025-13-01'], ['created_at', '0000-01-01'],
-      ['score', '1.2.3'], ['score', '1e5'], ['active', 'yes'], ['name', 'a\u0000b'], ['created_at', '2025-04-17T24:00'],
+      ['born', '2025-02-30'],
+      ['born', '2025-04-17T10:00'],
+      ['created_at', '2025-13-01'],
+      ['created_at', '0000-01-01'],
+      ['score', '1.2.3'],
+      ['score', '1e5'],
+      ['active', 'yes'],
+      ['name', 'a\u0000b'],
+      ['created_at', '2025-04-17T24:00'],
     ];
     for (const [name, text] of bad) {
       expect(coerceValue(column(name), { kind: 'text', text, quoted: false }).ok, `${name}=${text}`).to.equal(false);
@@ -60,7 +78,10 @@ describe('validate: scopes', () => {
   it('groups clauses: an or starts a new AND-list (NOT before AND before OR)', () => {
     const v = validate('filter[id]=1&filter[and name]=a&filter[or id]=2&filter[and! name]=b');
     const group = v.root.groups[0]!;
-    expect(group.anyOf.map((terms) => terms.map((t) => t.negated))).to.deep.equal([[false, false], [false, true]]);
+    expect(group.anyOf.map((terms) => terms.map((t) => t.negated))).to.deep.equal([
+      [false, false],
+      [false, true],
+    ]);
   });
 
   it('negates the first clause of a group when it carries !', () => {
@@ -80,7 +101,11 @@ describe('validate: scopes', () => {
 
   it('orders by the requested keys, then the primary key', () => {
     const v = validate('sort[name]=desc&sort[created_at]');
-    expect(v.root.order.map((o) => [o.column.name, o.direction])).to.deep.equal([['name', 'desc'], ['created_at', 'asc'], ['id', 'asc']]);
+    expect(v.root.order.map((o) => [o.column.name, o.direction])).to.deep.equal([
+      ['name', 'desc'],
+      ['created_at', 'asc'],
+      ['id', 'asc'],
+    ]);
     expect(validate('sort[id]=d').root.order.map((o) => o.column.name)).to.deep.equal(['id']);
   });
 
@@ -91,21 +116,25 @@ describe('validate: scopes', () => {
 
   it('answers unknown and hidden fields alike', () => {
     expect(problemsOf('filter[secret]=x&sort[nope]&fields=secret')).to.deep.equal([
-      ['FIELD_NOT_ALLOWED', 'filter[secret]'], ['FIELD_NOT_ALLOWED', 'sort[nope]'], ['FIELD_NOT_ALLOWED', 'fields'],
+      ['FIELD_NOT_ALLOWED', 'filter[secret]'],
+      ['FIELD_NOT_ALLOWED', 'sort[nope]'],
+      ['FIELD_NOT_ALLOWED', 'fields'],
     ]);
   });
 
   it('refuses null with ordering operators and in ranges', () => {
     expect(problemsOf('filter[id]=>null&between[id]=null,3')).to.deep.equal([
-      ['INVALID_VALUE', 'filter[id]'], ['INVALID_VALUE', 'between[id]'],
+      ['INVALID_VALUE', 'filter[id]'],
+      ['INVALID_VALUE', 'between[id]'],
     ]);
   });
 
-  it('checks alias modifiers against the relation\'s own lists', () => {
+  it("checks alias modifiers against the relation's own lists", () => {
     const v = validate('expand[notes]=n&n_sort[created_at]=desc&n_fields=title');
     expect(v.expansions[0]!.scope.output.map((c) => c.name)).to.deep.equal(['title']);
     expect(problemsOf('expand[notes]=n&n_sort[title]&n_fields=person_id')).to.deep.equal([
-      ['FIELD_NOT_ALLOWED', 'n_sort[title]'], ['FIELD_NOT_ALLOWED', 'n_fields'],
+      ['FIELD_NOT_ALLOWED', 'n_sort[title]'],
+      ['FIELD_NOT_ALLOWED', 'n_fields'],
     ]);
     expect(problemsOf('expand[friends]')).to.deep.equal([['UNKNOWN_RELATION', 'expand[friends]']]);
   });
@@ -159,7 +188,9 @@ describe('validate: enums, arrays, JSON and float ranges (decisions.md 35)', () 
 
   it('refuses ordering operators and between on arrays and JSON, before reading the value', () => {
     expect(thingProblems('filter[tags]=>a&between[counts]=1,2&filter[doc]=<=1&filter[mood]=>nope')).to.deep.equal([
-      ['INVALID_VALUE', 'filter[tags]'], ['INVALID_VALUE', 'between[counts]'], ['INVALID_VALUE', 'filter[doc]'],
+      ['INVALID_VALUE', 'filter[tags]'],
+      ['INVALID_VALUE', 'between[counts]'],
+      ['INVALID_VALUE', 'filter[doc]'],
       ['INVALID_VALUE', 'filter[mood]'],
     ]);
   });
@@ -168,13 +199,23 @@ describe('validate: enums, arrays, JSON and float ranges (decisions.md 35)', () 
     for (const text of ['{"a": [1, 2.5e3, "x"]}', 'null', '"\\ud83d\\ude00"', '1e131000', `${'['.repeat(1000)}${']'.repeat(1000)}`]) {
       expect(coerce('doc', text).ok, text).to.equal(true);
     }
-    for (const text of ['{a: 1}', 'done', '', '"\\u0000"', '"\\ud800"', '"\\udc00"', '["\\ud800", "\\udc00"]', '1e131073',
-      '1e-16384', `${'['.repeat(1001)}${']'.repeat(1001)}`]) {
+    for (const text of [
+      '{a: 1}',
+      'done',
+      '',
+      '"\\u0000"',
+      '"\\ud800"',
+      '"\\udc00"',
+      '["\\ud800", "\\udc00"]',
+      '1e131073',
+      '1e-16384',
+      `${'['.repeat(1001)}${']'.repeat(1001)}`,
+    ]) {
       expect(coerce('doc', text).ok, text).to.equal(false);
     }
   });
 
-  it('keeps numerics within PostgreSQL\'s digit limits', () => {
+  it("keeps numerics within PostgreSQL's digit limits", () => {
     expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: '9'.repeat(131072), quoted: false }).ok).to.equal(true);
     expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: '9'.repeat(131073), quoted: false }).ok).to.equal(false);
     expect(coerceValue(people.columns.get('score')!, { kind: 'text', text: `0.${'1'.repeat(16384)}`, quoted: false }).ok).to.equal(false);

@@ -11,7 +11,11 @@ import { sectionBox } from './section';
 const titles: Readonly<Record<ClauseFamily, { legend: string; add: string; help: string }>> = {
   filter: { legend: 'Filter', add: 'Add filter', help: 'Compare a field with a value.' },
   in: { legend: 'In list', add: 'Add in-list', help: 'The field is one of several values.' },
-  between: { legend: 'Between', add: 'Add between', help: 'The field lies between two bounds, both included; a date alone means the whole day.' },
+  between: {
+    legend: 'Between',
+    add: 'Add between',
+    help: 'The field lies between two bounds, both included; a date alone means the whole day.',
+  },
 };
 
 /** An enum's labels offered as suggestions while typing a value (any text, `null` too, can still be typed). */
@@ -33,15 +37,24 @@ function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ct
   switch (family) {
     case 'filter':
       return [
-        labelled('Operator', select(`${row.id}-operator`, operatorChoices(ctx.operators), row.operator, (v) => {
-          row.operator = v;
-          ctx.changed();
-        })),
+        labelled(
+          'Operator',
+          select(`${row.id}-operator`, operatorChoices(ctx.operators), row.operator, (v) => {
+            row.operator = v;
+            ctx.changed();
+          }),
+        ),
         labelled('Value', input(`${row.id}-value`, row.value, set('value'), attrs), 'grow'),
         ...labelList(listId, labels),
       ];
     case 'in':
-      return [labelled('Values (comma-separated)', input(`${row.id}-value`, row.value, set('value'), { placeholder: 'a,b,"with, comma"' }), 'grow')];
+      return [
+        labelled(
+          'Values (comma-separated)',
+          input(`${row.id}-value`, row.value, set('value'), { placeholder: 'a,b,"with, comma"' }),
+          'grow',
+        ),
+      ];
     case 'between':
       return [
         labelled('From', input(`${row.id}-value`, row.value, set('value'), attrs), 'grow'),
@@ -61,11 +74,16 @@ function sourceControl(row: ClauseRow, meta: ScopeMeta, ctx: FormContext): HTMLE
   if (relations.length === 0) return [];
   const current = readPath(meta, row.field).relation?.name ?? '';
   const sources = [{ value: '', label: 'this record' }, ...relations.map((r) => ({ value: r.name, label: `a related ${r.name} record` }))];
-  return [labelled('Of', select(`${row.id}-source`, sources, current, (v) => {
-    const relation = relations.find((r) => r.name === v);
-    row.field = relation === undefined ? meta.filterable[0] ?? '' : `${relation.name}.${relation.filterable[0] ?? ''}`;
-    ctx.rebuild(`${row.id}-source`);
-  }))];
+  return [
+    labelled(
+      'Of',
+      select(`${row.id}-source`, sources, current, (v) => {
+        const relation = relations.find((r) => r.name === v);
+        row.field = relation === undefined ? (meta.filterable[0] ?? '') : `${relation.name}.${relation.filterable[0] ?? ''}`;
+        ctx.rebuild(`${row.id}-source`);
+      }),
+    ),
+  ];
 }
 
 function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta: ScopeMeta, ctx: FormContext, addId: string): HTMLElement {
@@ -78,22 +96,38 @@ function clauseRow(family: ClauseFamily, rows: ClauseRow[], row: ClauseRow, meta
   const target = readPath(meta, row.field);
   const prefix = target.relation === undefined ? '' : `${target.relation.name}.`;
   // The request's counts (`posts_count`) are integer fields of the record itself.
-  const offered = target.relation === undefined && 'relations' in meta ? [...target.scope.filterable, ...ctx.counted] : target.scope.filterable;
-  const field = select(`${row.id}-field`, choices(offered).map((c) => ({ value: `${prefix}${c.value}`, label: c.label })), row.field, (v) => {
-    row.field = v;
-    // The placeholder depends on the field's type.
-    ctx.rebuild(`${row.id}-field`);
-  });
-  const remove = button('×', () => {
-    rows.splice(index, 1);
-    // The new first row's and/or is ignored by the API; only its negation still counts.
-    const first = rows[0];
-    if (index === 0 && first !== undefined) first.logical = first.logical.endsWith('!') ? 'and!' : 'and';
-    ctx.rebuild(rows[index]?.id !== undefined ? `${rows[index].id}-logical` : addId);
-  }, { class: 'icon', label: `Remove ${name.toLowerCase()}` });
-  return h('div', { class: 'row', id: row.id, attrs: { role: 'group', 'aria-label': name } },
-    labelled(index === 0 ? 'Match' : 'Join', logical), ...sourceControl(row, meta, ctx), labelled('Field', field), ...valueControls(family, row, meta, ctx),
-    h('div', { class: 'control end' }, remove));
+  const offered =
+    target.relation === undefined && 'relations' in meta ? [...target.scope.filterable, ...ctx.counted] : target.scope.filterable;
+  const field = select(
+    `${row.id}-field`,
+    choices(offered).map((c) => ({ value: `${prefix}${c.value}`, label: c.label })),
+    row.field,
+    (v) => {
+      row.field = v;
+      // The placeholder depends on the field's type.
+      ctx.rebuild(`${row.id}-field`);
+    },
+  );
+  const remove = button(
+    '×',
+    () => {
+      rows.splice(index, 1);
+      // The new first row's and/or is ignored by the API; only its negation still counts.
+      const first = rows[0];
+      if (index === 0 && first !== undefined) first.logical = first.logical.endsWith('!') ? 'and!' : 'and';
+      ctx.rebuild(rows[index]?.id !== undefined ? `${rows[index].id}-logical` : addId);
+    },
+    { class: 'icon', label: `Remove ${name.toLowerCase()}` },
+  );
+  return h(
+    'div',
+    { class: 'row', id: row.id, attrs: { role: 'group', 'aria-label': name } },
+    labelled(index === 0 ? 'Match' : 'Join', logical),
+    ...sourceControl(row, meta, ctx),
+    labelled('Field', field),
+    ...valueControls(family, row, meta, ctx),
+    h('div', { class: 'control end' }, remove),
+  );
 }
 
 /** The builder for one family; empty when the scope has no filterable field. */
@@ -103,10 +137,20 @@ export function clauseSection(family: ClauseFamily, scope: ScopeState, meta: Sco
   const rows = scope[family];
   const { legend, add, help } = titles[family];
   const addId = `${scope.id}-add-${family}`;
-  const addButton = button(add, () => {
-    const row = newClause(first);
-    rows.push(row);
-    ctx.rebuild(`${row.id}-field`);
-  }, { id: addId, class: 'add' });
-  return sectionBox(`${scope.id}-${family}`, legend, help, rows.map((row) => clauseRow(family, rows, row, meta, ctx, addId)), addButton);
+  const addButton = button(
+    add,
+    () => {
+      const row = newClause(first);
+      rows.push(row);
+      ctx.rebuild(`${row.id}-field`);
+    },
+    { id: addId, class: 'add' },
+  );
+  return sectionBox(
+    `${scope.id}-${family}`,
+    legend,
+    help,
+    rows.map((row) => clauseRow(family, rows, row, meta, ctx, addId)),
+    addButton,
+  );
 }

@@ -44,7 +44,11 @@ export function valuePlaceholder(type: FieldType): string {
 
 /** The first row of a group has no word before it; only its `!` (negation) counts (decisions.md 16). */
 export function logicalChoices(first: boolean): Choice[] {
-  if (first) return [{ value: 'and', label: 'where' }, { value: 'and!', label: 'where not' }];
+  if (first)
+    return [
+      { value: 'and', label: 'where' },
+      { value: 'and!', label: 'where not' },
+    ];
   return [
     { value: 'and', label: 'and' },
     { value: 'or', label: 'or' },

@@ -44,7 +44,9 @@ function comparisonText(family: ClauseFamily, row: ClauseRow, name: string, meta
       if (row.value === 'null' && row.operator === '<>') return `${field} IS NOT NULL`;
       return `${field} ${row.operator} ${showValue(row.value, quoteText)}`;
     case 'in':
-      return `${field} IN (${splitList(row.value).map((item) => showValue(item, quoteText)).join(', ')})`;
+      return `${field} IN (${splitList(row.value)
+        .map((item) => showValue(item, quoteText))
+        .join(', ')})`;
     case 'between':
       return `${field} BETWEEN ${showValue(row.value, quoteText)} AND ${showValue(row.max, quoteText)}`;
   }
@@ -76,10 +78,12 @@ function searchText(row: SearchRow, meta: ScopeMeta): string {
   const how = trailing && !leading ? 'starts with' : leading && !trailing ? 'ends with' : 'contains';
   const fields = row.fields.length === 0 ? ['?'] : row.fields;
   const quoted = `'${term.replace(/'/g, "''")}'`;
-  return `(${fields.map((path) => {
-    const target = readPath(meta, path);
-    return related({ text: `${target.field === '' ? '?' : target.field} ${how} ${quoted}`, relation: target.relation?.name }, false);
-  }).join(' OR ')})`;
+  return `(${fields
+    .map((path) => {
+      const target = readPath(meta, path);
+      return related({ text: `${target.field === '' ? '?' : target.field} ${how} ${quoted}`, relation: target.relation?.name }, false);
+    })
+    .join(' OR ')})`;
 }
 
 /** Every group of a scope, in order; empty when the scope has no condition. */

@@ -1,7 +1,18 @@
 // Owns rebuilding a FormState from a URL someone pasted: reads the query string the way the plugin
 // does (ordered pairs, `+` is a space), recognises our keys, and lists what the form cannot hold.
 import type { CollectionMeta } from '../meta';
-import { allExpands, emptyForm, emptyScope, newExpand, newId, autoAlias, takenAliases, type ExpandState, type FormState, type ScopeState } from '../state';
+import {
+  allExpands,
+  emptyForm,
+  emptyScope,
+  newExpand,
+  newId,
+  autoAlias,
+  takenAliases,
+  type ExpandState,
+  type FormState,
+  type ScopeState,
+} from '../state';
 import { splitList } from './values';
 
 export interface PastedLocation {
@@ -37,10 +48,13 @@ function decodePart(text: string): string {
 
 /** `a=1&b` -> [['a', '1'], ['b', undefined]] */
 export function readPairs(query: string): Array<[string, string | undefined]> {
-  return query.split('&').filter((part) => part !== '').map((part) => {
-    const equals = part.indexOf('=');
-    return equals === -1 ? [decodePart(part), undefined] : [decodePart(part.slice(0, equals)), decodePart(part.slice(equals + 1))];
-  });
+  return query
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      return equals === -1 ? [decodePart(part), undefined] : [decodePart(part.slice(0, equals)), decodePart(part.slice(equals + 1))];
+    });
 }
 
 /**
@@ -57,7 +71,10 @@ export function readLocation(text: string): PastedLocation {
   let path = before;
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
   if (scheme) path = path.slice(scheme[0].length);
-  const segments = path.split('/').filter((s) => s !== '').map(decodePart);
+  const segments = path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodePart);
   const collection = segments.pop();
   if (segments.length > 0 && (segments.at(-1) === '_explain' || segments.at(-1) === '_meta')) segments.pop();
   const absolute = path.startsWith('/');
@@ -75,7 +92,13 @@ function addToScope(scope: ScopeState, meta: CollectionMeta, modifier: string, a
   switch (modifier) {
     case 'filter': {
       const operator = operators.find((op) => value.startsWith(op));
-      scope.filter.push({ id: newId('clause'), ...splitLogical(argument), operator: operator ?? '=', value: value.slice(operator?.length ?? 0), max: '' });
+      scope.filter.push({
+        id: newId('clause'),
+        ...splitLogical(argument),
+        operator: operator ?? '=',
+        value: value.slice(operator?.length ?? 0),
+        max: '',
+      });
       return;
     }
     case 'in':
@@ -96,7 +119,8 @@ function addToScope(scope: ScopeState, meta: CollectionMeta, modifier: string, a
       return;
     case 'sort': {
       const word = value.toLowerCase();
-      const direction = word === '' || meta.sortDirections.asc.includes(word) ? 'asc' : meta.sortDirections.desc.includes(word) ? 'desc' : value;
+      const direction =
+        word === '' || meta.sortDirections.asc.includes(word) ? 'asc' : meta.sortDirections.desc.includes(word) ? 'desc' : value;
       scope.sort.push({ id: newId('sort'), field: argument, direction });
     }
   }
@@ -106,7 +130,8 @@ function addToScope(scope: ScopeState, meta: CollectionMeta, modifier: string, a
 function readCursor(state: FormState, key: string, value: string, ignored: string[]): boolean {
   const { paging: current } = state;
   if (key === 'cursor') {
-    if (current.mode === 'limit' || current.page !== '') ignored.push(`cursor: cannot be combined with ${current.mode === 'limit' ? 'limit/offset' : 'page'}`);
+    if (current.mode === 'limit' || current.page !== '')
+      ignored.push(`cursor: cannot be combined with ${current.mode === 'limit' ? 'limit/offset' : 'page'}`);
     else {
       current.mode = 'cursor';
       current.cursor = value;
@@ -160,11 +185,13 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
     } else if (alias !== undefined) {
       const expand = expands.get(alias);
       const scope = byAlias.get(alias);
-      if (scope === undefined) ignored.push(`${key}: no expand[...]=${alias}, has[...]=${alias} or count[...]=${alias} declares this alias`);
+      if (scope === undefined)
+        ignored.push(`${key}: no expand[...]=${alias}, has[...]=${alias} or count[...]=${alias} declares this alias`);
       else if (expand !== undefined && modifier === 'limit') expand.limit = value;
       else if (expand !== undefined && modifier === 'offset') expand.offset = value;
       else if (!scoped.has(modifier)) ignored.push(`${key}: not a parameter of this API`);
-      else if (expand === undefined && !conditions.has(modifier)) ignored.push(`${key}: has and count read only the conditions of their alias`);
+      else if (expand === undefined && !conditions.has(modifier))
+        ignored.push(`${key}: has and count read only the conditions of their alias`);
       else addToScope(scope, meta, modifier, argument, value);
     } else if (scoped.has(modifier)) {
       addToScope(state.root, meta, modifier, argument, value);
@@ -205,12 +232,22 @@ function readExpansions(state: FormState, pairs: ReadonlyArray<[string, string |
  * Reads `has[...]`, `has![...]` and `count[...]` rows; an alias shared with an expansion (or another
  * has or count) shares its conditions. Then names every alias left empty. Returns each alias's scope.
  */
-function readHasAndCounts(state: FormState, pairs: ReadonlyArray<[string, string | undefined]>, expands: ReadonlyMap<string, ExpandState>): Map<string, ScopeState> {
+function readHasAndCounts(
+  state: FormState,
+  pairs: ReadonlyArray<[string, string | undefined]>,
+  expands: ReadonlyMap<string, ExpandState>,
+): Map<string, ScopeState> {
   const byAlias = new Map<string, ScopeState>([...expands].map(([alias, expand]) => [alias, expand.scope]));
   for (const [key, value] of pairs) {
     const match = keyShape.exec(key);
     const modifier = match?.[2];
-    if (match === null || (modifier !== 'has' && modifier !== 'has!' && modifier !== 'count') || match[1] !== undefined || match[3] === undefined) continue;
+    if (
+      match === null ||
+      (modifier !== 'has' && modifier !== 'has!' && modifier !== 'count') ||
+      match[1] !== undefined ||
+      match[3] === undefined
+    )
+      continue;
     const alias = value ?? '';
     const scope = byAlias.get(alias) ?? emptyScope();
     if (modifier === 'count') state.counts.push({ id: newId('count'), relation: match[3], alias, scope });

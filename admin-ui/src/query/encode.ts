@@ -2,7 +2,15 @@
 // clauses, search, fields, sort, then each expansion with its alias modifiers, window and nested
 // expansions, then paging), and
 // remembering which control produced each parameter so a problem's `parameter` can be shown there.
-import { clauseFamilies, expandUsesAlias, sharesExpansion, type ClauseRow, type ExpandState, type FormState, type ScopeState } from '../state';
+import {
+  clauseFamilies,
+  expandUsesAlias,
+  sharesExpansion,
+  type ClauseRow,
+  type ExpandState,
+  type FormState,
+  type ScopeState,
+} from '../state';
 
 /** One query parameter; `value` undefined means a bare key (`expand[posts]`). */
 export interface Param {
@@ -100,7 +108,10 @@ export function encodeForm(state: FormState): Param[] {
   for (const count of state.counts) {
     const shared = sharesExpansion(state, count);
     const conditions = shared ? [] : conditionParams(count.scope, `${count.alias}_`);
-    params.push({ key: `count[${count.relation}]`, value: shared || conditions.length > 0 ? count.alias : undefined, control: count.id }, ...conditions);
+    params.push(
+      { key: `count[${count.relation}]`, value: shared || conditions.length > 0 ? count.alias : undefined, control: count.id },
+      ...conditions,
+    );
   }
   for (const expand of state.expands) params.push(...expandParams(expand, ''));
   params.push(...pagingParams(state));

@@ -24,10 +24,16 @@ export function cursorNavigation(envelope: CursorEnvelope, onNavigate: (url: str
   const count = envelope.data.length;
   const summary = `${count === 0 ? 'No' : count} record${count === 1 ? '' : 's'} on this page (cursor pages: no total counted)`;
   const prev = envelope.prev_page_url;
-  return h('nav', { class: 'pages', attrs: { 'aria-label': 'Result pages' } },
+  return h(
+    'nav',
+    { class: 'pages', attrs: { 'aria-label': 'Result pages' } },
     h('p', { class: 'page-summary', text: summary }),
-    h('div', { class: 'page-buttons' },
+    h(
+      'div',
+      { class: 'page-buttons' },
       navButton('First', prev === null ? null : firstPage(prev), onNavigate, { label: 'First page' }),
       navButton('« Previous', prev, onNavigate, { label: 'Previous page' }),
-      navButton('Next »', envelope.next_page_url, onNavigate, { label: 'Next page' })));
+      navButton('Next »', envelope.next_page_url, onNavigate, { label: 'Next page' }),
+    ),
+  );
 }

@@ -15,7 +15,10 @@ function planLine(node: Json): string {
   const parts = [typeof node['Node Type'] === 'string' ? node['Node Type'] : 'node'];
   if (typeof node['Relation Name'] === 'string') parts.push(`on ${node['Relation Name']}`);
   if (typeof node['Index Name'] === 'string') parts.push(`using ${node['Index Name']}`);
-  const cost = typeof node['Total Cost'] === 'number' ? `cost=${typeof node['Startup Cost'] === 'number' ? node['Startup Cost'] : 0}..${node['Total Cost']}` : '';
+  const cost =
+    typeof node['Total Cost'] === 'number'
+      ? `cost=${typeof node['Startup Cost'] === 'number' ? node['Startup Cost'] : 0}..${node['Total Cost']}`
+      : '';
   const rows = typeof node['Plan Rows'] === 'number' ? `rows=${node['Plan Rows']}` : '';
   const extra = [cost, rows].filter((part) => part !== '').join(' ');
   const filter = ['Filter', 'Index Cond', 'Sort Key', 'Hash Cond', 'Join Filter']
@@ -68,17 +71,25 @@ function statementBlock(statement: Statement, index: number, plan: unknown): HTM
   const plans = plansIn(plan);
   const lines: string[] = [];
   plans.forEach((node) => planTree(node, 0, lines));
-  return h('section', { class: 'statement', attrs: { 'aria-label': `Statement ${index + 1}` } },
+  return h(
+    'section',
+    { class: 'statement', attrs: { 'aria-label': `Statement ${index + 1}` } },
     h('h3', { text: `Statement ${index + 1}` }),
     h('pre', { class: 'code sql', text: formatSql(statement.sql) }),
     h('p', { class: 'bindings' }, h('strong', { text: 'Bindings: ' }), h('code', { text: JSON.stringify(statement.bindings) })),
-    plan === undefined ? null : plan === null
-      // The estimate of total=estimated is an EXPLAIN itself: its answer is the plan the total came from.
-      ? h('p', { class: 'help', text: 'No plan: this statement is itself an EXPLAIN (the planner\'s estimate of total=estimated).' })
-      : h('div', {},
-      h('h4', { text: 'Plan' }),
-      h('pre', { class: 'code plan', text: lines.length > 0 ? lines.join('\n') : JSON.stringify(plan, null, 2) }),
-      h('details', {}, h('summary', { text: 'Plan as JSON' }), h('pre', { class: 'code', text: JSON.stringify(plan, null, 2) }))));
+    plan === undefined
+      ? null
+      : plan === null
+        ? // The estimate of total=estimated is an EXPLAIN itself: its answer is the plan the total came from.
+          h('p', { class: 'help', text: "No plan: this statement is itself an EXPLAIN (the planner's estimate of total=estimated)." })
+        : h(
+            'div',
+            {},
+            h('h4', { text: 'Plan' }),
+            h('pre', { class: 'code plan', text: lines.length > 0 ? lines.join('\n') : JSON.stringify(plan, null, 2) }),
+            h('details', {}, h('summary', { text: 'Plan as JSON' }), h('pre', { class: 'code', text: JSON.stringify(plan, null, 2) })),
+          ),
+  );
 }
 
 /** The statements and plans of an explain response, or a note when the body has another shape. */
@@ -91,7 +102,13 @@ export function explainView(body: unknown): HTMLElement {
     bindings: Array.isArray(s.bindings) ? s.bindings : [],
   }));
   const plans = Array.isArray(body.plan) ? body.plan : [];
-  return h('div', { class: 'explain' },
-    h('p', { class: 'help', text: `${statements.length} statement${statements.length === 1 ? '' : 's'}, run in a read-only transaction that was rolled back.` }),
-    ...statements.map((statement, index) => statementBlock(statement, index, Array.isArray(body.plan) ? plans[index] : undefined)));
+  return h(
+    'div',
+    { class: 'explain' },
+    h('p', {
+      class: 'help',
+      text: `${statements.length} statement${statements.length === 1 ? '' : 's'}, run in a read-only transaction that was rolled back.`,
+    }),
+    ...statements.map((statement, index) => statementBlock(statement, index, Array.isArray(body.plan) ? plans[index] : undefined)),
+  );
 }

@@ -25,7 +25,9 @@ export interface Envelope {
 export function asEnvelope(body: unknown): Envelope | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const record = body as Record<string, unknown>;
-  return Array.isArray(record.links) && Array.isArray(record.data) && typeof record.current_page === 'number' ? (body as Envelope) : undefined;
+  return Array.isArray(record.links) && Array.isArray(record.data) && typeof record.current_page === 'number'
+    ? (body as Envelope)
+    : undefined;
 }
 
 /** `&laquo; Previous` -> `« Previous` (the labels are HTML text; parsing them never runs anything). */
@@ -33,7 +35,12 @@ export function decodeLabel(label: string): string {
   return new DOMParser().parseFromString(`<!doctype html><body>${label}`, 'text/html').body.textContent;
 }
 
-export function navButton(text: string, url: string | null, onNavigate: (url: string) => void, props: { current?: boolean; label?: string } = {}): HTMLElement {
+export function navButton(
+  text: string,
+  url: string | null,
+  onNavigate: (url: string) => void,
+  props: { current?: boolean; label?: string } = {},
+): HTMLElement {
   const element = h('button', {
     text,
     class: props.current ? 'page current' : 'page',
@@ -52,9 +59,13 @@ export function envelopeNavigation(envelope: Envelope, onNavigate: (url: string)
   const summary = `${range} · page ${envelope.current_page} of ${estimate ? 'about ' : ''}${envelope.last_page}${estimate ? ' (the total is an estimate)' : ''}`;
   const onFirst = envelope.current_page === 1;
   const onLast = envelope.current_page >= envelope.last_page;
-  return h('nav', { class: 'pages', attrs: { 'aria-label': 'Result pages' } },
+  return h(
+    'nav',
+    { class: 'pages', attrs: { 'aria-label': 'Result pages' } },
     h('p', { class: 'page-summary', text: summary }),
-    h('div', { class: 'page-buttons' },
+    h(
+      'div',
+      { class: 'page-buttons' },
       navButton('First', onFirst ? null : envelope.first_page_url, onNavigate, { label: 'First page' }),
       ...envelope.links.map((link) => {
         const text = decodeLabel(link.label);
@@ -63,5 +74,7 @@ export function envelopeNavigation(envelope: Envelope, onNavigate: (url: string)
         const number = /^\d+$/.test(text);
         return navButton(text, link.url, onNavigate, { current: link.active, ...(number ? { label: `Page ${text}` } : {}) });
       }),
-      navButton('Last', onLast ? null : envelope.last_page_url, onNavigate, { label: 'Last page' })));
+      navButton('Last', onLast ? null : envelope.last_page_url, onNavigate, { label: 'Last page' }),
+    ),
+  );
 }

@@ -20,7 +20,9 @@ function problemsOf(body: ProblemBody): Problem[] {
   const errors = body.errors;
   const list = errors !== undefined && isList(errors) && errors.length > 0 ? errors : [body];
   return list.map((p) => ({
-    code: p.code ?? '', parameter: p.parameter, detail: p.detail ?? '',
+    code: p.code ?? '',
+    parameter: p.parameter,
+    detail: p.detail ?? '',
     allowed: 'allowed_from' in p && typeof p.allowed_from === 'number' ? list[p.allowed_from]?.allowed : p.allowed,
   }));
 }
@@ -66,9 +68,18 @@ export function showInlineProblems(body: ProblemBody, params: readonly Param[]):
       unplaced.push(problem);
       continue;
     }
-    const note = h('p', { class: 'inline-error', id: `${id}-error`, attrs: { role: 'alert', 'data-parameter': problem.parameter, 'data-code': problem.code } },
-      problem.parameter !== undefined && !problem.detail.includes(problem.parameter) ? h('strong', { text: `${problem.parameter}: ` }) : null,
-      message(problem));
+    const note = h(
+      'p',
+      {
+        class: 'inline-error',
+        id: `${id}-error`,
+        attrs: { role: 'alert', 'data-parameter': problem.parameter, 'data-code': problem.code },
+      },
+      problem.parameter !== undefined && !problem.detail.includes(problem.parameter)
+        ? h('strong', { text: `${problem.parameter}: ` })
+        : null,
+      message(problem),
+    );
     container.append(note);
     const marked = container.querySelectorAll(culprits[problem.code] ?? 'input, select');
     for (const control of marked.length > 0 ? marked : container.querySelectorAll('input, select')) {
@@ -81,5 +92,9 @@ export function showInlineProblems(body: ProblemBody, params: readonly Param[]):
 }
 
 export function problemList(problems: readonly Problem[]): HTMLElement {
-  return h('ul', {}, ...problems.map((p) => h('li', {}, p.parameter ? h('code', { text: p.parameter }) : null, `${p.parameter ? ' ' : ''}${message(p)}`)));
+  return h(
+    'ul',
+    {},
+    ...problems.map((p) => h('li', {}, p.parameter ? h('code', { text: p.parameter }) : null, `${p.parameter ? ' ' : ''}${message(p)}`)),
+  );
 }

@@ -60,7 +60,12 @@ export function showExplain(response: ApiResponse, params: readonly Param[]): vo
   if (!response.ok) {
     ui.status.textContent = `Explain: HTTP ${response.status} in ${response.milliseconds} ms`;
     const off = response.status === 404 && asProblem(response.body)?.code !== 'UNKNOWN_COLLECTION';
-    ui.sql.replaceChildren(h('p', { class: 'help', text: off ? 'Explain is not available on this server (it may be switched off).' : describeFailure(response) }));
+    ui.sql.replaceChildren(
+      h('p', {
+        class: 'help',
+        text: off ? 'Explain is not available on this server (it may be switched off).' : describeFailure(response),
+      }),
+    );
     showProblem(response, params);
     return;
   }

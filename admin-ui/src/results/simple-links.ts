@@ -22,10 +22,16 @@ export function asSimpleEnvelope(body: unknown): SimpleEnvelope | undefined {
 /** "Records 6–10 · page 2 (no total counted)" and First, Previous, Next. */
 export function simpleNavigation(envelope: SimpleEnvelope, onNavigate: (url: string) => void): HTMLElement {
   const range = envelope.from === null ? 'No records on this page' : `Records ${envelope.from}–${envelope.to ?? envelope.from}`;
-  return h('nav', { class: 'pages', attrs: { 'aria-label': 'Result pages' } },
+  return h(
+    'nav',
+    { class: 'pages', attrs: { 'aria-label': 'Result pages' } },
     h('p', { class: 'page-summary', text: `${range} · page ${envelope.current_page} (no total counted)` }),
-    h('div', { class: 'page-buttons' },
+    h(
+      'div',
+      { class: 'page-buttons' },
       navButton('First', envelope.current_page === 1 ? null : envelope.first_page_url, onNavigate, { label: 'First page' }),
       navButton('« Previous', envelope.prev_page_url, onNavigate, { label: 'Previous page' }),
-      navButton('Next »', envelope.next_page_url, onNavigate, { label: 'Next page' })));
+      navButton('Next »', envelope.next_page_url, onNavigate, { label: 'Next page' }),
+    ),
+  );
 }

@@ -20,8 +20,12 @@ function cell(value: unknown, column: string): Node {
   if (Array.isArray(value)) {
     if (value.length === 0) return h('span', { class: 'null', text: `no ${column}` });
     if (!value.every(isRow)) return document.createTextNode(value.map((item) => JSON.stringify(item)).join(', '));
-    return h('details', { class: 'nested' },
-      h('summary', { text: `${value.length} ${value.length === 1 ? column.replace(/s$/, '') : column}` }), recordsTable(value, column));
+    return h(
+      'details',
+      { class: 'nested' },
+      h('summary', { text: `${value.length} ${value.length === 1 ? column.replace(/s$/, '') : column}` }),
+      recordsTable(value, column),
+    );
   }
   if (isRow(value)) {
     return h('details', { class: 'nested' }, h('summary', { text: column }), recordsTable([value], column));
@@ -33,10 +37,13 @@ function cell(value: unknown, column: string): Node {
 /** The records as a <table>; `caption` names it for screen readers. */
 export function recordsTable(records: readonly Row[], caption: string): HTMLElement {
   const columns = columnsOf(records);
-  return h('table', { class: 'records' },
+  return h(
+    'table',
+    { class: 'records' },
     h('caption', { class: 'visually-hidden', text: caption }),
     h('thead', {}, h('tr', {}, ...columns.map((column) => h('th', { text: column, attrs: { scope: 'col' } })))),
-    h('tbody', {}, ...records.map((record) => h('tr', {}, ...columns.map((column) => h('td', {}, cell(record[column], column)))))));
+    h('tbody', {}, ...records.map((record) => h('tr', {}, ...columns.map((column) => h('td', {}, cell(record[column], column)))))),
+  );
 }
 
 /** The records of a bare array or an envelope's `data`, or undefined when the body holds neither. */
@@ -47,5 +54,9 @@ export function recordsOf(body: unknown): Row[] | undefined {
 
 export function resultTable(records: readonly Row[]): HTMLElement {
   if (records.length === 0) return h('p', { class: 'empty', text: 'No records match.' });
-  return h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records' } }, recordsTable(records, 'Records'));
+  return h(
+    'div',
+    { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records' } },
+    recordsTable(records, 'Records'),
+  );
 }

@@ -34,7 +34,7 @@ function behaviour(get: () => Get, post: () => (path: string) => supertest.Test)
     return res.body as { code?: string; allowed?: unknown };
   };
 
-  it('leaves the host\'s own routes on the prefix to the host, before and after the plugin', async function () {
+  it("leaves the host's own routes on the prefix to the host, before and after the plugin", async function () {
     expect(await json('/cms/v2/me')).to.deep.equal({ me: 'editor' });
     const created = await post()('/cms/v2/articles');
     expect(created.status).to.equal(201);
@@ -44,7 +44,7 @@ function behaviour(get: () => Get, post: () => (path: string) => supertest.Test)
     expect(missing.body.code).to.equal('UNKNOWN_COLLECTION');
   });
 
-  it('answers in the models\' names and JSON: camelCase, masked e-mail, virtual full name', async function () {
+  it("answers in the models' names and JSON: camelCase, masked e-mail, virtual full name", async function () {
     expect(await json('/cms/v2/authors?fields=id,firstName,fullName,email&sort[lastName]=desc')).to.deep.equal([
       { id: 1, firstName: 'Ada', fullName: 'Ada Writer', email: 'a***@host.example' },
       { id: 2, firstName: 'Ben', fullName: 'Ben Scribe', email: 'b***@host.example' },
@@ -56,40 +56,53 @@ function behaviour(get: () => Get, post: () => (path: string) => supertest.Test)
       { id: 1, articles: [{ id: 1, title: 'Koa in practice' }], editedArticles: [{ id: 3, title: 'Objection tips' }] },
       { id: 2, articles: [{ id: 3, title: 'Objection tips' }], editedArticles: [{ id: 1, title: 'Koa in practice' }] },
     ]);
-    expect(await json('/cms/v2/articles?fields=id&expand[author]=a&a_fields=fullName', 'globex'))
-      .to.deep.equal([{ id: 2, author: null }, { id: 4, author: { fullName: 'Cy Other' } }]);
+    expect(await json('/cms/v2/articles?fields=id&expand[author]=a&a_fields=fullName', 'globex')).to.deep.equal([
+      { id: 2, author: null },
+      { id: 4, author: { fullName: 'Cy Other' } },
+    ]);
     const page = (await json('/cms/v2/articles?fields=id&per-page=1')) as { total?: number };
     expect(page.total).to.equal(2);
   });
 
   it('sorts and filters an enum in its declared order and refuses other labels', async function () {
-    expect(await json('/cms/v2/authors?fields=id,mood&sort[mood]')).to.deep.equal([{ id: 2, mood: 'calm' }, { id: 1, mood: 'away' }]);
+    expect(await json('/cms/v2/authors?fields=id,mood&sort[mood]')).to.deep.equal([
+      { id: 2, mood: 'calm' },
+      { id: 1, mood: 'away' },
+    ]);
     expect(await json('/cms/v2/authors?fields=id&filter[mood]=>busy')).to.deep.equal([{ id: 1 }]);
     const refused = await problem('/cms/v2/authors?filter[mood]=angry');
     expect(refused.code).to.equal('INVALID_VALUE');
   });
 
   it('returns arrays, json and jsonb as JSON and compares them as values', async function () {
-    expect(await json('/cms/v2/authors?fields=id,interests,settings,profile,rating&filter[id]=2'))
-      .to.deep.equal([{ id: 2, interests: ['art'], settings: { theme: 'light' }, profile: [1, 2], rating: 3.25 }]);
+    expect(await json('/cms/v2/authors?fields=id,interests,settings,profile,rating&filter[id]=2')).to.deep.equal([
+      { id: 2, interests: ['art'], settings: { theme: 'light' }, profile: [1, 2], rating: 3.25 },
+    ]);
     expect(await json('/cms/v2/authors?fields=id&filter[interests]=math')).to.deep.equal([{ id: 1 }]);
     const settings = encodeURIComponent('{ "size" : 2, "theme" : "dark" }');
     expect(await json(`/cms/v2/authors?fields=id&filter[settings]=${settings}`)).to.deep.equal([{ id: 1 }]);
   });
 
-  it('never answers 500 for types without an ordering or values out of a column\'s range', async function () {
+  it("never answers 500 for types without an ordering or values out of a column's range", async function () {
     expect(await json('/cms/v2/authors?fields=id&filter[location]=(3,4)')).to.deep.equal([{ id: 2 }]);
     expect((await problem('/cms/v2/authors?sort[location]')).code).to.equal('FIELD_NOT_ALLOWED');
     expect((await problem('/cms/v2/authors?sort[profile]')).code).to.equal('FIELD_NOT_ALLOWED');
     expect((await problem('/cms/v2/authors?filter[rating]=1e40')).code).to.equal('INVALID_VALUE');
   });
 
-  it('projects and sorts a join table\'s extra column through the alias', async function () {
-    expect(await json('/cms/v2/articles?fields=id&filter[id]=1&expand[tags]=t&t_fields=label,position&t_sort[position]'))
-      .to.deep.equal([{ id: 1, tags: [{ label: 'opinion', position: 1 }, { label: 'howto', position: 2 }] }]);
+  it("projects and sorts a join table's extra column through the alias", async function () {
+    expect(await json('/cms/v2/articles?fields=id&filter[id]=1&expand[tags]=t&t_fields=label,position&t_sort[position]')).to.deep.equal([
+      {
+        id: 1,
+        tags: [
+          { label: 'opinion', position: 1 },
+          { label: 'howto', position: 2 },
+        ],
+      },
+    ]);
   });
 
-  it('serves the admin UI on its own path, pointed at the plugin\'s prefix', async function () {
+  it("serves the admin UI on its own path, pointed at the plugin's prefix", async function () {
     const res = await get()('/tools/query/');
     expect(res.status).to.equal(200);
     expect(res.text).to.include('<meta name="koa-query-modifiers-prefix" content="/cms/v2">');
@@ -102,10 +115,12 @@ describe('installing the packed package into a CMS host that uses every host fea
   let hostDir: string;
   let child: ChildProcess | undefined;
   let agent: supertest.Agent | undefined;
-  const get: () => Get = () => (path, tenant = 'acme') => {
-    if (agent === undefined) throw new Error('the host is not running');
-    return agent.get(path).set('X-Tenant', tenant);
-  };
+  const get: () => Get =
+    () =>
+    (path, tenant = 'acme') => {
+      if (agent === undefined) throw new Error('the host is not running');
+      return agent.get(path).set('X-Tenant', tenant);
+    };
   const post = () => (path: string) => {
     if (agent === undefined) throw new Error('the host is not running');
     return agent.post(path);
@@ -122,7 +137,7 @@ describe('installing the packed package into a CMS host that uses every host fea
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('installs the tarball with the host\'s own libraries and type-checks the host', function () {
+  it("installs the tarball with the host's own libraries and type-checks the host", function () {
     installHost(hostDir, [pack(workDir).tarball, ...hostDependencies]);
     copyHostSources(hostSources, hostDir);
     expect(typeCheck(hostDir)).to.deep.equal([]);

@@ -39,8 +39,10 @@ export function readJson(file: string): Record<string, unknown> {
 
 /** `npm pack` of the built repository into `dir`; returns the tarball's path and the packed file list. */
 export function pack(dir: string): { tarball: string; files: string[] } {
-  const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as
-    { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   const [info] = packed;
   if (info === undefined) throw new Error('npm pack reported nothing');
   return { tarball: join(dir, info.filename), files: info.files.map((f) => f.path) };
@@ -115,7 +117,9 @@ export function startHost(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ c
     const child = spawn(process.execPath, [join('build', 'main.cjs')], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stderr?.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{"port"'));

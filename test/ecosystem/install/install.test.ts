@@ -10,7 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
 import {
-  copyHostSources, installedCopies, installHost, pack, readJson, root, run, runQuietly, startHost, stopHost, typeCheck,
+  copyHostSources,
+  installedCopies,
+  installHost,
+  pack,
+  readJson,
+  root,
+  run,
+  runQuietly,
+  startHost,
+  stopHost,
+  typeCheck,
 } from './hosts';
 
 const hostSources = join(root, 'test', 'ecosystem', 'install', 'host-app');
@@ -45,10 +55,21 @@ describe('installing the packed package into a host Koa app', function () {
     const packed = pack(workDir);
     tarball = packed.tarball;
     const { files } = packed;
-    expect(files).to.include.members(['package.json', 'plugin.json', 'dist/plugin/index.js', 'dist/plugin/index.d.ts',
-      'dist/admin-ui/index.html', 'docs/installing.md']);
-    expect(files.filter((f) => f.startsWith('dist/test/') || f.startsWith('test/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);
-    expect(files.filter((f) => f.startsWith('dist/server/') || f.startsWith('dist/bench/')), 'demo server and bench').to.deep.equal([]);
+    expect(files).to.include.members([
+      'package.json',
+      'plugin.json',
+      'dist/plugin/index.js',
+      'dist/plugin/index.d.ts',
+      'dist/admin-ui/index.html',
+      'docs/installing.md',
+    ]);
+    expect(
+      files.filter((f) => f.startsWith('dist/test/') || f.startsWith('test/') || (f.endsWith('.ts') && !f.endsWith('.d.ts'))),
+    ).to.deep.equal([]);
+    expect(
+      files.filter((f) => f.startsWith('dist/server/') || f.startsWith('dist/bench/')),
+      'demo server and bench',
+    ).to.deep.equal([]);
   });
 
   it('passes publint on the tarball (package.json fields, exports, files), warnings included', function () {
@@ -69,7 +90,7 @@ describe('installing the packed package into a host Koa app', function () {
     expect(existsSync(join(hostDir, 'node_modules', 'koa-query-modifiers', 'plugin.json'))).to.equal(true);
   });
 
-  it('uses the host\'s one copy of objection, knex, koa and Koa\'s types, with every peer satisfied', function () {
+  it("uses the host's one copy of objection, knex, koa and Koa's types, with every peer satisfied", function () {
     for (const name of ['objection', 'knex', 'koa', '@types/koa']) {
       expect(installedCopies(hostDir, name), `copies of ${name}`).to.deep.equal([`node_modules/${name}`]);
     }
@@ -77,7 +98,7 @@ describe('installing the packed package into a host Koa app', function () {
     expect(ls.status, `npm ls --all reports a problem:\n${ls.stdout}\n${ls.stderr}`).to.equal(0);
   });
 
-  it('brings none of the demo server\'s libraries (pino)', function () {
+  it("brings none of the demo server's libraries (pino)", function () {
     for (const name of ['pino']) expect(installedCopies(hostDir, name), name).to.deep.equal([]);
   });
 
@@ -92,10 +113,13 @@ describe('installing the packed package into a host Koa app', function () {
   });
 
   it('gives an ES module host the named exports (import { queryModifiers } from ...)', function () {
-    writeFileSync(join(hostDir, 'esm-import.mjs'), [
-      "import { queryModifiers, QueryError, problemCodes, optionsSchema, buildOpenApiDocument } from 'koa-query-modifiers';",
-      'console.log(JSON.stringify([typeof queryModifiers, typeof QueryError, typeof problemCodes, typeof optionsSchema, typeof buildOpenApiDocument]));',
-    ].join('\n'));
+    writeFileSync(
+      join(hostDir, 'esm-import.mjs'),
+      [
+        "import { queryModifiers, QueryError, problemCodes, optionsSchema, buildOpenApiDocument } from 'koa-query-modifiers';",
+        'console.log(JSON.stringify([typeof queryModifiers, typeof QueryError, typeof problemCodes, typeof optionsSchema, typeof buildOpenApiDocument]));',
+      ].join('\n'),
+    );
     const out = run('node', ['esm-import.mjs'], hostDir);
     expect(JSON.parse(out)).to.deep.equal(['function', 'function', 'object', 'object', 'function']);
   });
@@ -126,9 +150,20 @@ describe('installing the packed package into a host Koa app', function () {
     it('expands a relation with alias modifiers and never shows the hidden column', async function () {
       const res = await host.get('/api/authors?expand[articles]=a&a_fields=title&a_filter[published]=true&a_sort[rating]=desc').expect(200);
       expect(res.body).to.deep.equal([
-        { id: 1, name: 'Ada Writer', email: 'ada@host.example', joined_at: '2024-01-01T00:00:00.000000Z', articles: [{ title: 'Koa in practice' }] },
-        { id: 2, name: 'Ben Scribe', email: 'ben@host.example', joined_at: '2024-02-01T00:00:00.000000Z',
-          articles: [{ title: 'PGlite everywhere' }, { title: 'Objection tips' }] },
+        {
+          id: 1,
+          name: 'Ada Writer',
+          email: 'ada@host.example',
+          joined_at: '2024-01-01T00:00:00.000000Z',
+          articles: [{ title: 'Koa in practice' }],
+        },
+        {
+          id: 2,
+          name: 'Ben Scribe',
+          email: 'ben@host.example',
+          joined_at: '2024-02-01T00:00:00.000000Z',
+          articles: [{ title: 'PGlite everywhere' }, { title: 'Objection tips' }],
+        },
         { id: 3, name: 'Cy Quiet', email: 'cy@host.example', joined_at: '2024-03-01T00:00:00.000000Z', articles: [] },
       ]);
     });
@@ -150,7 +185,7 @@ describe('installing the packed package into a host Koa app', function () {
       await host.get('/api/nothing').expect(404);
     });
 
-    it('leaves the host\'s own routes alone', async function () {
+    it("leaves the host's own routes alone", async function () {
       const own = await host.get('/host').expect(200);
       expect(own.body).to.deep.equal({ host: 'still mine', plugin: 'koa-query-modifiers' });
     });
@@ -160,7 +195,7 @@ describe('installing the packed package into a host Koa app', function () {
       expect(admin.type).to.equal('text/html');
     });
 
-    it('serves the OpenAPI document of the host\'s collections', async function () {
+    it("serves the OpenAPI document of the host's collections", async function () {
       const openapi = await host.get('/api/openapi.json').expect(200);
       expect(Object.keys(openapi.body.paths as object)).to.deep.equal(['/api/authors', '/api/articles']);
     });

@@ -17,8 +17,18 @@ import { join } from 'node:path';
 import supertest from 'supertest';
 import { adminQuery } from '../../support/db';
 import {
-  copyHostSources, installedCopies, installedVersion, installHost, pack, readJson, root, runQuietly, startHost, stopHost,
-  typeCheck, type ToleratedError,
+  copyHostSources,
+  installedCopies,
+  installedVersion,
+  installHost,
+  pack,
+  readJson,
+  root,
+  runQuietly,
+  startHost,
+  stopHost,
+  typeCheck,
+  type ToleratedError,
 } from './hosts';
 
 const hostSources = join(root, 'test', 'ecosystem', 'install', 'host-app-oldest');
@@ -59,7 +69,7 @@ describe('installing the packed package into a host on the oldest objection, kne
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('pins the lower bounds of the package\'s peerDependencies', function () {
+  it("pins the lower bounds of the package's peerDependencies", function () {
     const peers = readJson(join(root, 'package.json')).peerDependencies as Record<string, string>;
     for (const [name, version] of Object.entries(oldest)) {
       const lowest = /^\^?(\d+\.\d+\.\d+)/.exec(peers[name] ?? '')?.[1];
@@ -73,7 +83,7 @@ describe('installing the packed package into a host on the oldest objection, kne
     for (const [name, version] of Object.entries(oldest)) expect(installedVersion(hostDir, name), name).to.equal(version);
   });
 
-  it('uses the host\'s one copy of objection, knex, koa and Koa\'s types, with every peer satisfied', function () {
+  it("uses the host's one copy of objection, knex, koa and Koa's types, with every peer satisfied", function () {
     for (const name of ['objection', 'knex', 'koa', '@types/koa']) {
       expect(installedCopies(hostDir, name), `copies of ${name}`).to.deep.equal([`node_modules/${name}`]);
     }
@@ -81,7 +91,7 @@ describe('installing the packed package into a host on the oldest objection, kne
     expect(ls.status, `npm ls --all reports a problem:\n${ls.stdout}\n${ls.stderr}`).to.equal(0);
   });
 
-  it('brings none of the demo server\'s libraries (PGlite, knex-pglite, pino)', function () {
+  it("brings none of the demo server's libraries (PGlite, knex-pglite, pino)", function () {
     for (const name of ['@electric-sql/pglite', 'knex-pglite', 'pino']) {
       expect(installedCopies(hostDir, name), name).to.deep.equal([]);
     }
@@ -120,7 +130,8 @@ describe('installing the packed package into a host on the oldest objection, kne
     });
 
     it('expands a has-one as an object or null, and a has-one-through along its join table', async function () {
-      const res = await host.get('/api/authors?fields=id,name&expand[profile]=p&p_fields=bio&expand[desk]=d&d_fields=name&sort[id]=asc')
+      const res = await host
+        .get('/api/authors?fields=id,name&expand[profile]=p&p_fields=bio&expand[desk]=d&d_fields=name&sort[id]=asc')
         .expect(200);
       expect(res.body).to.deep.equal([
         { id: 1, name: 'Ada Writer', profile: { bio: 'Ada edits the Koa column.' }, desk: { name: 'Frontend desk' } },
@@ -130,7 +141,8 @@ describe('installing the packed package into a host on the oldest objection, kne
     });
 
     it('expands a belongs-to as an object, and a many-to-many through its join table with alias sort', async function () {
-      const res = await host.get('/api/articles?fields=id,title&expand[author]=a&a_fields=name&expand[tags]=t&t_fields=name&t_sort[name]=desc&sort[id]=asc')
+      const res = await host
+        .get('/api/articles?fields=id,title&expand[author]=a&a_fields=name&expand[tags]=t&t_fields=name&t_sort[name]=desc&sort[id]=asc')
         .expect(200);
       expect(res.body).to.deep.equal([
         { id: 1, title: 'Koa in practice', author: { name: 'Ben Scribe' }, tags: [{ name: 'node' }, { name: 'koa' }] },

@@ -28,10 +28,17 @@ async function main() {
 
   // The host's own routes on the same prefix: one router before the plugin's, one after.
   const before = new Router({ prefix: '/cms/v2' });
-  before.get('/me', (ctx) => { ctx.body = { me: 'editor' }; });
-  before.post('/articles', (ctx) => { ctx.status = 201; ctx.body = { created: true }; });
+  before.get('/me', (ctx) => {
+    ctx.body = { me: 'editor' };
+  });
+  before.post('/articles', (ctx) => {
+    ctx.status = 201;
+    ctx.body = { created: true };
+  });
   const after = new Router({ prefix: '/cms/v2' });
-  after.get('/articles/:id/preview', (ctx) => { ctx.body = { preview: ctx.params.id }; });
+  after.get('/articles/:id/preview', (ctx) => {
+    ctx.body = { preview: ctx.params.id };
+  });
 
   const app = new Koa();
   app.use(before.routes()).use(before.allowedMethods());
@@ -46,7 +53,10 @@ async function main() {
   process.on('SIGTERM', () => {
     server.closeAllConnections();
     server.close(() => {
-      knex.destroy().then(() => process.exit(0), () => process.exit(1));
+      knex.destroy().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     });
   });
 }

@@ -44,7 +44,11 @@ export class Author extends BaseModel {
   static override get relationMappings() {
     return {
       articles: { relation: Model.HasManyRelation, modelClass: Article, join: { from: 'cms.authors.id', to: 'cms.articles.author_id' } },
-      editedArticles: { relation: Model.HasManyRelation, modelClass: Article, join: { from: 'cms.authors.id', to: 'cms.articles.editor_id' } },
+      editedArticles: {
+        relation: Model.HasManyRelation,
+        modelClass: Article,
+        join: { from: 'cms.authors.id', to: 'cms.articles.editor_id' },
+      },
     };
   }
 }

@@ -45,7 +45,10 @@ async function main() {
   process.on('SIGTERM', () => {
     server.closeAllConnections();
     server.close(() => {
-      knex.destroy().then(() => process.exit(0), () => process.exit(1));
+      knex.destroy().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     });
   });
 }
