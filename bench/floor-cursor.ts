@@ -31,8 +31,8 @@ const encode = (dir: 'next' | 'prev', row: Row): string =>
 /** Rows after (`next`) or before (`prev`) the boundary, in the order they are read. */
 function seek(dir: 'next' | 'prev', from: number): string {
   return dir === 'next'
-    ? `(created_at < $${from}::timestamptz OR (created_at = $${from}::timestamptz AND id > $${from + 1}::int))`
-    : `(created_at > $${from}::timestamptz OR (created_at = $${from}::timestamptz AND id < $${from + 1}::int))`;
+    ? `(users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id > $${from + 1}::int))`
+    : `(users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id < $${from + 1}::int))`;
 }
 
 /** `filter[status]=...&sort[created_at]=desc&per-page=N&cursor=...` -> the cursor envelope. */
@@ -48,12 +48,13 @@ export async function cursorPage(
   const cursor = decode(text);
   const dir = cursor?.dir ?? 'next';
   const at = cursor?.at ?? null;
-  const order = dir === 'next' ? 'created_at DESC, id ASC' : 'created_at ASC, id DESC';
+  // Qualified: the select list's formatted `created_at` would otherwise be what ORDER BY sorts (as text, with no index).
+  const order = dir === 'next' ? 'users.created_at DESC, users.id ASC' : 'users.created_at ASC, users.id DESC';
   const where = at === null ? 'status = $1' : `status = $1 AND ${seek(dir, 2)}`;
   const values: unknown[] = at === null ? [status] : [status, ...at];
   const [read, probe] = await Promise.all([
     run<Row>(
-      `SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
+      `SELECT ${columns}, to_char(users.created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
       [...values, perPage + 1],
     ),
     at === null ? Promise.resolve([]) : run<Row>(`SELECT 1 FROM users WHERE status = $1 AND NOT ${seek(dir, 2)} LIMIT 1`, values),

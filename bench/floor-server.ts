@@ -198,7 +198,9 @@ const handlers: Record<number, Handler> = {
     const perPage = Number(text(q, 'per-page'));
     const page = Number(text(q, 'page'));
     const rows = await query<Row>(
-      `SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY users.created_at DESC, users.id ASC LIMIT $2 OFFSET $3`,
+      // The page found on the columns as stored and only its rows formatted (a deep page skips the rest unformatted).
+      `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users WHERE status = $1 ORDER BY created_at DESC, id ASC LIMIT $2 OFFSET $3) AS users
+      ORDER BY users.created_at DESC, users.id ASC`,
       [status, readSize(q, perPage), (page - 1) * perPage],
     );
     return pageOf(ctx, q, rows, page, perPage, 'WHERE status = $1', [status]);
