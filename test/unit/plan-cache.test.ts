@@ -67,6 +67,8 @@ function fill(make: (i: number) => string, round: number): { readonly measured: 
 }
 
 describe('plan cache entries', function () {
+  // Each test fills caches with thousands of prepared queries and collects garbage several times.
+  this.timeout(60000);
   for (const [label, make] of KINDS) {
     it(`${label}: an entry holds no more than the cache counts for it, and about its text`, function () {
       // A first round warms up the code; the smaller of two more is read (a collection's leftovers only add).
