@@ -10,9 +10,9 @@
 // same envelope and page URLs), which bench/run.ts checks before loading.
 // Env: DATABASE_URL (the bench database), PORT (0 = any); prints `listening <port>` when ready.
 
-import http from 'node:http';
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { newCounters, serveBench } from './bench-server';
 import { cursorPage } from './floor-cursor';
 import { estimatedTotal, simpleEnvelope, totalMode } from './floor-totals';
 import { SHAPES, shapePath } from './shapes';
@@ -29,11 +29,10 @@ const USER_COLUMNS = `id, name, email,
 const POST_COLUMNS = `id, user_id, title, body, status, views, to_char(created_at AT TIME ZONE 'UTC', ${TS}) AS created_at`;
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-let statements = 0;
-let requests = 0;
+const counters = newCounters();
 
 async function query<R extends object>(sql: string, values: unknown[]): Promise<R[]> {
-  statements++;
+  counters.statements++;
   const result = await pool.query<R>(sql, values);
   return result.rows;
 }
@@ -400,29 +399,8 @@ app.use(async (ctx) => {
 });
 
 const callback = app.callback();
-const server = http.createServer((req, res) => {
-  if (req.url === '/__bench/stats') {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ statements, requests }));
-    return;
-  }
-  requests++;
-  void callback(req, res);
-});
-server.keepAliveTimeout = 60_000;
-
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  server.close();
-  server.closeAllConnections();
-  // Exits whether or not the pool closes cleanly: the benchmark is stopping this server anyway.
-  void pool.end().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`);
-});
+serveBench(
+  (req, res) => void callback(req, res),
+  counters,
+  () => pool.end(),
+);

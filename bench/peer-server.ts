@@ -8,6 +8,7 @@
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { newCounters, serveBench } from './bench-server';
 
 /** What this server uses of the peer's libraries (loaded at run time, so typed here by hand). */
 type Query = Record<string, string | string[] | undefined>;
@@ -82,10 +83,9 @@ class User extends Model {
 
 const knex = createKnex({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 10 } });
 Model.knex(knex);
-let statements = 0;
-let requests = 0;
+const counters = newCounters();
 knex.on('query', () => {
-  statements++;
+  counters.statements++;
 });
 
 const models: Readonly<Record<string, unknown>> = { '/api/users': User, '/api/posts': Post };
@@ -104,29 +104,4 @@ app.use(async (ctx) => {
   ctx.body = await query;
 });
 
-const callback = app.callback();
-const server = http.createServer((req, res) => {
-  if (req.url === '/__bench/stats') {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ statements, requests }));
-    return;
-  }
-  requests++;
-  callback(req, res);
-});
-server.keepAliveTimeout = 60_000;
-
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  server.close();
-  server.closeAllConnections();
-  void knex.destroy().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`);
-});
+serveBench(app.callback(), counters, () => knex.destroy());

@@ -9,7 +9,6 @@
 // Env: DATABASE_URL (the bench database), DATABASE_REPLICA_URLS (its replicas, for --replica), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
 // demo server reads them); prints `listening <port>` when ready.
 
-import http from 'node:http';
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import { Model, type Pojo } from 'objection';
@@ -17,6 +16,7 @@ import { queryModifiers } from '../plugin';
 import { cachesFromEnv, createApp } from '../server/app';
 import { closeKnex, createKnex, createReplicaKnexes } from '../server/db';
 import { Phone, Post, Role, User } from '../server/demo/models';
+import { newCounters, serveBench } from './bench-server';
 
 /** BENCH_ESTIMATE_ABOVE (read by the floor too): where total=estimated starts estimating. */
 const pagination =
@@ -54,11 +54,10 @@ async function main(): Promise<void> {
   const knex = createKnex(process.env);
   // DATABASE_REPLICA_URLS (bench --replica): reads go to the replicas, as on the demo server.
   const replicas = createReplicaKnexes(process.env);
-  let statements = 0;
-  let requests = 0;
+  const counters = newCounters();
   for (const instance of [knex, ...replicas]) {
     instance.on('query', () => {
-      statements++;
+      counters.statements++;
     });
   }
   const app =
@@ -70,31 +69,11 @@ async function main(): Promise<void> {
           plugin: { ...pagination, ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }) },
         });
   const handler = app.callback();
-  const server = http.createServer((req, res) => {
-    if (req.url === '/__bench/stats') {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ statements, requests }));
-      return;
-    }
-    requests++;
-    void handler(req, res);
-  });
-  server.keepAliveTimeout = 60_000;
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    server.close();
-    server.closeAllConnections();
-    // Exits whether or not the pools close cleanly: the benchmark is stopping this server anyway.
-    void Promise.all([knex, ...replicas].map(closeKnex)).finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-    const address = server.address();
-    console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`);
-  });
+  serveBench(
+    (req, res) => void handler(req, res),
+    counters,
+    () => Promise.all([knex, ...replicas].map(closeKnex)),
+  );
 }
 
 main().catch((error: unknown) => {
