@@ -3,10 +3,8 @@
 // a form from a pasted URL.
 
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { AdminPage } from './admin-page';
-import { browserUnavailable, launchChromium } from './browser';
-import { startDemoServer, type DemoServer } from './demo-server';
+import type { Locator } from 'playwright-core';
+import { useAdminBrowser } from './admin-harness';
 
 type Row = Record<string, unknown>;
 
@@ -29,44 +27,12 @@ async function nestedColumn(cell: Locator, field: string): Promise<string[]> {
 
 describe('admin UI: nested expansions (browser)', function () {
   this.timeout(120000);
-  let server: DemoServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let admin: AdminPage;
-  const pageErrors: string[] = [];
-
-  before(async function () {
-    const missing = browserUnavailable();
-    if (missing !== undefined) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
-    server = await startDemoServer();
-    browser = await launchChromium();
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.close();
-  });
-
-  beforeEach(async function () {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    admin = new AdminPage(page, server.origin);
-  });
-
-  afterEach(async function () {
-    await context?.close();
-    expect(pageErrors.splice(0), 'uncaught errors in the page').to.deep.equal([]);
-  });
+  const h = useAdminBrowser({ height: 900 });
 
   it('builds posts -> comments -> author with windows, and shows the nested records', async function () {
-    await admin.open();
-    await page.getByRole('button', { name: 'Add expansion' }).click();
-    const posts = page.locator('#expand .expansion').nth(0);
+    await h.admin.open();
+    await h.page.getByRole('button', { name: 'Add expansion' }).click();
+    const posts = h.page.locator('#expand .expansion').nth(0);
     expect(await posts.getByLabel('Relation', { exact: true }).inputValue()).to.equal('posts');
     await posts.getByLabel('Limit per record', { exact: true }).fill('2');
     await posts.getByRole('button', { name: 'Add sort', exact: true }).click();
@@ -75,7 +41,7 @@ describe('admin UI: nested expansions (browser)', function () {
     await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
 
     await posts.getByRole('button', { name: 'Add nested expansion' }).click();
-    const comments = page.locator('#expand .expansion').nth(1);
+    const comments = h.page.locator('#expand .expansion').nth(1);
     await comments.getByLabel('Relation', { exact: true }).first().selectOption('comments');
     expect(await comments.getByLabel('Alias', { exact: true }).first().inputValue()).to.equal('c');
     await comments.getByLabel('Limit per record', { exact: true }).first().fill('1');
@@ -83,7 +49,7 @@ describe('admin UI: nested expansions (browser)', function () {
     await comments.getByLabel('body', { exact: true }).first().check();
 
     await comments.getByRole('button', { name: 'Add nested expansion' }).click();
-    const author = page.locator('#expand .expansion').nth(2);
+    const author = h.page.locator('#expand .expansion').nth(2);
     expect(await author.getByLabel('Relation', { exact: true }).inputValue()).to.equal('author');
     // A comment has one author: no window is offered for it.
     expect(await author.getByLabel('Limit per record', { exact: true }).count()).to.equal(0);
@@ -92,20 +58,20 @@ describe('admin UI: nested expansions (browser)', function () {
     // The depth cap (3) offers no fourth level.
     expect(await author.getByRole('button', { name: 'Add nested expansion' }).count()).to.equal(0);
 
-    await page.getByLabel('Pages', { exact: true }).check();
-    await page.getByLabel(/^Page size/).fill('5');
+    await h.page.getByLabel('Pages', { exact: true }).check();
+    await h.page.getByLabel(/^Page size/).fill('5');
     const expected =
-      `${server.origin}/api/users?expand[posts]=p&p_sort[created_at]=desc&p_limit=2` +
+      `${h.server.origin}/api/users?expand[posts]=p&p_sort[created_at]=desc&p_limit=2` +
       '&p_expand[comments]=c&c_fields=body&c_limit=1&c_expand[author]=a&a_fields=name&per-page=5';
-    expect(await admin.requestUrl()).to.equal(expected);
+    expect(await h.admin.requestUrl()).to.equal(expected);
 
-    await admin.run();
+    await h.admin.run();
     const records = await apiData(expected);
     const withPosts = records.findIndex((r) => (r.posts as Row[]).some((p) => (p.comments as Row[]).length > 0));
     expect(withPosts, 'a user whose posts have comments on the first page').to.be.at.least(0);
     const apiPosts = records[withPosts]?.posts as Row[];
-    const columns = await admin.columns();
-    const postsCell = page
+    const columns = await h.admin.columns();
+    const postsCell = h.page
       .locator('#panel-table .table-scroll > table > tbody > tr')
       .nth(withPosts)
       .locator(`:scope > td:nth-child(${columns.indexOf('posts') + 1})`);
@@ -124,27 +90,27 @@ describe('admin UI: nested expansions (browser)', function () {
       .nth(0)
       .locator(`:scope > td:nth-child(${commentHeaders.indexOf('author') + 1})`);
     expect(await nestedColumn(authorCell, 'name')).to.deep.equal([(apiComment.author as Row).name]);
-    await admin.screenshot('admin-ui-nested');
+    await h.admin.screenshot('admin-ui-nested');
   });
 
   it('rebuilds nested expansions and windows from a pasted URL, and gives the same URL back', async function () {
-    await admin.open();
+    await h.admin.open();
     const query =
       'fields=id,name&expand[posts]=p&p_fields=id,title&p_limit=3&p_offset=1&p_expand[comments]=c&c_sort[created_at]=desc' +
       '&c_limit=2&c_expand[author]=a&a_fields=name&expand[roles]=r&r_limit=1&limit=10';
-    const url = `${server.origin}/api/users?${query}`;
-    await page.getByLabel('Paste a URL to edit it here').fill(url);
-    await page.getByRole('button', { name: 'Load URL' }).click();
-    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('r_limit=1')`);
-    expect(await admin.requestUrl()).to.equal(url);
-    const boxes = page.locator('#expand .expansion');
+    const url = `${h.server.origin}/api/users?${query}`;
+    await h.page.getByLabel('Paste a URL to edit it here').fill(url);
+    await h.page.getByRole('button', { name: 'Load URL' }).click();
+    await h.page.waitForFunction(`document.querySelector('#request-url').textContent.includes('r_limit=1')`);
+    expect(await h.admin.requestUrl()).to.equal(url);
+    const boxes = h.page.locator('#expand .expansion');
     expect(await boxes.count()).to.equal(4);
     expect(await boxes.nth(0).getByLabel('Offset per record', { exact: true }).first().inputValue()).to.equal('1');
     expect(await boxes.nth(1).getByLabel('Relation', { exact: true }).first().inputValue()).to.equal('comments');
     expect(await boxes.nth(1).getByLabel('Limit per record', { exact: true }).first().inputValue()).to.equal('2');
     expect(await boxes.nth(2).getByLabel('Alias', { exact: true }).inputValue()).to.equal('a');
     expect(await boxes.nth(3).getByLabel('Relation', { exact: true }).inputValue()).to.equal('roles');
-    await admin.run();
-    expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200 · 10 records · \d+ ms$/);
+    await h.admin.run();
+    expect(await h.page.locator('#result-status').textContent()).to.match(/^HTTP 200 · 10 records · \d+ ms$/);
   });
 });

@@ -6,11 +6,11 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { AdminPage } from './admin-page';
-import { browserUnavailable, launchChromium } from './browser';
+import type { BrowserContext } from 'playwright-core';
 import type { AppOptions } from '../../server/app';
-import { listenApp, projectRoot, startDemoServer, type DemoServer } from './demo-server';
+import { useAdminBrowser } from './admin-harness';
+import { AdminPage } from './admin-page';
+import { listenApp, projectRoot } from './demo-server';
 
 type Row = Record<string, unknown>;
 
@@ -29,221 +29,188 @@ function envelopeData(body: unknown): Row[] {
 
 describe('admin UI (browser)', function () {
   this.timeout(120000);
-  let server: DemoServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let admin: AdminPage;
-  const pageErrors: string[] = [];
-
-  before(async function () {
-    const missing = browserUnavailable();
-    if (missing !== undefined) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
-    server = await startDemoServer();
-    browser = await launchChromium();
-  });
-
-  after(async function () {
-    await browser?.close();
-    await server?.close();
-  });
-
-  beforeEach(async function () {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    admin = new AdminPage(page, server.origin);
-  });
-
-  afterEach(async function () {
-    await context?.close();
-    expect(pageErrors.splice(0), 'uncaught errors in the page').to.deep.equal([]);
-  });
+  const h = useAdminBrowser({ clipboard: true });
 
   it('finds the users created in April 2025 whose name contains "an", newest first, 10 per page, with their posts\' titles', async function () {
-    await admin.open();
-    expect(await page.getByLabel('Collection').inputValue()).to.equal('users');
-    const openapi = page.getByRole('link', { name: 'OpenAPI document' });
+    await h.admin.open();
+    expect(await h.page.getByLabel('Collection').inputValue()).to.equal('users');
+    const openapi = h.page.getByRole('link', { name: 'OpenAPI document' });
     expect(await openapi.getAttribute('href')).to.equal('/api/openapi.json');
-    expect(((await apiJson(`${server.origin}/api/openapi.json`)) as { openapi?: unknown }).openapi).to.match(/^3\.1\./);
+    expect(((await apiJson(`${h.server.origin}/api/openapi.json`)) as { openapi?: unknown }).openapi).to.match(/^3\.1\./);
 
-    const between = await admin.addRow('root-between', 'Add between');
+    const between = await h.admin.addRow('root-between', 'Add between');
     await between.getByLabel('Field', { exact: true }).selectOption('created_at');
     await between.getByLabel('From', { exact: true }).fill('2025-04-01');
     await between.getByLabel('To', { exact: true }).fill('2025-04-30');
 
-    const search = await admin.addRow('root-search', 'Add search');
+    const search = await h.admin.addRow('root-search', 'Add search');
     expect(await search.getByLabel('name', { exact: true }).isChecked(), 'search in name by default').to.equal(true);
     await search.getByLabel(/^Contains/).fill('an');
 
-    const sort = await admin.addRow('root-sort', 'Add sort');
+    const sort = await h.admin.addRow('root-sort', 'Add sort');
     await sort.getByLabel('Sort by', { exact: true }).selectOption('created_at');
     await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
 
-    await page.getByRole('button', { name: 'Add expansion' }).click();
-    const expansion = page.locator('#expand .expansion').first();
+    await h.page.getByRole('button', { name: 'Add expansion' }).click();
+    const expansion = h.page.locator('#expand .expansion').first();
     expect(await expansion.getByLabel('Relation', { exact: true }).inputValue()).to.equal('posts');
     expect(await expansion.getByLabel('Alias', { exact: true }).inputValue()).to.equal('p');
     await expansion.getByLabel('Only these', { exact: true }).check();
     await expansion.getByLabel('title', { exact: true }).check();
 
-    await page.getByLabel('Pages', { exact: true }).check();
-    await page.getByLabel(/^Page size/).fill('10');
+    await h.page.getByLabel('Pages', { exact: true }).check();
+    await h.page.getByLabel(/^Page size/).fill('10');
 
     const expected =
-      `${server.origin}/api/users?between[created_at]=2025-04-01,2025-04-30&search[name]=an` +
+      `${h.server.origin}/api/users?between[created_at]=2025-04-01,2025-04-30&search[name]=an` +
       '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10';
-    expect(await admin.requestUrl()).to.equal(expected);
-    expect(await admin.condition()).to.equal("WHERE (created_at BETWEEN 2025-04-01 AND 2025-04-30)\n  AND (name contains 'an')");
+    expect(await h.admin.requestUrl()).to.equal(expected);
+    expect(await h.admin.condition()).to.equal("WHERE (created_at BETWEEN 2025-04-01 AND 2025-04-30)\n  AND (name contains 'an')");
 
-    await page.getByRole('button', { name: 'Copy URL' }).click();
-    await page.getByText('URL copied').waitFor();
-    expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(expected);
+    await h.page.getByRole('button', { name: 'Copy URL' }).click();
+    await h.page.getByText('URL copied').waitFor();
+    expect(await h.page.evaluate('navigator.clipboard.readText()')).to.equal(expected);
 
-    await admin.run();
+    await h.admin.run();
     const body = await apiJson(expected);
     const records = envelopeData(body);
     expect(records).to.have.length(10);
-    expect(await admin.column('name')).to.deep.equal(records.map((r) => r.name));
-    for (const name of await admin.column('name')) expect(name.toLowerCase()).to.contain('an');
-    const created = await admin.column('created_at');
+    expect(await h.admin.column('name')).to.deep.equal(records.map((r) => r.name));
+    for (const name of await h.admin.column('name')) expect(name.toLowerCase()).to.contain('an');
+    const created = await h.admin.column('created_at');
     expect(
       created.every((t) => t.startsWith('2025-04-')),
       created.join(' '),
     ).to.equal(true);
     expect([...created].sort().reverse()).to.deep.equal(created);
-    expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200 · 10 records · \d+ ms$/);
-    await admin.screenshot('admin-ui-april-users');
+    expect(await h.page.locator('#result-status').textContent()).to.match(/^HTTP 200 · 10 records · \d+ ms$/);
+    await h.admin.screenshot('admin-ui-april-users');
     const firstPosts = (records[0]?.posts ?? []) as Row[];
     expect(firstPosts.length).to.be.greaterThan(0);
-    expect(await admin.nested(0, 'posts', 'title')).to.deep.equal(firstPosts.map((p) => p.title));
+    expect(await h.admin.nested(0, 'posts', 'title')).to.deep.equal(firstPosts.map((p) => p.title));
 
     // The envelope's navigation: « Previous is disabled on page 1, Next » loads page 2.
-    const nav = page.getByRole('navigation', { name: 'Result pages' });
+    const nav = h.page.getByRole('navigation', { name: 'Result pages' });
     expect(await nav.getByRole('button', { name: '« Previous' }).isDisabled()).to.equal(true);
-    await admin.clickAndWait(nav.getByRole('button', { name: 'Next »' }));
-    expect(await admin.requestUrl()).to.equal(`${expected}&page=2`);
+    await h.admin.clickAndWait(nav.getByRole('button', { name: 'Next »' }));
+    expect(await h.admin.requestUrl()).to.equal(`${expected}&page=2`);
     const second = envelopeData(await apiJson(`${expected}&page=2`));
-    expect(await admin.column('name')).to.deep.equal(second.map((r) => r.name));
+    expect(await h.admin.column('name')).to.deep.equal(second.map((r) => r.name));
     expect(await nav.getByRole('button', { name: 'Page 2', exact: true }).getAttribute('aria-current')).to.equal('page');
   });
 
   it('builds a filtered, sorted, expanded, paginated query and moves between pages', async function () {
-    await admin.open();
-    const first = await admin.addRow('root-filter', 'Add filter');
+    await h.admin.open();
+    const first = await h.admin.addRow('root-filter', 'Add filter');
     await first.getByLabel('Field', { exact: true }).selectOption('status');
     await first.getByLabel('Value', { exact: true }).fill('active');
-    const second = await admin.addRow('root-filter', 'Add filter');
+    const second = await h.admin.addRow('root-filter', 'Add filter');
     await second.getByLabel('Join', { exact: true }).selectOption('or');
     await second.getByLabel('Field', { exact: true }).selectOption('role');
     await second.getByLabel('Value', { exact: true }).fill('admin');
-    const third = await admin.addRow('root-filter', 'Add filter');
+    const third = await h.admin.addRow('root-filter', 'Add filter');
     await third.getByLabel('Join', { exact: true }).selectOption('and!');
     await third.getByLabel('Field', { exact: true }).selectOption('id');
     await third.getByLabel('Operator', { exact: true }).selectOption('>');
     await third.getByLabel('Value', { exact: true }).fill('250');
 
-    await page.getByLabel('Only these', { exact: true }).first().check();
-    for (const field of ['id', 'name', 'status', 'role']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
-    const sort = await admin.addRow('root-sort', 'Add sort');
+    await h.page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name', 'status', 'role']) await h.page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    const sort = await h.admin.addRow('root-sort', 'Add sort');
     await sort.getByLabel('Sort by', { exact: true }).selectOption('name');
 
-    await page.getByRole('button', { name: 'Add expansion' }).click();
-    const expansion = page.locator('#expand .expansion').first();
-    const postFilter = expansion.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    await h.page.getByRole('button', { name: 'Add expansion' }).click();
+    const expansion = h.page.locator('#expand .expansion').first();
+    const postFilter = expansion.locator('.section', { has: h.page.getByText('Filter', { exact: true }) }).first();
     await postFilter.getByRole('button', { name: 'Add filter' }).click();
     const postRow = postFilter.locator(':scope > .row').last();
     await postRow.getByLabel('Field', { exact: true }).selectOption('status');
     await postRow.getByLabel('Value', { exact: true }).fill('published');
-    await page.getByLabel('Pages', { exact: true }).check();
-    await page.getByLabel(/^Page size/).fill('5');
-    await page.getByLabel('Page', { exact: true }).fill('2');
+    await h.page.getByLabel('Pages', { exact: true }).check();
+    await h.page.getByLabel(/^Page size/).fill('5');
+    await h.page.getByLabel('Page', { exact: true }).fill('2');
 
     const query =
       'filter[status]=active&filter[or+role]=admin&filter[and!+id]=%3E250&fields=id,name,status,role' +
       '&sort[name]=asc&expand[posts]=p&p_filter[status]=published&per-page=5&page=2';
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
-    expect(await admin.condition()).to.equal(
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${query}`);
+    expect(await h.admin.condition()).to.equal(
       "WHERE (status = 'active' OR (role = 'admin' AND NOT (id > 250)))\n\nposts (alias p): only related records\nWHERE (status = 'published')",
     );
 
-    await admin.run();
-    const body = await apiJson(`${server.origin}/api/users?${query}`);
+    await h.admin.run();
+    const body = await apiJson(`${h.server.origin}/api/users?${query}`);
     const records = envelopeData(body);
-    expect(await admin.columns()).to.deep.equal(['id', 'name', 'status', 'role', 'posts']);
-    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+    expect(await h.admin.columns()).to.deep.equal(['id', 'name', 'status', 'role', 'posts']);
+    expect(await h.admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
     const lastPage = (body as { last_page: number }).last_page;
     expect(lastPage).to.be.greaterThan(3);
 
-    const nav = page.getByRole('navigation', { name: 'Result pages' });
+    const nav = h.page.getByRole('navigation', { name: 'Result pages' });
     expect(await nav.locator('.page-summary').textContent()).to.contain(`page 2 of ${lastPage}`);
-    await admin.clickAndWait(nav.getByRole('button', { name: 'Page 3', exact: true }));
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query.replace('page=2', 'page=3')}`);
-    expect(await page.getByLabel('Page', { exact: true }).inputValue()).to.equal('3');
-    const third3 = envelopeData(await apiJson(`${server.origin}/api/users?${query.replace('page=2', 'page=3')}`));
-    expect(await admin.column('id')).to.deep.equal(third3.map((r) => String(r.id)));
-    await admin.clickAndWait(nav.getByRole('button', { name: '« Previous' }));
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
-    await admin.clickAndWait(nav.getByRole('button', { name: 'Last page' }));
-    expect(await admin.requestUrl()).to.contain(`page=${lastPage}`);
+    await h.admin.clickAndWait(nav.getByRole('button', { name: 'Page 3', exact: true }));
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${query.replace('page=2', 'page=3')}`);
+    expect(await h.page.getByLabel('Page', { exact: true }).inputValue()).to.equal('3');
+    const third3 = envelopeData(await apiJson(`${h.server.origin}/api/users?${query.replace('page=2', 'page=3')}`));
+    expect(await h.admin.column('id')).to.deep.equal(third3.map((r) => String(r.id)));
+    await h.admin.clickAndWait(nav.getByRole('button', { name: '« Previous' }));
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${query}`);
+    await h.admin.clickAndWait(nav.getByRole('button', { name: 'Last page' }));
+    expect(await h.admin.requestUrl()).to.contain(`page=${lastPage}`);
     expect(await nav.getByRole('button', { name: 'Next »' }).isDisabled()).to.equal(true);
-    await admin.screenshot('admin-ui-navigation');
+    await h.admin.screenshot('admin-ui-navigation');
   });
 
   it('filters users by their related records (a relation, then its field; the condition says EXISTS) and sorts by a to-one relation', async function () {
-    await admin.open();
-    const draft = await admin.addRow('root-filter', 'Add filter');
+    await h.admin.open();
+    const draft = await h.admin.addRow('root-filter', 'Add filter');
     expect(await draft.getByLabel('Of', { exact: true }).inputValue()).to.equal('');
     await draft.getByLabel('Of', { exact: true }).selectOption('posts');
     expect(await draft.getByLabel('Field', { exact: true }).inputValue()).to.equal('posts.id');
     await draft.getByLabel('Field', { exact: true }).selectOption('posts.status');
     await draft.getByLabel('Value', { exact: true }).fill('draft');
-    const admins = await admin.addRow('root-filter', 'Add filter');
+    const admins = await h.admin.addRow('root-filter', 'Add filter');
     await admins.getByLabel('Join', { exact: true }).selectOption('and!');
     await admins.getByLabel('Of', { exact: true }).selectOption('roles');
     await admins.getByLabel('Field', { exact: true }).selectOption('roles.name');
     await admins.getByLabel('Value', { exact: true }).fill('admin');
-    const search = await admin.addRow('root-search', 'Add search');
+    const search = await h.admin.addRow('root-search', 'Add search');
     await search.getByLabel('posts.title', { exact: true }).check();
     await search.getByLabel(/^Contains/).fill('the');
-    await page.getByLabel('Only these', { exact: true }).first().check();
-    for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
-    const sort = await admin.addRow('root-sort', 'Add sort');
+    await h.page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name']) await h.page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    const sort = await h.admin.addRow('root-sort', 'Add sort');
     await sort.getByLabel('Sort by', { exact: true }).selectOption('phone.kind');
     await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
 
     const query =
       'filter[posts.status]=draft&filter[and!+roles.name]=admin&search[name,posts.title]=the&fields=id,name&sort[phone.kind]=desc';
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
-    expect(await admin.condition()).to.equal(
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${query}`);
+    expect(await h.admin.condition()).to.equal(
       "WHERE (EXISTS a posts record with status = 'draft' AND NOT EXISTS a roles record with name = 'admin')\n" +
         "  AND (name contains 'the' OR EXISTS a posts record with title contains 'the')",
     );
-    await admin.run();
-    const records = (await apiJson(`${server.origin}/api/users?${query}`)) as Row[];
+    await h.admin.run();
+    const records = (await apiJson(`${h.server.origin}/api/users?${query}`)) as Row[];
     expect(records.length).to.be.greaterThan(0);
-    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+    expect(await h.admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
 
     // A pasted URL comes back with the relation chosen in its row.
-    await page.getByLabel('Paste a URL to edit it here').fill('/api/users?in[or!+roles.name]=admin,editor');
-    await page.getByRole('button', { name: 'Load URL' }).click();
-    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('roles.name')`);
-    const pasted = page.locator('#root-in > .row').first();
+    await h.page.getByLabel('Paste a URL to edit it here').fill('/api/users?in[or!+roles.name]=admin,editor');
+    await h.page.getByRole('button', { name: 'Load URL' }).click();
+    await h.page.waitForFunction(`document.querySelector('#request-url').textContent.includes('roles.name')`);
+    const pasted = h.page.locator('#root-in > .row').first();
     expect(await pasted.getByLabel('Of', { exact: true }).inputValue()).to.equal('roles');
     expect(await pasted.getByLabel('Field', { exact: true }).inputValue()).to.equal('roles.name');
-    expect(await admin.condition()).to.equal("WHERE (NOT EXISTS a roles record with name IN ('admin', 'editor'))");
+    expect(await h.admin.condition()).to.equal("WHERE (NOT EXISTS a roles record with name IN ('admin', 'editor'))");
   });
 
   it('keeps users that have a related record matching all conditions, or none; the condition says EXISTS', async function () {
-    await admin.open();
-    await page.getByRole('button', { name: 'Add has' }).click();
-    const box = page.locator('#has .expansion').first();
+    await h.admin.open();
+    await h.page.getByRole('button', { name: 'Add has' }).click();
+    const box = h.page.locator('#has .expansion').first();
     expect(await box.getByLabel('Related', { exact: true }).inputValue()).to.equal('posts');
-    const filter = box.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    const filter = box.locator('.section', { has: h.page.getByText('Filter', { exact: true }) }).first();
     await filter.getByRole('button', { name: 'Add filter' }).click();
     const status = filter.locator(':scope > .row').last();
     await status.getByLabel('Field', { exact: true }).selectOption('status');
@@ -254,108 +221,108 @@ describe('admin UI (browser)', function () {
     await views.getByLabel('Operator', { exact: true }).selectOption('>');
     await views.getByLabel('Value', { exact: true }).fill('4900');
 
-    await page.getByRole('button', { name: 'Add has' }).click();
-    const none = page.locator('#has .expansion').nth(1);
+    await h.page.getByRole('button', { name: 'Add has' }).click();
+    const none = h.page.locator('#has .expansion').nth(1);
     await none.getByLabel('Keep records that', { exact: true }).selectOption('has!');
     await none.getByLabel('Related', { exact: true }).selectOption('phone');
-    await page.getByLabel('Only these', { exact: true }).first().check();
-    await page.locator('#root-fields').getByLabel('id', { exact: true }).check();
+    await h.page.getByLabel('Only these', { exact: true }).first().check();
+    await h.page.locator('#root-fields').getByLabel('id', { exact: true }).check();
 
     const query = 'fields=id&has[posts]=p&p_filter[status]=published&p_filter[views]=%3E4900&has![phone]';
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
-    expect(await admin.condition()).to.equal(
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${query}`);
+    expect(await h.admin.condition()).to.equal(
       "WHERE (EXISTS a posts record with (status = 'published' AND views > 4900))\n  AND (NOT EXISTS a phone record)",
     );
-    await admin.run();
-    const records = (await apiJson(`${server.origin}/api/users?${query}`)) as Row[];
+    await h.admin.run();
+    const records = (await apiJson(`${h.server.origin}/api/users?${query}`)) as Row[];
     expect(records.length).to.be.greaterThan(0);
-    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+    expect(await h.admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
 
     // A pasted URL whose has shares its alias with expand keeps one set of conditions.
     const shared = 'has[posts]=p&expand[posts]=p&p_filter[status]=draft';
-    await page.getByLabel('Paste a URL to edit it here').fill(`/api/users?${shared}`);
-    await page.getByRole('button', { name: 'Load URL' }).click();
-    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('has[posts]')`);
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${shared}`);
-    expect(await admin.condition()).to.equal(
+    await h.page.getByLabel('Paste a URL to edit it here').fill(`/api/users?${shared}`);
+    await h.page.getByRole('button', { name: 'Load URL' }).click();
+    await h.page.waitForFunction(`document.querySelector('#request-url').textContent.includes('has[posts]')`);
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${shared}`);
+    expect(await h.admin.condition()).to.equal(
       "WHERE (EXISTS a posts record with (status = 'draft'))\n\n" + "posts (alias p): only related records\nWHERE (status = 'draft')",
     );
   });
 
   it('adds a count column, filters and sorts by it', async function () {
-    await admin.open();
-    await page.getByRole('button', { name: 'Add count' }).click();
-    const box = page.locator('#count .expansion').first();
+    await h.admin.open();
+    await h.page.getByRole('button', { name: 'Add count' }).click();
+    const box = h.page.locator('#count .expansion').first();
     expect(await box.getByLabel('Count related', { exact: true }).inputValue()).to.equal('posts');
-    const filter = box.locator('.section', { has: page.getByText('Filter', { exact: true }) }).first();
+    const filter = box.locator('.section', { has: h.page.getByText('Filter', { exact: true }) }).first();
     await filter.getByRole('button', { name: 'Add filter' }).click();
     const status = filter.locator(':scope > .row').last();
     await status.getByLabel('Field', { exact: true }).selectOption('status');
     await status.getByLabel('Value', { exact: true }).fill('published');
-    const rootFilter = await admin.addRow('root-filter', 'Add filter');
+    const rootFilter = await h.admin.addRow('root-filter', 'Add filter');
     await rootFilter.getByLabel('Field', { exact: true }).selectOption('posts_count');
     await rootFilter.getByLabel('Operator', { exact: true }).selectOption('>=');
     await rootFilter.getByLabel('Value', { exact: true }).fill('2');
-    const sort = await admin.addRow('root-sort', 'Add sort');
+    const sort = await h.admin.addRow('root-sort', 'Add sort');
     await sort.getByLabel('Sort by', { exact: true }).selectOption('posts_count');
     await sort.getByLabel('Direction', { exact: true }).selectOption('desc');
-    await page.getByLabel('Only these', { exact: true }).first().check();
-    for (const field of ['id', 'name']) await page.locator('#root-fields').getByLabel(field, { exact: true }).check();
-    await page.getByLabel('Pages', { exact: true }).check();
-    await page.getByLabel(/^Page size/).fill('5');
+    await h.page.getByLabel('Only these', { exact: true }).first().check();
+    for (const field of ['id', 'name']) await h.page.locator('#root-fields').getByLabel(field, { exact: true }).check();
+    await h.page.getByLabel('Pages', { exact: true }).check();
+    await h.page.getByLabel(/^Page size/).fill('5');
 
     const query = 'filter[posts_count]=%3E%3D2&fields=id,name&sort[posts_count]=desc&count[posts]=p&p_filter[status]=published&per-page=5';
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?${query}`);
-    expect(await admin.condition()).to.equal('WHERE (posts_count >= 2)');
-    await admin.run();
-    const records = envelopeData(await apiJson(`${server.origin}/api/users?${query}`));
-    expect(await admin.columns()).to.deep.equal(['id', 'name', 'posts_count']);
-    expect(await admin.column('posts_count')).to.deep.equal(records.map((r) => String(r.posts_count)));
-    expect(await admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?${query}`);
+    expect(await h.admin.condition()).to.equal('WHERE (posts_count >= 2)');
+    await h.admin.run();
+    const records = envelopeData(await apiJson(`${h.server.origin}/api/users?${query}`));
+    expect(await h.admin.columns()).to.deep.equal(['id', 'name', 'posts_count']);
+    expect(await h.admin.column('posts_count')).to.deep.equal(records.map((r) => String(r.posts_count)));
+    expect(await h.admin.column('id')).to.deep.equal(records.map((r) => String(r.id)));
   });
 
   it('shows each problem next to the control that caused it', async function () {
-    await admin.open();
-    const row = await admin.addRow('root-filter', 'Add filter');
+    await h.admin.open();
+    const row = await h.admin.addRow('root-filter', 'Add filter');
     await row.getByLabel('Field', { exact: true }).selectOption('id');
     await row.getByLabel('Value', { exact: true }).fill('abc');
-    await page.getByLabel('Pages', { exact: true }).check();
-    await page.getByLabel(/^Page size/).fill('500');
-    await admin.run();
+    await h.page.getByLabel('Pages', { exact: true }).check();
+    await h.page.getByLabel(/^Page size/).fill('500');
+    await h.admin.run();
 
     const valueError = row.locator('.inline-error');
     expect(await valueError.getAttribute('data-parameter')).to.equal('filter[id]');
     expect(await valueError.getAttribute('data-code')).to.equal('INVALID_VALUE');
     expect(await row.getByLabel('Value', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
-    const sizeError = page.locator('#paging-per-page .inline-error');
+    const sizeError = h.page.locator('#paging-per-page .inline-error');
     expect(await sizeError.getAttribute('data-parameter')).to.equal('per-page');
     expect(await sizeError.getAttribute('data-code')).to.equal('PAGE_SIZE_TOO_LARGE');
     expect(await sizeError.textContent()).to.contain('100');
-    expect(await page.locator('#general-error').textContent()).to.match(/^HTTP 400/);
-    expect(await page.locator('.inline-error').count()).to.equal(2);
-    await admin.screenshot('admin-ui-errors');
+    expect(await h.page.locator('#general-error').textContent()).to.match(/^HTTP 400/);
+    expect(await h.page.locator('.inline-error').count()).to.equal(2);
+    await h.admin.screenshot('admin-ui-errors');
 
     // Fixing the value and running again clears the messages.
     await row.getByLabel('Value', { exact: true }).fill('5');
-    await page.getByLabel(/^Page size/).fill('10');
-    await admin.run();
-    expect(await page.locator('.inline-error').count()).to.equal(0);
-    expect(await admin.column('id')).to.deep.equal(['5']);
+    await h.page.getByLabel(/^Page size/).fill('10');
+    await h.admin.run();
+    expect(await h.page.locator('.inline-error').count()).to.equal(0);
+    expect(await h.admin.column('id')).to.deep.equal(['5']);
   });
 
   it('rebuilds the form from a pasted URL, and gives the same URL back', async function () {
-    await admin.open();
+    await h.admin.open();
     const query =
       'filter[id]=%3E%3D5&filter[or!+status]=banned&filter[email]=x%2By@example.com&in[name]=%22Smith,+John%22,Jane' +
       '&between[birthday]=1990-01-01,1999-12-31&search[name,email]=*son&fields!=updated_at,email_verified_at' +
       '&sort[name]=desc&sort[id]=asc&expand[posts]=p&p_fields=id,title&p_sort[views]=desc&expand[phone]&limit=20&offset=5';
-    const url = `${server.origin}/api/users?${query}`;
-    await page.getByLabel('Paste a URL to edit it here').fill(url);
-    await page.getByRole('button', { name: 'Load URL' }).click();
-    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('limit=20')`);
-    expect(await admin.requestUrl()).to.equal(url);
+    const url = `${h.server.origin}/api/users?${query}`;
+    await h.page.getByLabel('Paste a URL to edit it here').fill(url);
+    await h.page.getByRole('button', { name: 'Load URL' }).click();
+    await h.page.waitForFunction(`document.querySelector('#request-url').textContent.includes('limit=20')`);
+    expect(await h.admin.requestUrl()).to.equal(url);
 
-    const filters = page.locator('#root-filter > .row');
+    const filters = h.page.locator('#root-filter > .row');
     expect(await filters.count()).to.equal(3);
     expect(await filters.nth(0).getByLabel('Field', { exact: true }).inputValue()).to.equal('id');
     expect(await filters.nth(0).getByLabel('Operator', { exact: true }).inputValue()).to.equal('>=');
@@ -364,28 +331,28 @@ describe('admin UI (browser)', function () {
     expect(await filters.nth(1).getByLabel('Value', { exact: true }).inputValue()).to.equal('banned');
     expect(await filters.nth(2).getByLabel('Value', { exact: true }).inputValue()).to.equal('x+y@example.com');
     expect(
-      await page
+      await h.page
         .locator('#root-in > .row')
         .getByLabel(/^Values/)
         .inputValue(),
     ).to.equal('"Smith, John",Jane');
-    const between = page.locator('#root-between > .row');
+    const between = h.page.locator('#root-between > .row');
     expect(await between.getByLabel('From', { exact: true }).inputValue()).to.equal('1990-01-01');
     expect(await between.getByLabel('To', { exact: true }).inputValue()).to.equal('1999-12-31');
-    const search = page.locator('#root-search > .row');
+    const search = h.page.locator('#root-search > .row');
     expect(await search.getByLabel('email', { exact: true }).isChecked()).to.equal(true);
     expect(await search.getByLabel(/^Contains/).inputValue()).to.equal('*son');
-    expect(await page.getByLabel('All except these', { exact: true }).first().isChecked()).to.equal(true);
-    const sorts = page.locator('#root-sort > .row');
+    expect(await h.page.getByLabel('All except these', { exact: true }).first().isChecked()).to.equal(true);
+    const sorts = h.page.locator('#root-sort > .row');
     expect(await sorts.nth(0).getByLabel('Direction', { exact: true }).inputValue()).to.equal('desc');
     expect(await sorts.nth(1).getByLabel('Then by', { exact: true }).inputValue()).to.equal('id');
-    const expansions = page.locator('#expand .expansion');
+    const expansions = h.page.locator('#expand .expansion');
     expect(await expansions.count()).to.equal(2);
     expect(await expansions.nth(0).getByLabel('Alias', { exact: true }).inputValue()).to.equal('p');
     expect(await expansions.nth(1).getByLabel('Relation', { exact: true }).inputValue()).to.equal('phone');
-    expect(await page.getByLabel('Limit', { exact: true }).inputValue()).to.equal('20');
-    expect(await page.getByLabel('Offset', { exact: true }).inputValue()).to.equal('5');
-    expect(await admin.condition()).to.equal(
+    expect(await h.page.getByLabel('Limit', { exact: true }).inputValue()).to.equal('20');
+    expect(await h.page.getByLabel('Offset', { exact: true }).inputValue()).to.equal('5');
+    expect(await h.admin.condition()).to.equal(
       [
         "WHERE (id >= 5 OR (NOT (status = 'banned') AND email = 'x+y@example.com'))",
         "  AND (name IN ('Smith, John', 'Jane'))",
@@ -395,58 +362,58 @@ describe('admin UI (browser)', function () {
     );
 
     // The page's own address keeps the query, so a reload shows the same form.
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
-    expect(await admin.requestUrl()).to.equal(url);
-    const ownAddress = page.url();
+    await h.page.reload();
+    await h.page.waitForSelector('body[data-ready="true"]');
+    expect(await h.admin.requestUrl()).to.equal(url);
+    const ownAddress = h.page.url();
 
     // A pasted URL that is not written the form's way is rebuilt into the form's spelling.
-    await page.getByLabel('Paste a URL to edit it here').fill('/api/posts?sort[views]=-&filter[views]=>=100&utm_source=mail');
-    await page.getByRole('button', { name: 'Load URL' }).click();
-    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('/api/posts')`);
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/posts?filter[views]=%3E%3D100&sort[views]=desc`);
-    expect(await page.getByLabel('Collection').inputValue()).to.equal('posts');
-    expect(await page.locator('#paste-message').textContent()).to.contain('utm_source');
+    await h.page.getByLabel('Paste a URL to edit it here').fill('/api/posts?sort[views]=-&filter[views]=>=100&utm_source=mail');
+    await h.page.getByRole('button', { name: 'Load URL' }).click();
+    await h.page.waitForFunction(`document.querySelector('#request-url').textContent.includes('/api/posts')`);
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/posts?filter[views]=%3E%3D100&sort[views]=desc`);
+    expect(await h.page.getByLabel('Collection').inputValue()).to.equal('posts');
+    expect(await h.page.locator('#paste-message').textContent()).to.contain('utm_source');
 
     // The page's own address (a bookmark of a query) can be pasted too.
-    await page.getByLabel('Paste a URL to edit it here').fill(ownAddress);
-    await page.getByRole('button', { name: 'Load URL' }).click();
-    await page.waitForFunction(`document.querySelector('#request-url').textContent.includes('/api/users')`);
-    expect(await admin.requestUrl()).to.equal(url);
-    expect(await page.getByLabel('API prefix').inputValue()).to.equal('/api');
+    await h.page.getByLabel('Paste a URL to edit it here').fill(ownAddress);
+    await h.page.getByRole('button', { name: 'Load URL' }).click();
+    await h.page.waitForFunction(`document.querySelector('#request-url').textContent.includes('/api/users')`);
+    expect(await h.admin.requestUrl()).to.equal(url);
+    expect(await h.page.getByLabel('API prefix').inputValue()).to.equal('/api');
   });
 
   it('shows the SQL statements, their bindings and the plan', async function () {
-    await admin.open('#users?filter[status]=active&expand[posts]=p&p_filter[status]=published&per-page=5');
-    await admin.clickAndWait(page.getByRole('button', { name: 'Explain: SQL and plan' }));
-    expect(await page.getByRole('tab', { name: 'SQL' }).getAttribute('aria-selected')).to.equal('true');
-    const statements = page.locator('#panel-sql .statement');
+    await h.admin.open('#users?filter[status]=active&expand[posts]=p&p_filter[status]=published&per-page=5');
+    await h.admin.clickAndWait(h.page.getByRole('button', { name: 'Explain: SQL and plan' }));
+    expect(await h.page.getByRole('tab', { name: 'SQL' }).getAttribute('aria-selected')).to.equal('true');
+    const statements = h.page.locator('#panel-sql .statement');
     expect(await statements.count()).to.be.greaterThan(1);
-    const sql = (await page.locator('#panel-sql pre.sql').allTextContents()).join('\n');
+    const sql = (await h.page.locator('#panel-sql pre.sql').allTextContents()).join('\n');
     expect(sql).to.match(/from "users"/i);
     expect(sql).to.match(/from "posts"/i);
-    const bindings = (await page.locator('#panel-sql .bindings').allTextContents()).join('\n');
+    const bindings = (await h.page.locator('#panel-sql .bindings').allTextContents()).join('\n');
     expect(bindings).to.contain('"active"');
     expect(bindings).to.contain('"published"');
-    expect(await page.locator('#panel-sql pre.plan').first().textContent()).to.match(/Scan|Limit|Sort|Aggregate/);
-    await admin.screenshot('admin-ui-explain', true);
+    expect(await h.page.locator('#panel-sql pre.plan').first().textContent()).to.match(/Scan|Limit|Sort|Aggregate/);
+    await h.admin.screenshot('admin-ui-explain', true);
   });
 
   it('is usable with the keyboard alone', async function () {
-    await admin.open();
-    await page.locator('#root-add-filter').focus();
-    await page.keyboard.press('Enter');
+    await h.admin.open();
+    await h.page.locator('#root-add-filter').focus();
+    await h.page.keyboard.press('Enter');
     // The new row's field gets the focus.
-    expect(await page.evaluate('document.activeElement.closest(".row") !== null && document.activeElement.tagName')).to.equal('SELECT');
-    await page.keyboard.press('s'); // status
-    await page.keyboard.press('Tab'); // operator
-    await page.keyboard.press('Tab'); // value
-    await page.keyboard.type('pending');
-    const before = Number((await page.locator('body').getAttribute('data-finished')) ?? '0');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector(`body[data-finished="${before + 1}"]`);
-    expect(await admin.requestUrl()).to.equal(`${server.origin}/api/users?filter[status]=pending`);
-    const statuses = await admin.column('status');
+    expect(await h.page.evaluate('document.activeElement.closest(".row") !== null && document.activeElement.tagName')).to.equal('SELECT');
+    await h.page.keyboard.press('s'); // status
+    await h.page.keyboard.press('Tab'); // operator
+    await h.page.keyboard.press('Tab'); // value
+    await h.page.keyboard.type('pending');
+    const before = Number((await h.page.locator('body').getAttribute('data-finished')) ?? '0');
+    await h.page.keyboard.press('Enter');
+    await h.page.waitForSelector(`body[data-finished="${before + 1}"]`);
+    expect(await h.admin.requestUrl()).to.equal(`${h.server.origin}/api/users?filter[status]=pending`);
+    const statuses = await h.admin.column('status');
     expect(statuses.length).to.be.greaterThan(0);
     expect(new Set(statuses)).to.deep.equal(new Set(['pending']));
   });
@@ -455,46 +422,46 @@ describe('admin UI (browser)', function () {
     // A host whose page is public and whose authorize hook asks for a bearer token on every API read.
     const bearer: NonNullable<AppOptions['plugin']>['authorize'] = (ctx) =>
       ctx.get('Authorization') === 'Bearer sesame' ? true : { status: 401 };
-    const guarded = await listenApp(server.knex, { plugin: { authorize: bearer } });
+    const guarded = await listenApp(h.server.knex, { plugin: { authorize: bearer } });
     try {
-      const guardedAdmin = new AdminPage(page, guarded.origin);
+      const guardedAdmin = new AdminPage(h.page, guarded.origin);
       await guardedAdmin.open();
-      expect(await page.locator('#page-message').textContent()).to.contain('401');
-      await page.getByLabel(/^Bearer token/).fill('sesame');
-      await page.getByLabel(/^Bearer token/).press('Enter');
-      await page.waitForFunction(`document.querySelector('#request-url').textContent.endsWith('/api/users')`);
-      expect(await page.locator('#curl-command').textContent()).to.contain('Authorization: Bearer $API_TOKEN');
+      expect(await h.page.locator('#page-message').textContent()).to.contain('401');
+      await h.page.getByLabel(/^Bearer token/).fill('sesame');
+      await h.page.getByLabel(/^Bearer token/).press('Enter');
+      await h.page.waitForFunction(`document.querySelector('#request-url').textContent.endsWith('/api/users')`);
+      expect(await h.page.locator('#curl-command').textContent()).to.contain('Authorization: Bearer $API_TOKEN');
       await guardedAdmin.run();
-      expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
-      await guardedAdmin.clickAndWait(page.getByRole('button', { name: 'Explain: SQL and plan' }));
-      expect(await page.locator('#panel-sql .statement').count()).to.be.greaterThan(0);
+      expect(await h.page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
+      await guardedAdmin.clickAndWait(h.page.getByRole('button', { name: 'Explain: SQL and plan' }));
+      expect(await h.page.locator('#panel-sql .statement').count()).to.be.greaterThan(0);
     } finally {
       await guarded.close();
     }
   });
 
   it('with API_TOKEN the page itself needs the token: a 401 problem, then the browser sends it as its sign-in password', async function () {
-    const guarded = await listenApp(server.knex, { apiToken: 'sesame' });
+    const guarded = await listenApp(h.server.knex, { apiToken: 'sesame' });
     let signedIn: BrowserContext | undefined;
     try {
       // Without credentials the page is refused: the server's 401 (its body is asserted in
       // test/ecosystem/server-auth.test.ts) challenges Basic, and a browser with no one to ask gives up.
-      const refused = await page.request.get(`${guarded.origin}/admin/`);
+      const refused = await h.page.request.get(`${guarded.origin}/admin/`);
       expect(refused.status()).to.equal(401);
       expect(refused.headers()['www-authenticate']).to.match(/^Bearer\b[\s\S]*Basic realm=/);
-      const navigation = await page.goto(`${guarded.origin}/admin/`).then(
+      const navigation = await h.page.goto(`${guarded.origin}/admin/`).then(
         (response) => String(response?.status()),
         (error: unknown) => (error as Error).message,
       );
       expect(navigation).to.match(/^401$|ERR_INVALID_AUTH_CREDENTIALS/);
-      expect(await page.locator('#collection').count(), 'no admin UI').to.equal(0);
+      expect(await h.page.locator('#collection').count(), 'no admin UI').to.equal(0);
       // What a person does in the browser's sign-in box: any user name, the token as the password.
-      signedIn = await browser.newContext({
+      signedIn = await h.browser.newContext({
         viewport: { width: 1280, height: 800 },
         httpCredentials: { username: 'me', password: 'sesame' },
       });
       const signedInPage = await signedIn.newPage();
-      signedInPage.on('pageerror', (error) => pageErrors.push(error.message));
+      signedInPage.on('pageerror', (error) => h.pageErrors.push(error.message));
       const signedInAdmin = new AdminPage(signedInPage, guarded.origin);
       await signedInAdmin.open();
       expect(await signedInPage.locator('#page-message').textContent(), 'no refusal on the page').to.equal('');
@@ -512,29 +479,29 @@ describe('admin UI (browser)', function () {
   });
 
   it('offers no Explain button when the server does not serve explain', async function () {
-    const plain = await listenApp(server.knex, { explain: false });
+    const plain = await listenApp(h.server.knex, { explain: false });
     try {
-      const plainAdmin = new AdminPage(page, plain.origin);
+      const plainAdmin = new AdminPage(h.page, plain.origin);
       await plainAdmin.open();
-      expect(await page.locator('#explain').isHidden()).to.equal(true);
+      expect(await h.page.locator('#explain').isHidden()).to.equal(true);
       await plainAdmin.run();
-      expect(await page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
+      expect(await h.page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
     } finally {
       await plain.close();
     }
   });
 
   it("takes the guide's picture of the finished page (docs/images/admin-ui.png with UPDATE_DOCS_SCREENSHOT=1)", async function () {
-    await admin.open(
+    await h.admin.open(
       '#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&fields=id,name,created_at' +
         '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10',
     );
-    await admin.run();
-    const firstRow = page.locator('#panel-table .table-scroll > table > tbody > tr').first();
+    await h.admin.run();
+    const firstRow = h.page.locator('#panel-table .table-scroll > table > tbody > tr').first();
     await firstRow.locator('summary').first().click();
-    await page.locator('#builder-title').scrollIntoViewIfNeeded();
-    await page.evaluate('window.scrollTo(0, 0)');
-    const file = await admin.screenshot('admin-ui');
+    await h.page.locator('#builder-title').scrollIntoViewIfNeeded();
+    await h.page.evaluate('window.scrollTo(0, 0)');
+    const file = await h.admin.screenshot('admin-ui');
     if (process.env.UPDATE_DOCS_SCREENSHOT === '1') {
       mkdirSync(join(projectRoot, 'docs', 'images'), { recursive: true });
       copyFileSync(file, join(projectRoot, 'docs', 'images', 'admin-ui.png'));
@@ -542,12 +509,12 @@ describe('admin UI (browser)', function () {
   });
 
   it('fits a narrow (400px) window without sideways scrolling', async function () {
-    await page.setViewportSize({ width: 400, height: 800 });
-    await admin.open(
+    await h.page.setViewportSize({ width: 400, height: 800 });
+    await h.admin.open(
       '#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10',
     );
-    await admin.run();
-    expect(await page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(400);
-    await admin.screenshot('admin-ui-narrow', true);
+    await h.admin.run();
+    expect(await h.page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(400);
+    await h.admin.screenshot('admin-ui-narrow', true);
   });
 });
