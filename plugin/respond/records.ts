@@ -38,9 +38,48 @@ function modelJson(row: Row, scope: ShapedScope): Readonly<Record<string, unknow
   return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
 }
 
-function shapeFields(row: Row, scope: ShapedScope, record: JsonRecord): void {
+/** How one field leaves a row: its name, and how its value is reshaped (none when the driver's value is already its JSON form). */
+interface FieldShaper {
+  readonly name: string;
+  readonly column: Column;
+  readonly asRead: boolean;
+}
+
+/** What shaping a scope's rows needs, worked out once per response rather than once per row. */
+interface ScopeShaper {
+  readonly scope: ShapedScope;
+  readonly fields: readonly FieldShaper[];
+  readonly counts: readonly FieldShaper[];
+  readonly relations: readonly { readonly name: string; readonly many: boolean; readonly shaper: ScopeShaper }[];
+}
+
+const fieldShapers = (columns: readonly Column[]): FieldShaper[] =>
+  columns.map((column) => ({ name: column.name, column, asRead: sentAsRead(column) }));
+
+function scopeShaper(scope: ShapedScope, expansions: readonly ShapedExpansion[]): ScopeShaper {
+  return {
+    scope,
+    fields: fieldShapers(scope.output),
+    counts: fieldShapers(scope.counts ?? []),
+    relations: expansions.map(({ relation, scope: related, expansions: nested }) => ({
+      name: relation.name,
+      many: relation.cardinality === 'many',
+      shaper: scopeShaper(related, nested),
+    })),
+  };
+}
+
+function shapeValues(row: Row, fields: readonly FieldShaper[], record: JsonRecord): void {
+  for (const { name, column, asRead } of fields) {
+    const value = row[name];
+    record[name] = value === null || value === undefined ? null : asRead ? (value as JsonValue) : formatValue(column, value);
+  }
+}
+
+function shapeFields(row: Row, shaper: ScopeShaper, record: JsonRecord): void {
+  const { scope } = shaper;
   if (!scope.catalog.viaModel) {
-    for (const column of scope.output) record[column.name] = formatValue(column, row[column.name]);
+    shapeValues(row, shaper.fields, record);
     return;
   }
   // Only the output fields leave the server; a field the model's JSON leaves out (redacted) stays out.
@@ -50,22 +89,17 @@ function shapeFields(row: Row, scope: ShapedScope, record: JsonRecord): void {
   }
 }
 
-/** The scope's counts (`posts_count`), after its fields and before its expansions (decisions.md 39). */
-function shapeCounts(row: Row, scope: ShapedScope, record: JsonRecord): void {
-  for (const column of scope.counts ?? []) record[column.name] = formatValue(column, row[column.name]);
-}
-
-function shapeOne(row: Row, scope: ShapedScope, expansions: readonly ShapedExpansion[]): JsonRecord {
+function shapeOne(row: Row, shaper: ScopeShaper): JsonRecord {
   const record: JsonRecord = {};
-  shapeFields(row, scope, record);
-  shapeCounts(row, scope, record);
-  for (const { relation, scope: related, expansions: nested } of expansions) {
-    const value = row[relation.name];
-    if (relation.cardinality === 'many') {
-      record[relation.name] = Array.isArray(value) ? value.map((r: Row) => shapeOne(r, related, nested)) : [];
+  shapeFields(row, shaper, record);
+  // The scope's counts (`posts_count`), after its fields and before its expansions (decisions.md 39).
+  shapeValues(row, shaper.counts, record);
+  for (const { name, many, shaper: related } of shaper.relations) {
+    const value = row[name];
+    if (many) {
+      record[name] = Array.isArray(value) ? value.map((r: Row) => shapeOne(r, related)) : [];
     } else {
-      record[relation.name] =
-        value === null || value === undefined || typeof value !== 'object' ? null : shapeOne(value as Row, related, nested);
+      record[name] = value === null || value === undefined || typeof value !== 'object' ? null : shapeOne(value as Row, related);
     }
   }
   return record;
@@ -84,5 +118,6 @@ function rowsAreRecords(scope: ShapedScope, expansions: readonly ShapedExpansion
 /** Rows of `users` with `fields=name&expand[posts]=p` -> `[{name, posts: [...]}, ...]`. */
 export function shapeRecords(rows: readonly Row[], scope: ShapedScope, expansions: readonly ShapedExpansion[]): JsonRecord[] {
   if (rowsAreRecords(scope, expansions)) return rows as JsonRecord[];
-  return rows.map((row) => shapeOne(row, scope, expansions));
+  const shaper = scopeShaper(scope, expansions);
+  return rows.map((row) => shapeOne(row, shaper));
 }
