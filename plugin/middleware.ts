@@ -2,7 +2,7 @@
 // pipeline, and renders results and problems (problem+json; 503 when the database is down or a
 // statement timed out; 500 INTERNAL_ERROR for any other fault, such as a host hook that throws).
 
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Context } from 'koa';
 import type { ModelQuery, ScopeHook } from './apply';
 import { isUnavailable, problem, QueryError, raise } from './errors';
@@ -45,6 +45,12 @@ export function renderProblem(ctx: Context, error: QueryError): void {
   report(ctx).code = error.code;
 }
 
+/** A body's SHA-1 in base64url: one call where Node has `crypto.hash` (20.12 and later), a Hash object before. */
+const sha1: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha1', text, 'base64url')
+    : (text) => crypto.createHash('sha1').update(text).digest('base64url');
+
 /**
  * Sends a JSON body with status 200, a weak ETag and the given Cache-Control; answers 304 when the
  * client's If-None-Match already names this body.
@@ -54,7 +60,7 @@ export function renderJson(ctx: Context, body: unknown, cacheControl = 'no-cache
   ctx.status = 200;
   ctx.set('Cache-Control', cacheControl);
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+  ctx.etag = `W/"${sha1(text)}"`;
   if (ctx.fresh) {
     ctx.status = 304;
     return;
