@@ -1,6 +1,7 @@
 // What both ways of running a statement share: the builder types the host's hooks see, and a
 // Runnable that is either an Objection/knex builder or statement text sent through knex.raw.
 
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { Column, RelationCatalog } from '../schema';
@@ -71,6 +72,50 @@ export function formattedBuilder(knex: Knex, inner: ModelQuery, formatted: Forma
   return viaRaw(knex.raw(`select ${formatted.select} from ? as ${rowsAlias}${order}`, [inner.toKnexQuery()]));
 }
 
+/** What a query object is to knex's client: the statement, and after it ran, the driver's response. */
+interface ClientQuery {
+  readonly method: 'raw';
+  /** What knex's own runner gives each query, so a host's listeners can pair `query` and `query-response`. */
+  readonly __knexQueryUid: string;
+  sql: string;
+  bindings: unknown[];
+  readonly options: Record<string, never>;
+  response?: unknown;
+}
+
+/** The part of knex's client (knex 0.95 to 3) its own runner uses to run one raw statement. */
+interface RunnerClient {
+  acquireConnection(): Promise<{ __knexUid?: string; __knexTxId?: string }>;
+  releaseConnection(connection: unknown): Promise<void>;
+  query(connection: unknown, query: ClientQuery): Promise<ClientQuery>;
+  processResponse(query: ClientQuery, runner: undefined): unknown;
+  postProcessResponse(response: unknown, queryContext: undefined): unknown;
+  emit(event: string, ...args: unknown[]): boolean;
+}
+
+/**
+ * Runs statement text the way knex runs `knex.raw(sql, bindings)` (a pooled connection, or the
+ * transaction's; the host's `query`, `query-response` and `query-error` events and its
+ * `postProcessResponse`), without building a Raw and a Runner for it: that costs more CPU than the
+ * driver does (docs/benchmarks.md). A host listening to knex's `start` event, which hands it the
+ * builder to change, gets `knex.raw` itself.
+ */
+async function runText(knex: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
+  if (knex.listenerCount('start') > 0) return (await knex.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[])).rows;
+  const client = knex.client as RunnerClient;
+  const connection = await client.acquireConnection();
+  try {
+    const query: ClientQuery = { method: 'raw', __knexQueryUid: randomUUID(), sql, bindings: [...bindings], options: {} };
+    const done = await client.query(connection, query);
+    const response = client.postProcessResponse(client.processResponse(done, undefined), undefined);
+    const { __knexUid, __knexTxId } = connection;
+    client.emit('query-response', response, { __knexUid, __knexTxId, ...query }, undefined);
+    return (response as { rows: Row[] }).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
 /**
  * Statement text written by statements.ts is already in knex's `toSQL()` form (`?` placeholders,
  * no `??` for knex to expand), so `toSQL` returns it as written instead of formatting it again.
@@ -80,9 +125,9 @@ export function viaText(knex: Knex, statement: Statement | (() => Statement)): R
   const text = typeof statement === 'function' ? statement : () => statement;
   return {
     toSQL: text,
-    rows: async () => {
+    rows: () => {
       const { sql, bindings } = text();
-      return (await knex.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[])).rows;
+      return runText(knex, sql, bindings);
     },
   };
 }
