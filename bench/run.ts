@@ -31,7 +31,8 @@ import { measureStages } from './stages';
 import { DEFAULT_SHAPE_IDS, SHAPES, shapePath, type Shape } from './shapes';
 
 const root = findProjectRoot(__dirname);
-const resultsDir = path.join(root, 'bench', 'results');
+/** BENCH_RESULTS_DIR moves the result files elsewhere (the test suite's smoke run keeps them out of the tree). */
+const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(root, 'bench', 'results');
 const pluginScript = path.join(__dirname, 'plugin-server.js');
 const floorScript = path.join(__dirname, 'floor-server.js');
 const peerScript = path.join(__dirname, 'peer-server.js');

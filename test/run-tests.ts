@@ -1,6 +1,6 @@
 // Runs `npm run lint` first, then every suite as its own mocha child process: unit tests once; the HTTP, ecosystem,
 // reliability and docs suites on PGlite and, when DATABASE_URL is set, again on that PostgreSQL server; the
-// fault, install and browser suites once. Ends with `N passed, N failed` over all runs.
+// fault, install, browser and benchmark smoke suites once. Ends with `N passed, N failed` over all runs.
 // REQUIRE_POSTGRES=1 turns a missing or silent server into a failure instead of a skip.
 
 import { spawn } from 'node:child_process';
@@ -181,6 +181,7 @@ async function main(): Promise<number> {
     { name: 'replicas (throw-away primary and streaming replicas)', spec: 'dist/test/reliability/replicas.test.js', env: {} },
     { name: 'install (npm pack into a host app)', spec: 'dist/test/ecosystem/install/*.test.js', env: {} },
     { name: 'browser (admin UI)', spec: 'dist/test/browser/**/*.test.js', env: {} },
+    { name: 'bench smoke (every shape, 1,000 users, one short round)', spec: 'dist/test/bench/*.test.js', env: {} },
   ];
   const databaseUrl = process.env.DATABASE_URL;
   const requirePostgres = process.env.REQUIRE_POSTGRES === '1';
