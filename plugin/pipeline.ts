@@ -47,9 +47,13 @@ export interface PreparedQuery {
   readonly bytes: number;
 }
 
-/** Kept between requests: prepared queries by `<collection>?<query string>`, and (when on) totals. */
+/**
+ * Kept between requests: prepared queries by `<collection>?<query string>`, the planner's estimates
+ * of `total=estimated` by their `EXPLAIN` statement, and (when on) totals.
+ */
 export interface PipelineCaches {
   readonly plans?: LruMap<string, PreparedQuery>;
+  readonly estimates?: TotalsCache;
   readonly totals?: TotalsCache;
 }
 
@@ -168,11 +172,7 @@ export async function runPipeline(
     });
     return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
   }
-  const found = await findTotal(
-    planned,
-    { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length },
-    caches.totals,
-  );
+  const found = await findTotal(planned, { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length }, caches);
   statements += found.statements;
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {

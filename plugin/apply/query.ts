@@ -172,8 +172,11 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
     const cap = estimateCap(compiled);
     if (cap !== undefined) {
+      // `select 1` as on the text path, unless the hooks chose what is selected (a distinct, say): then what they chose.
+      const capped = base.clone();
+      if (!capped.hasSelects()) capped.select(knex.raw('1'));
       estimated = {
-        capped: viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().limit(cap).toKnexQuery().as('capped'))),
+        capped: viaBuilder(knex, knex.count({ count: '*' }).from(capped.limit(cap).toKnexQuery().as('capped'))),
         estimate: viaExplain(knex, base.clone()),
       };
     }

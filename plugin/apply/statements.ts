@@ -174,10 +174,14 @@ export function countStatement(from: string, where: readonly Fragment[], joins: 
   };
 }
 
-/** The rows matching `where`, counted up to `cap` (`limit ?`): exact below the cap, `cap` at or past it. */
+/**
+ * The rows matching `where`, counted up to `cap` (`limit ?`): exact below the cap, `cap` at or past it.
+ * The limited subquery selects `1`: PostgreSQL cannot flatten it, so it would project every column
+ * of `"users".*` for each row counted (a quarter of the statement's time at 10,001 rows).
+ */
 export function cappedCountStatement(from: string, where: readonly Fragment[], cap: number, joins: readonly Fragment[] = []): Statement {
   return {
-    sql: `select count(*) as "count" from (select ${from}.* from ${from}${joinsSql(joins)}${whereClause(where)} limit ?) as "capped"`,
+    sql: `select count(*) as "count" from (select 1 from ${from}${joinsSql(joins)}${whereClause(where)} limit ?) as "capped"`,
     bindings: [...bindingsOf(joins), ...bindingsOf(where), cap],
   };
 }
