@@ -1,7 +1,8 @@
 // The floor's keyset pages (shapes 20 and 21, decisions.md 43), written by hand as a careful developer
 // would: the cursor decoded (base64url JSON, the plugin's format, so the bodies match), a seek on
 // `(created_at, id)` in the index's order (created_at descending, id ascending), one row read past the
-// page, a one-row probe for a previous page, and Laravel's cursor envelope.
+// page, a probe for a previous page asked in the same statement (an uncorrelated `EXISTS`, bounded by
+// `created_at` so the index bounds it; on its own only when the page is empty), and Laravel's cursor envelope.
 
 type Run = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
 type Row = Record<string, unknown>;
@@ -28,11 +29,16 @@ function decode(text: string): Cursor | undefined {
 const encode = (dir: 'next' | 'prev', row: Row): string =>
   Buffer.from(JSON.stringify({ sort: SORT, dir, at: [row.__at, String(row.id)] }), 'utf8').toString('base64url');
 
-/** Rows after (`next`) or before (`prev`) the boundary, in the order they are read. */
+/** Rows after (`next`) or before (`prev`) the boundary, in the order they are read, led by a bound on `created_at` the index range serves. */
 function seek(dir: 'next' | 'prev', from: number): string {
   return dir === 'next'
-    ? `(users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id > $${from + 1}::int))`
-    : `(users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id < $${from + 1}::int))`;
+    ? `(users.created_at <= $${from}::timestamptz AND (users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id > $${from + 1}::int)))`
+    : `(users.created_at >= $${from}::timestamptz AND (users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id < $${from + 1}::int)))`;
+}
+
+/** Rows up to the boundary, itself included: the seek's complement, within the index range on `created_at`. */
+function behind(dir: 'next' | 'prev', from: number): string {
+  return `status = $1 AND users.created_at ${dir === 'next' ? '>=' : '<='} $${from}::timestamptz AND NOT ${seek(dir, from)}`;
 }
 
 /** `filter[status]=...&sort[created_at]=desc&per-page=N&cursor=...` -> the cursor envelope. */
@@ -52,21 +58,27 @@ export async function cursorPage(
   const order = dir === 'next' ? 'users.created_at DESC, users.id ASC' : 'users.created_at ASC, users.id DESC';
   const where = at === null ? 'status = $1' : `status = $1 AND ${seek(dir, 2)}`;
   const values: unknown[] = at === null ? [status] : [status, ...at];
-  const [read, probe] = await Promise.all([
-    run<Row>(
-      `SELECT ${columns}, to_char(users.created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
-      [...values, perPage + 1],
-    ),
-    at === null ? Promise.resolve([]) : run<Row>(`SELECT 1 FROM users WHERE status = $1 AND NOT ${seek(dir, 2)} LIMIT 1`, values),
-  ]);
+  const probe = at === null ? 'false' : `EXISTS (SELECT 1 FROM users WHERE ${behind(dir, 2)})`;
+  const read = await run<Row>(
+    `SELECT ${columns}, to_char(users.created_at AT TIME ZONE 'UTC', ${TS}) AS __at, ${probe} AS __behind FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
+    [...values, perPage + 1],
+  );
+  // An empty page has no row to carry the flag: ask on its own.
+  const found =
+    read[0] === undefined
+      ? at !== null && (await run<Row>(`SELECT 1 FROM users WHERE ${behind(dir, 2)} LIMIT 1`, values)).length > 0
+      : read[0].__behind === true;
   const page = read.slice(0, perPage);
   if (dir === 'prev') page.reverse();
-  const [hasNext, hasPrev] = dir === 'next' ? [read.length > perPage, probe.length > 0] : [probe.length > 0, read.length > perPage];
+  const [hasNext, hasPrev] = dir === 'next' ? [read.length > perPage, found] : [found, read.length > perPage];
   const first = page[0];
   const last = page[page.length - 1];
   const next = hasNext && last !== undefined ? encode('next', last) : null;
   const prev = hasPrev && first !== undefined ? encode('prev', first) : null;
-  for (const row of page) delete row.__at;
+  for (const row of page) {
+    delete row.__behind;
+    delete row.__at;
+  }
   const url = (c: string): string => `${path}?${rawQuery.replace(/(^|&)cursor=[^&]*/, `$1cursor=${c}`)}`;
   return {
     data: page,

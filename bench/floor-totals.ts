@@ -1,6 +1,7 @@
 // The floor's side of `total=estimated` and `total=none` (decisions.md 44), written by hand as a
 // careful developer would: a count that stops at estimateAbove + 1 rows, PostgreSQL's planner
-// estimate past it, and Laravel's simple envelope from one row read past the page.
+// estimate past it (kept 5 s per query, as the plugin keeps it by default), and Laravel's simple
+// envelope from one row read past the page.
 // BENCH_ESTIMATE_ABOVE (both servers read it; default the plugin's 10000) lowers the threshold, so a
 // small data set can check the estimate path.
 
@@ -13,6 +14,29 @@ export function totalMode(value: unknown): TotalMode {
 }
 
 type Run = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
+
+/** The plugin's default `pagination.estimateTtlSeconds`, and a small bound on what is kept. */
+const ESTIMATE_TTL_MS = 5000;
+const ESTIMATES_KEPT = 256;
+const estimates = new Map<string, { readonly rows: number; readonly expires: number }>();
+
+/** `Plan Rows` of the query, planned at most once per ESTIMATE_TTL_MS for the same `where` and values. */
+async function plannedRows(run: Run, where: string, values: unknown[]): Promise<number> {
+  const key = `${where}\u0000${JSON.stringify(values)}`;
+  const now = performance.now();
+  const kept = estimates.get(key);
+  if (kept !== undefined && now < kept.expires) return kept.rows;
+  const plan = await run<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
+    `EXPLAIN (FORMAT JSON) SELECT * FROM users ${where}`,
+    values,
+  );
+  const rows = plan[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+  estimates.delete(key);
+  estimates.set(key, { rows, expires: performance.now() + ESTIMATE_TTL_MS });
+  // Oldest first out (a Map keeps insertion order).
+  if (estimates.size > ESTIMATES_KEPT) estimates.delete(estimates.keys().next().value as string);
+  return rows;
+}
 
 /**
  * `where` is `WHERE status = $1` (or ''), its values in `values`. A short page tells the exact total;
@@ -35,11 +59,7 @@ export async function estimatedTotal(
   ]);
   const counted = Number(capped[0]?.n);
   if (counted <= ESTIMATE_ABOVE) return { total: counted, estimate: false };
-  const plan = await run<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
-    `EXPLAIN (FORMAT JSON) SELECT * FROM users ${where}`,
-    values,
-  );
-  const rows = Math.round(plan[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  const rows = Math.round(await plannedRows(run, where, values));
   return { total: Math.max(rows, ESTIMATE_ABOVE + 1, offset + shown), estimate: true };
 }
 

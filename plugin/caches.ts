@@ -1,6 +1,6 @@
-// The two things the plugin may keep between requests: what a query string means (its compiled
-// statements' parts, bounded in bytes), and, only when the host turns it on, the totals of count
-// statements for a few seconds.
+// What the plugin may keep between requests: what a query string means (its compiled statements'
+// parts, bounded in bytes), the planner's estimates of `total=estimated` for a few seconds, and, only
+// when the host turns it on, the totals of count statements for a few seconds.
 
 /** How much an LruMap keeps: at most `maxEntries` entries and at most `maxBytes` of their weights. */
 export interface LruLimits {
@@ -76,7 +76,8 @@ interface Total {
 /**
  * Totals of count statements, keyed by their SQL and bindings (which already hold the filters and
  * whatever the scope hook added), kept for `ttlMs`. Requests that need the same total while it is
- * being counted wait for that one statement. A failed count is not kept.
+ * being counted wait for that one statement. A failed count is not kept. The planner's estimates
+ * (`Plan Rows` of an `EXPLAIN`) are kept the same way, under the `EXPLAIN` statement.
  */
 export class TotalsCache {
   private readonly totals: LruMap<string, Total>;

@@ -1,9 +1,10 @@
 // How a cursor page's rows become its envelope's parts (decisions.md 43): the page in the request's
 // order (a backward page is read in the turned order, then turned back), the cursors on either side
 // made from the boundary rows' key columns, which are then dropped from the rows, and whether any
-// record lies on either side: the row read past the page on one, the probe's row on the other.
+// record lies on either side: the row read past the page on one, the probe on the other (the flag
+// the page's rows carry, or for an empty page the probe run on its own).
 
-import { keyAlias, type CompiledQuery, type CursorSql, type Row } from './apply';
+import { behindAlias, keyAlias, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
 import { isUnavailable, raise } from './errors';
 import { encodeCursor, type CursorDirection } from './syntax';
 
@@ -26,13 +27,30 @@ function keysOf(row: Row, count: number): (string | null)[] {
   });
 }
 
-/** `rows` (read in the reading order, one past the page) and the probe's rows -> the page and its cursors. */
-export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly Row[], probed: readonly Row[] | undefined): CursorPage {
+/** What the probe found behind the boundary, and the statements asked for it beside the rows statement. */
+export interface Behind {
+  readonly found: boolean;
+  readonly statements: number;
+}
+
+/**
+ * Whether any record lies on the boundary's other side: `true` when the page's rows say so
+ * (`"__kqm_behind": true`); an empty page says nothing, so the probe runs on its own (1 statement).
+ * No probe (the first page, or the last one read backwards from the end): nothing lies there.
+ */
+export async function lookBehind(probe: Runnable | undefined, read: readonly Row[]): Promise<Behind> {
+  if (probe === undefined) return { found: false, statements: 0 };
+  const first = read[0];
+  if (first !== undefined) return { found: first[behindAlias] === true, statements: 0 };
+  return { found: (await probe.rows()).length > 0, statements: 1 };
+}
+
+/** `rows` (read in the reading order, one past the page) and what lies behind -> the page and its cursors. */
+export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly Row[], behind: boolean): CursorPage {
   const direction: CursorDirection = paging.cursor?.direction ?? 'next';
   const page = read.slice(0, paging.pageSize);
   if (direction === 'prev') page.reverse();
   const onward = read.length > paging.pageSize;
-  const behind = (probed?.length ?? 0) > 0;
   const [hasNext, hasPrev] = direction === 'next' ? [onward, behind] : [behind, onward];
   const count = sql.keys.length;
   const first = page[0];
@@ -43,9 +61,12 @@ export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly 
   const nextCursor = hasNext ? make('next', last) : null;
   const prevCursor = hasPrev ? make('prev', first) : null;
   for (const row of page) {
-    // The hidden key columns leave the row pg returned before it is shaped; copying every row would cost more.
+    // The hidden columns leave the row pg returned before it is shaped; copying every row would cost more.
+    // Last column first: V8 deletes an object's newest property without giving up its fast shape.
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- the probe's own `__kqm_behind` column
+    delete row[behindAlias];
     // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- the names are the cursor's own `__kqm_k<n>` columns
-    for (let i = 0; i < count; i++) delete row[keyAlias(i)];
+    for (let i = count - 1; i >= 0; i--) delete row[keyAlias(i)];
   }
   return { rows: page, nextCursor, prevCursor };
 }

@@ -201,12 +201,19 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
   };
 }
 
-/** The caches one router's collection routes share (prepared queries, totals). */
+/**
+ * How many queries' planner estimates are kept: a statement's text is at most a few times the query
+ * string's length (`limits.maxQueryLength`), so a few megabytes at worst, far less in practice.
+ */
+const ESTIMATES_KEPT = 256;
+
+/** The caches one router's collection routes share (prepared queries, estimates, totals). */
 export function createCaches(options: ResolvedOptions): PipelineCaches {
   const totals = options.totalsCache;
   return {
     plans:
       options.planCache === undefined ? undefined : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
+    estimates: options.estimateTtlSeconds > 0 ? new TotalsCache(options.estimateTtlSeconds * 1000, ESTIMATES_KEPT) : undefined,
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
   };
 }

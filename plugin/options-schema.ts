@@ -44,6 +44,15 @@ export const optionsSchema = {
           minimum: 0,
           default: 10000,
         },
+        estimateTtlSeconds: {
+          description:
+            "With total=estimated, how many seconds the planner's estimate of one query (statement and values) is kept before it is planned again; " +
+            '0 plans on every request. The capped count runs on every request regardless.',
+          type: 'number',
+          minimum: 0,
+          maximum: 3600,
+          default: 5,
+        },
       },
     },
     maxRows: {

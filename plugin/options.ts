@@ -55,6 +55,12 @@ export interface QueryModifiersOptions {
     readonly total?: TotalMode | Readonly<Record<string, TotalMode>>;
     /** `total=estimated` counts exactly up to this many matching records (default 10000). */
     readonly estimateAbove?: number;
+    /**
+     * How long the planner's estimate of one query (statement and values) is kept and given again
+     * before PostgreSQL plans it anew, in seconds (default 5; 0 plans on every request). The capped
+     * count still runs on every request, so a total of at most `estimateAbove` is always exact.
+     */
+    readonly estimateTtlSeconds?: number;
   };
   readonly maxRows?: number;
   readonly limits?: {
@@ -107,6 +113,8 @@ export interface ResolvedOptions {
   readonly maxPageSize: number;
   readonly total: TotalMode | Readonly<Record<string, TotalMode>>;
   readonly estimateAbove: number;
+  /** 0: every estimate planned anew. */
+  readonly estimateTtlSeconds: number;
   readonly maxRows: number;
   readonly maxQueryLength: number;
   readonly maxClauses: number;
@@ -235,6 +243,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxPageSize: options.pagination?.maxPageSize ?? 100,
     total: options.pagination?.total ?? 'exact',
     estimateAbove: options.pagination?.estimateAbove ?? 10000,
+    estimateTtlSeconds: options.pagination?.estimateTtlSeconds ?? 5,
     maxRows: options.maxRows ?? 1000,
     maxQueryLength: limits.maxQueryLength ?? 8192,
     maxClauses: limits.maxClauses ?? 50,

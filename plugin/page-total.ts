@@ -1,6 +1,7 @@
 // How a page's envelope gets its total (decisions.md 26 and 44): the page itself when it shows the
 // end of the results, else a count (exact), or a count capped at `estimateAbove` + 1 rows followed,
-// past that, by PostgreSQL's planner estimate (estimated); kept in the totals cache when it is on.
+// past that, by PostgreSQL's planner estimate (estimated), which is kept for
+// `pagination.estimateTtlSeconds`; totals are kept in the totals cache when it is on.
 
 import type { PlannedQueries, Row, Runnable } from './apply';
 import type { TotalsCache } from './caches';
@@ -34,13 +35,26 @@ export function planRows(rows: readonly Row[]): number {
   return top;
 }
 
-/** Exact up to `estimateAbove` records (capped count), the planner's estimate past it, never below `estimateAbove` + 1. */
-async function estimate(queries: NonNullable<PlannedQueries['estimated']>, estimateAbove: number, ran: () => void): Promise<number> {
+/**
+ * Exact up to `estimateAbove` records (the capped count, run on every request), the planner's
+ * estimate past it, never below `estimateAbove` + 1; the estimate as kept in `estimates` when it is
+ * there and fresh, else planned now (one more statement).
+ */
+async function estimate(
+  queries: NonNullable<PlannedQueries['estimated']>,
+  estimateAbove: number,
+  ran: () => void,
+  estimates: TotalsCache | undefined,
+): Promise<number> {
   ran();
   const counted = countOf(await queries.capped.rows());
   if (counted <= estimateAbove) return counted;
-  ran();
-  return Math.max(Math.round(planRows(await queries.estimate.rows())), estimateAbove + 1);
+  const plan = () => {
+    ran();
+    return queries.estimate.rows().then(planRows);
+  };
+  const planned = await (estimates === undefined ? plan() : estimates.get(cacheKey(queries.estimate), plan).total);
+  return Math.max(Math.round(planned), estimateAbove + 1);
 }
 
 function cacheKey(statement: Runnable): string {
@@ -49,7 +63,11 @@ function cacheKey(statement: Runnable): string {
 }
 
 /** `per-page=15&page=2` over 23 matches -> `{total: 23, statements: 0}` (the partial page tells it). */
-export async function findTotal(planned: PlannedQueries, request: PageTotalRequest, cache: TotalsCache | undefined): Promise<PageTotal> {
+export async function findTotal(
+  planned: PlannedQueries,
+  request: PageTotalRequest,
+  { totals: cache, estimates }: { readonly totals?: TotalsCache | undefined; readonly estimates?: TotalsCache | undefined },
+): Promise<PageTotal> {
   const { page, pageSize, shown, total: mode } = request;
   const offset = (page - 1) * pageSize;
   // A partial page, or a short first page, tells the exact total without a count query.
@@ -64,7 +82,7 @@ export async function findTotal(planned: PlannedQueries, request: PageTotalReque
   if (mode.kind === 'estimated' && queries === undefined) throw new Error('koa-query-modifiers: no estimate statements were planned');
   const [statement, find] =
     mode.kind === 'estimated' && queries !== undefined
-      ? [queries.capped, () => estimate(queries, mode.estimateAbove, ran)]
+      ? [queries.capped, () => estimate(queries, mode.estimateAbove, ran, estimates)]
       : [
           planned.count,
           () => {

@@ -7,7 +7,7 @@ import { compiledBytes, compileQuery, planQueries, stringBytes, type CompiledQue
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
-import { cursorPage, guardCursor } from './cursor-page';
+import { cursorPage, guardCursor, lookBehind } from './cursor-page';
 import { findTotal } from './page-total';
 import {
   buildCursorEnvelope,
@@ -47,9 +47,13 @@ export interface PreparedQuery {
   readonly bytes: number;
 }
 
-/** Kept between requests: prepared queries by `<collection>?<query string>`, and (when on) totals. */
+/**
+ * Kept between requests: prepared queries by `<collection>?<query string>`, the planner's estimates
+ * of `total=estimated` by their `EXPLAIN` statement, and (when on) totals.
+ */
 export interface PipelineCaches {
   readonly plans?: LruMap<string, PreparedQuery>;
+  readonly estimates?: TotalsCache;
   readonly totals?: TotalsCache;
 }
 
@@ -123,10 +127,9 @@ export async function runPipeline(
   const { compiled, pageAt, cursorAt } = prepareQuery(collection, options, request.queryString, caches.plans);
   const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
   const parsed = performance.now();
-  // A cursor page's probe (decisions.md 43) runs beside its rows.
-  const [{ rows, statements: ran }, probed] = await guardCursor(compiled, Promise.all([planned.run(), planned.probe?.rows()]));
+  const { rows, statements: ran } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
-  let statements = ran + (probed === undefined ? 0 : 1);
+  let statements = ran;
   const metrics = (queried: number, serialized: number): PipelineMetrics => ({
     parse: parsed - started,
     query: queried - parsed,
@@ -140,7 +143,10 @@ export async function runPipeline(
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
-    const page = cursorPage(paging, compiled.cursor, rows, probed);
+    // The rows statement asked the probe (decisions.md 43); only an empty page asks it again, on its own.
+    const behind = await guardCursor(compiled, lookBehind(planned.probe, rows));
+    statements += behind.statements;
+    const page = cursorPage(paging, compiled.cursor, rows, behind.found);
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
       pageSize: paging.pageSize,
@@ -166,11 +172,7 @@ export async function runPipeline(
     });
     return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
   }
-  const found = await findTotal(
-    planned,
-    { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length },
-    caches.totals,
-  );
+  const found = await findTotal(planned, { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length }, caches);
   statements += found.statements;
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {

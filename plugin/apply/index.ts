@@ -11,4 +11,5 @@ export {
   type Runnable,
   type ScopeHook,
 } from './query';
+export { behindAlias } from './probe';
 export { keyAlias, type CursorSql } from './seek';

@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
-import { probeBuilder, probeStatement, seekWhere } from './probe';
+import { probeBuilder, probedSelect, probeStatement, selectProbed, seekWhere } from './probe';
 import {
   applyConditions,
   applyJoins,
@@ -39,7 +39,10 @@ export interface PlannedQueries {
   readonly rows: Runnable;
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
-  /** For a cursor page past a boundary (decisions.md 43): one row, if any, on the boundary's other side. */
+  /**
+   * For a cursor page past a boundary (decisions.md 43): one row, if any, on the boundary's other side.
+   * The rows statement asks it too (probe.ts); run on its own only when the page has no row to tell it.
+   */
   readonly probe?: Runnable;
   /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
   readonly estimated?: EstimateQueries;
@@ -92,8 +95,10 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
   const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
+  const seek = compiled.cursor?.probe;
+  const probe = seek === undefined ? undefined : probeStatement(root.from, root.where, seek, joins);
   const page = selectStatement({
-    select: root.select,
+    select: probe === undefined ? root.select : probedSelect(root.select, probe),
     from: root.from,
     ...(joins === undefined ? {} : { joins }),
     where: seekWhere(root.where, compiled.cursor),
@@ -109,11 +114,8 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
       return count;
     },
   };
-  const probe = compiled.cursor?.probe;
   // Defined, not spread: a spread would read the count getter and write a statement no cursor page runs.
-  if (probe !== undefined) {
-    return Object.defineProperty(statements, 'probe', { enumerable: true, value: probeStatement(root.from, root.where, probe, joins) });
-  }
+  if (probe !== undefined) return Object.defineProperty(statements, 'probe', { enumerable: true, value: probe });
   if (cap === undefined) return statements;
   // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
@@ -170,8 +172,11 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
     const cap = estimateCap(compiled);
     if (cap !== undefined) {
+      // `select 1` as on the text path, unless the hooks chose what is selected (a distinct, say): then what they chose.
+      const capped = base.clone();
+      if (!capped.hasSelects()) capped.select(knex.raw('1'));
       estimated = {
-        capped: viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().limit(cap).toKnexQuery().as('capped'))),
+        capped: viaBuilder(knex, knex.count({ count: '*' }).from(capped.limit(cap).toKnexQuery().as('capped'))),
         estimate: viaExplain(knex, base.clone()),
       };
     }
@@ -183,7 +188,9 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     if (cursor?.probe !== undefined) {
       const probeBase = base.clone();
       applyJoins(probeBase, parts.others);
-      probe = viaBuilder(knex, probeBuilder(probeBase, knex, cursor.probe));
+      const probed = probeBuilder(probeBase, knex, cursor.probe);
+      selectProbed(query, knex, probed);
+      probe = viaBuilder(knex, probed);
     }
     query.limit(limit);
     if (offset > 0) query.offset(offset);

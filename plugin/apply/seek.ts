@@ -95,6 +95,21 @@ export function seekPast(terms: readonly SortTerm[], values: readonly (BoundValu
   return exact ? rowValue(terms, values) : expanded(terms, values);
 }
 
+/**
+ * The rows up to the boundary, itself included: everything the seek leaves out (`IS NOT TRUE`, so
+ * NULLs count), bounded by the first key (`a <= ?` reading ascending) when it is never NULL, so that
+ * an index on it bounds the probe's scan as it bounds the page's; without the bound PostgreSQL may read
+ * every matching row before finding the one that is there.
+ */
+function notPast(terms: readonly SortTerm[], values: readonly (BoundValue | null)[], seek: Fragment): Fragment {
+  const complement = `(${seek.sql}) IS NOT TRUE`;
+  const first = terms[0];
+  const head = values[0];
+  if (first === undefined || first.nullable || head === null || head === undefined) return fragment(complement, seek.bindings);
+  const bound = `${first.sql} ${first.direction === 'asc' ? '<=' : '>='} ${first.placeholder}`;
+  return fragment(`(${bound} AND ${complement})`, [head, ...seek.bindings]);
+}
+
 /** Where each term's text form is read, beside the record's fields (never shown). */
 export const keyAlias = (index: number): string => `__kqm_k${index}`;
 
@@ -120,7 +135,7 @@ export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | 
   const at = cursor?.at;
   const seek = at === undefined ? undefined : seekPast(reading, at);
   // From the start or the end nothing lies on the other side; past a boundary, the rows up to it (itself included).
-  const probe = seek === undefined ? undefined : fragment(`(${seek.sql}) IS NOT TRUE`, seek.bindings);
+  const probe = seek === undefined || at === undefined ? undefined : notPast(reading, at, seek);
   return Object.freeze({
     order: orderSql(reading),
     seek,

@@ -7,7 +7,7 @@ import type { Column, RelationCatalog } from '../schema';
 import type { ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
 import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
-import { columnSql, formatsValue, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
+import { columnSql, formatsValue, fragment, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {
@@ -132,7 +132,8 @@ function whereClause(where: readonly Statement[]): string {
 }
 
 export interface SelectParts {
-  readonly select: string;
+  /** The select list; a fragment when an entry has bindings (a cursor page's probe, probe.ts). */
+  readonly select: string | Fragment;
   readonly from: string;
   readonly join?: string;
   /** Joins with bindings after `join`: the root's values from related records (related.ts). */
@@ -147,8 +148,9 @@ export interface SelectParts {
 /** `select … from … [join] [where …] [order by …] [limit ?] [offset ?]`, as knex would write it. */
 export function selectStatement(parts: SelectParts): Statement {
   const joins = parts.joins ?? [];
-  const bindings = [...bindingsOf(joins), ...bindingsOf(parts.where)];
-  let sql = `select ${parts.select} from ${parts.from}${parts.join ?? ''}${joinsSql(joins)}${whereClause(parts.where)}`;
+  const select = typeof parts.select === 'string' ? fragment(parts.select) : parts.select;
+  const bindings = [...select.bindings, ...bindingsOf(joins), ...bindingsOf(parts.where)];
+  let sql = `select ${select.sql} from ${parts.from}${parts.join ?? ''}${joinsSql(joins)}${whereClause(parts.where)}`;
   if (parts.order !== '') sql += ` order by ${parts.order}`;
   if (parts.limit !== undefined) {
     sql += ' limit ?';
@@ -172,10 +174,14 @@ export function countStatement(from: string, where: readonly Fragment[], joins: 
   };
 }
 
-/** The rows matching `where`, counted up to `cap` (`limit ?`): exact below the cap, `cap` at or past it. */
+/**
+ * The rows matching `where`, counted up to `cap` (`limit ?`): exact below the cap, `cap` at or past it.
+ * The limited subquery selects `1`: PostgreSQL cannot flatten it, so it would project every column
+ * of `"users".*` for each row counted (a quarter of the statement's time at 10,001 rows).
+ */
 export function cappedCountStatement(from: string, where: readonly Fragment[], cap: number, joins: readonly Fragment[] = []): Statement {
   return {
-    sql: `select count(*) as "count" from (select ${from}.* from ${from}${joinsSql(joins)}${whereClause(where)} limit ?) as "capped"`,
+    sql: `select count(*) as "count" from (select 1 from ${from}${joinsSql(joins)}${whereClause(where)} limit ?) as "capped"`,
     bindings: [...bindingsOf(joins), ...bindingsOf(where), cap],
   };
 }

@@ -63,6 +63,28 @@ describe('scope hook', function () {
       expect(body.last_page).to.equal(3);
     });
 
+    it('restricts what a cursor page finds before its boundary, in the page statement and on its own', async function () {
+      const page = async (query: string, maxId: number) => {
+        const res = await h.get(`/api/users?fields=id&sort[id]=desc&per-page=2&${query}`).set('x-max-id', String(maxId));
+        expectOk(res);
+        return objectOf(res);
+      };
+      const first = await page('cursor=', 12);
+      expect(idsOf(asRows(first.data))).to.deep.equal([12, 11]);
+      const next = `cursor=${String(first.next_cursor)}`;
+      expect(idsOf(asRows((await page(next, 12)).data))).to.deep.equal([10, 9]);
+      expect((await page(next, 12)).prev_cursor, '11 and 12 are visible').to.be.a('string');
+      // Users 11 to 23 exist, but the hook hides them: nothing visible lies before the page.
+      const hidden = await page(next, 10);
+      expect(idsOf(asRows(hidden.data))).to.deep.equal([10, 9]);
+      expect(hidden.prev_cursor).to.equal(null);
+      // An empty page asks on its own, with the hook too.
+      const empty = await page(next, 0);
+      expect(empty.data).to.deep.equal([]);
+      expect(empty.prev_cursor).to.equal(null);
+      expect((await page(`filter[id]=>20&${next}`, 23)).prev_cursor, 'the page is empty, 21 to 23 lie before it').to.be.a('string');
+    });
+
     it('an OR among client filters cannot widen it', async function () {
       expect(await h.userIds('filter[id]=1&filter[or id]=20')).to.deep.equal([1]);
       expect(await h.userIds('filter[or! id]=1')).to.deep.equal(range(2, 12));

@@ -1,6 +1,7 @@
 // Statements per request (issue 13, decisions 40-41): one for the rows, one per expanded relation at
 // each depth, windows included, and the count when the envelope needs it, whatever the number of
-// parents: 1, 20 and 100 users. What the host reads in ctx.state.queryModifiers.statements, what
+// parents: 1, 20 and 100 users; a cursor page's probe inside its rows statement, and on its own only
+// for an empty page. What the host reads in ctx.state.queryModifiers.statements, what
 // explain lists and what reaches the database agree.
 
 import { expect } from 'chai';
@@ -100,6 +101,33 @@ describe('statements per request, whatever the number of parents', function () {
     expect([reported, ran, explained]).to.deep.equal([7, 7, 7]);
     expect(asRow(body).total).to.equal(100);
     expect(asRows(asRow(body).data)).to.have.length(10);
+  });
+
+  it('a cursor page past a boundary asks whether records lie before it in its own statement: 1, and 1 + 5 expanded', async function () {
+    const first = await measure('between[id]=101,200&fields=id&per-page=10&cursor=');
+    expect([first.reported, first.sent, first.explained]).to.deep.equal([1, 1, 1]);
+    const next = String(asRow(first.body).next_cursor);
+    const second = await measure(`between[id]=101,200&fields=id&per-page=10&cursor=${next}`);
+    expect([second.reported, second.sent, second.explained]).to.deep.equal([1, 1, 1]);
+    const page = asRow(second.body);
+    expect(asRows(page.data).map((r) => r.id)).to.deep.equal([111, 112, 113, 114, 115, 116, 117, 118, 119, 120]);
+    expect(page.prev_cursor, 'records lie before the page').to.be.a('string');
+    const expanded = await measure(`between[id]=101,200&per-page=10&cursor=${next}&${SHAPE}`);
+    expect([expanded.reported, expanded.sent, expanded.explained]).to.deep.equal([6, 6, 6]);
+    expect(asRow(expanded.body).prev_cursor).to.be.a('string');
+  });
+
+  it('an empty cursor page past a boundary has no row to tell what lies before it: the probe runs on its own, 1 + 1', async function () {
+    const first = await measure('between[id]=101,200&fields=id&per-page=10&cursor=');
+    const next = String(asRow(first.body).next_cursor);
+    // The same cursor with a filter that leaves nothing past it: records still lie before it.
+    const empty = await measure(`between[id]=101,105&fields=id&per-page=10&cursor=${next}`);
+    expect([empty.reported, empty.sent, empty.explained]).to.deep.equal([2, 2, 2]);
+    expect(asRow(empty.body).data).to.deep.equal([]);
+    expect(asRow(empty.body).prev_cursor, 'records lie before the page').to.be.a('string');
+    const none = await measure(`between[id]=300,400&fields=id&per-page=10&cursor=${next}`);
+    expect([none.reported, none.sent, none.explained]).to.deep.equal([2, 2, 2]);
+    expect(asRow(none.body).prev_cursor, 'no record anywhere').to.equal(null);
   });
 
   it('a level with no parent keys runs no statement, and neither do the levels under it', async function () {

@@ -332,6 +332,64 @@ describe('totals', function () {
     });
   });
 
+  describe("the planner's estimates kept for pagination.estimateTtlSeconds", function () {
+    const h = useApp({ pagination: { estimateAbove: 5, estimateTtlSeconds: 1 } });
+    before(async function () {
+      await h.db.knex('users').update({ visits: 1000 });
+      await h.db.knex.raw('analyze users');
+    });
+    const explains = (statements: { sql: string }[]): number => statements.filter((s) => isExplain(s.sql)).length;
+    const cappedCounts = (statements: { sql: string }[]): number => statements.filter((s) => isCappedCount(s.sql)).length;
+
+    it('a query planned within the time to live runs the capped count and takes the estimate kept; its other values are planned', async function () {
+      const query = 'filter[id]=>=3&per-page=5&total=estimated';
+      let first: Row = {};
+      const planned = await statementsOf(h.db.knex, async () => {
+        first = await envelope(h, query, ESTIMATED_KEYS);
+      });
+      expect([cappedCounts(planned), explains(planned)]).to.deep.equal([1, 1]);
+      let again: Row = {};
+      const kept = await statementsOf(h.db.knex, async () => {
+        again = await envelope(h, query, ESTIMATED_KEYS);
+      });
+      expect([cappedCounts(kept), explains(kept)]).to.deep.equal([1, 0]);
+      expect([again.total, again.total_is_estimate]).to.deep.equal([first.total, true]);
+      const other = await statementsOf(h.db.knex, () => envelope(h, 'filter[id]=>=4&per-page=5&total=estimated', ESTIMATED_KEYS));
+      expect(explains(other), 'another value is another query').to.equal(1);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const expired = await statementsOf(h.db.knex, () => envelope(h, query, ESTIMATED_KEYS));
+      expect([cappedCounts(expired), explains(expired)], 'planned again once the time to live is over').to.deep.equal([1, 1]);
+    });
+
+    it('a result that falls to estimateAbove records is counted exactly at once, whatever estimate is kept', async function () {
+      const query = 'filter[visits]=1000&per-page=2&total=estimated';
+      const before = await envelope(h, query, ESTIMATED_KEYS);
+      expect(before.total_is_estimate).to.equal(true);
+      await h.db.knex('users').where('id', '>', 4).update({ visits: 0 });
+      let body: Row = {};
+      const statements = await statementsOf(h.db.knex, async () => {
+        body = await envelope(h, query, ESTIMATED_KEYS);
+      });
+      expect([body.total, body.total_is_estimate]).to.deep.equal([4, false]);
+      expect([cappedCounts(statements), explains(statements)]).to.deep.equal([1, 0]);
+    });
+  });
+
+  describe('estimates planned on every request (pagination.estimateTtlSeconds 0)', function () {
+    const h = useApp({ pagination: { estimateAbove: 5, estimateTtlSeconds: 0 } });
+
+    it('the same query runs the capped count and EXPLAIN each time', async function () {
+      for (let i = 0; i < 2; i++) {
+        const statements = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=estimated', ESTIMATED_KEYS));
+        expect(statements.map((s) => (isCappedCount(s.sql) ? 'capped' : isExplain(s.sql) ? 'explain' : 'page'))).to.deep.equal([
+          'page',
+          'capped',
+          'explain',
+        ]);
+      }
+    });
+  });
+
   describe('with the totals cache', function () {
     const h = useApp({ totalsCache: { ttlSeconds: 60 }, pagination: { estimateAbove: 5 } });
 

@@ -5,7 +5,7 @@ import knexFactory from 'knex';
 import { Model, QueryBuilder } from 'objection';
 import { expansionQuery } from '../../plugin/apply/expansions';
 import { compileQuery } from '../../plugin/apply/compiled';
-import { planQueries, rootStatements } from '../../plugin/apply/query';
+import { planQueries, rootStatements, type ModelQuery } from '../../plugin/apply/query';
 import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
@@ -168,7 +168,7 @@ describe('apply: statement text written directly equals what a builder compiles'
   it('total=estimated: a count capped at estimateAbove + 1 rows, and the plan of the same rows', async () => {
     const planned = await planQueries(compiled('filter[id]=>=5&per-page=10&total=estimated'), knex);
     expect(planned.estimated?.capped.toSQL()).to.deep.equal({
-      sql: 'select count(*) as "count" from (select "people".* from "people" where (("people"."id" >= ?)) limit ?) as "capped"',
+      sql: 'select count(*) as "count" from (select 1 from "people" where (("people"."id" >= ?)) limit ?) as "capped"',
       bindings: [5, 101],
     });
     expect(planned.estimated?.estimate.toSQL()).to.deep.equal({
@@ -176,6 +176,17 @@ describe('apply: statement text written directly equals what a builder compiles'
       bindings: [5],
     });
     expect((await planQueries(compiled('per-page=10'), knex)).estimated).to.equal(undefined);
+  });
+
+  it('total=estimated on a builder whose hook selects: the capped count counts what the hook selects (a distinct, say)', async () => {
+    const distinct = (label: string, query: ModelQuery): Promise<void> => {
+      query.distinct('people.name');
+      return Promise.resolve();
+    };
+    const planned = await planQueries(compiled('per-page=10&total=estimated'), knex, distinct);
+    expect(planned.estimated?.capped.toSQL().sql).to.equal(
+      'select count(*) as "count" from (select distinct "people"."name" from "people" limit ?) as "capped"',
+    );
   });
 
   it('total=none reads one row past the page, and nothing to count with', async () => {

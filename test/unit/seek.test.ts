@@ -16,11 +16,15 @@ const knex = knexFactory({ client: 'pg' });
 const compiled = (qs: string) => compileQuery(validateQuery(describeQuery(parseQueryString(qs)), people, limits));
 const cursor = (token: CursorToken): string => encodeCursor(token);
 
+/** The page statement without the probe its select list ends with past a boundary (its own test below). */
 async function rowsSql(qs: string): Promise<{ sql: string; bindings: readonly unknown[] }> {
-  return (await planQueries(compiled(qs), knex)).rows.toSQL();
+  const planned = await planQueries(compiled(qs), knex);
+  const { sql, bindings } = planned.rows.toSQL();
+  return { sql, bindings: bindings.slice(planned.probe?.toSQL().bindings.length ?? 0) };
 }
 
-const tail = (sql: string): string => sql.slice(sql.indexOf(' from '));
+/** From the page's own `from`: the last one, after the probe's. */
+const tail = (sql: string): string => sql.slice(sql.lastIndexOf(' from '));
 
 describe('apply: keyset seek', () => {
   it('the first page reads one row past the page, no offset, no seek', async () => {
@@ -62,13 +66,37 @@ describe('apply: keyset seek', () => {
     expect(prev.bindings).to.deep.equal(['5', '5', 2, 16]);
   });
 
-  it('the probe asks for one row on the other side of the boundary, the boundary row included', async () => {
+  it('the probe asks for one row on the other side of the boundary, the boundary row included, bounded by the first key', async () => {
     const planned = await planQueries(compiled(`fields=id&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`), knex);
     expect(planned.probe?.toSQL()).to.deep.equal({
-      sql: 'select 1 as "found" from "people" where (("people"."id") > (?::"integer")) IS NOT TRUE limit ?',
-      bindings: [7, 1],
+      sql: 'select 1 as "found" from "people" where ("people"."id" <= ?::"integer" AND (("people"."id") > (?::"integer")) IS NOT TRUE) limit ?',
+      bindings: [7, 7, 1],
     });
+    // Read backwards along a descending key, the other side lies above the boundary.
+    const back = await planQueries(
+      compiled(`fields=id&sort[id]=desc&cursor=${cursor({ sort: ['id:desc'], direction: 'prev', at: ['7'] })}`),
+      knex,
+    );
+    expect(back.probe?.toSQL().sql).to.contain(' where ("people"."id" <= ?::"integer" AND (("people"."id") > (?::"integer")) IS NOT TRUE)');
+    // A first key that may be NULL has no bound: the rows up to the boundary include NULLs on either side of it.
+    const nullable = await planQueries(
+      compiled(`fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: ['b', '3'] })}`),
+      knex,
+    );
+    expect(nullable.probe?.toSQL().sql).to.match(/ where \(\(\(\("people"\."name" > .* IS NOT TRUE limit \?$/);
     expect((await planQueries(compiled('fields=id&cursor='), knex)).probe).to.equal(undefined);
+  });
+
+  it('the page asks the probe in the same statement: an uncorrelated exists, the last entry of its select list', async () => {
+    const planned = await planQueries(compiled(`fields=id&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`), knex);
+    expect(planned.rows.toSQL()).to.deep.equal({
+      sql:
+        'select "people"."id", "people"."id"::text AS "__kqm_k0", exists (select 1 as "found" from "people" ' +
+        'where ("people"."id" <= ?::"integer" AND (("people"."id") > (?::"integer")) IS NOT TRUE) limit ?) as "__kqm_behind" ' +
+        'from "people" where ("people"."id") > (?::"integer") order by "people"."id" asc limit ?',
+      bindings: [7, 7, 1, 7, 16],
+    });
+    expect((await planQueries(compiled('fields=id&cursor='), knex)).rows.toSQL().sql).to.not.contain('exists');
   });
 
   const queries = [
