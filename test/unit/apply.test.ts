@@ -10,7 +10,7 @@ import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
 import { limits, people, things } from './catalog-stub';
-import { expectSameRows } from './same-rows';
+import { expectSameRows } from '../support/same-rows';
 
 const knex = knexFactory({ client: 'pg' });
 

@@ -10,7 +10,7 @@ import { planQueries } from '../../plugin/apply/query';
 import { describeQuery, encodeCursor, parseQueryString, type CursorToken } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
 import { limits, people } from './catalog-stub';
-import { expectSameRows } from './same-rows';
+import { expectSameRows } from '../support/same-rows';
 
 const knex = knexFactory({ client: 'pg' });
 
