@@ -108,7 +108,9 @@ function compileAggregate(
   // Kept by the plan cache: flat copies of the text put together here, values in a list of their length.
   return Object.freeze({
     expansion,
-    select: flat(`coalesce(${e}."__kqm_agg", '[]'::json) as ${quoteIdentifier(relation.name)}, ${e}."__kqm_read" as ${quoteIdentifier(readAs)}`),
+    select: flat(
+      `coalesce(${e}."__kqm_agg", '[]'::json) as ${quoteIdentifier(relation.name)}, ${e}."__kqm_read" as ${quoteIdentifier(readAs)}`,
+    ),
     read: readAs,
     join: keptFragment({
       sql:

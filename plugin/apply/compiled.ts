@@ -168,7 +168,8 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   );
   const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
   const rows = compiledRoot.formatted;
-  const aggregates = rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, rows, paging);
+  const aggregates =
+    rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, rows, paging);
   return Object.freeze({
     collection,
     plain,

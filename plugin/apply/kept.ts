@@ -14,4 +14,5 @@ export const flat = (text: string): string => JSON.parse(JSON.stringify(text)) a
  * is readonly by type but not frozen: every request copies it into its statement, and V8 reads a
  * frozen array about three times slower.
  */
-export const keptFragment = (fragment: Fragment): Fragment => Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
+export const keptFragment = (fragment: Fragment): Fragment =>
+  Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });

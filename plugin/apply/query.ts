@@ -1,5 +1,6 @@
-// Turns a compiled query (compiled.ts) into statements and runs them: the page (or rows) query, the
-// expansions (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
+// Turns a compiled query (compiled.ts) into statements and runs them: the page (or rows) query, with
+// the expansions it reads itself on the text path (aggregated.ts), the other expansions
+// (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
 // needs plain rows, and Objection's model instances and eager loading cost more than the whole
 // rest of a request (docs/benchmarks.md).
 //

@@ -93,7 +93,11 @@ class Owner extends Model {
     const all = { projectable_fields: ITEM_FIELDS, sortable_fields: ['*'], searchable_fields: ['title'], filterable_fields: ['*'] };
     return {
       items: { options: all, table: 'items', fk: 'owner_id' },
-      labels: { options: { projectable_fields: ['id', 'name', 'weight', 'since'], sortable_fields: ['*'], filterable_fields: ['*'] }, table: 'labels', fk: 'owner_id' },
+      labels: {
+        options: { projectable_fields: ['id', 'name', 'weight', 'since'], sortable_fields: ['*'], filterable_fields: ['*'] },
+        table: 'labels',
+        fk: 'owner_id',
+      },
       profile: { options: { projectable_fields: ['*'] }, table: 'profiles', fk: 'owner_id' },
     };
   }

@@ -179,7 +179,9 @@ describe('totals', function () {
       // The posts are read inside the rows statement (3 rows read), for the keys of the first 2 only.
       expect(statements).to.have.length(1);
       const [rows] = statements;
-      expect(rows?.sql, 'the parents of the expansion').to.match(/= any\(array\(select "__kqm_rows"\."id" from "__kqm_rows" order by .* limit (\?|\$2)\)\)/);
+      expect(rows?.sql, 'the parents of the expansion').to.match(
+        /= any\(array\(select "__kqm_rows"\."id" from "__kqm_rows" order by .* limit (\?|\$2)\)\)/,
+      );
       expect(rows?.bindings.slice(0, 2)).to.deep.equal([3, 2]);
     });
 

@@ -67,7 +67,9 @@ describe('apply: expansions read inside the root statement', () => {
         'and "person_tags"."person_id" = any(',
     );
     expect(sql).to.include(' as "__kqm_e0" on "__kqm_e0"."__kqm_key" = "__kqm_rows"."id" left join (');
-    expect(sql).to.include(' as "tags", "__kqm_e0"."__kqm_read" as "__kqm_read0", coalesce("__kqm_e1"."__kqm_agg", \'[]\'::json) as "notes"');
+    expect(sql).to.include(
+      ' as "tags", "__kqm_e0"."__kqm_read" as "__kqm_read0", coalesce("__kqm_e1"."__kqm_agg", \'[]\'::json) as "notes"',
+    );
     expect(bindings).to.deep.equal([1001, 'b', 1000, 51, 1000, 51]);
   });
 
@@ -85,10 +87,12 @@ describe('apply: expansions read inside the root statement', () => {
     expect(mixed.aggregated?.loaded.map((e) => e.relation.name)).to.deep.equal(['nicknames', 'tags']);
     // A scope hook makes every statement a builder: the page alone, each expansion loaded by its own.
     const built = await planQueries(mixed, knex, () => Promise.resolve());
-    expect(built.rows.toSQL().sql).to.match(/^select .* from \(select "people"\.\* from "people" order by "people"\."id" asc limit \?\) as "__kqm_rows" order by/);
+    expect(built.rows.toSQL().sql).to.match(
+      /^select .* from \(select "people"\.\* from "people" order by "people"\."id" asc limit \?\) as "__kqm_rows" order by/,
+    );
   });
 
-  it("names each field with a string literal: quotes doubled, a ? is not a placeholder", async () => {
+  it('names each field with a string literal: quotes doubled, a ? is not a placeholder', async () => {
     const notes = people.relations.get('notes') as RelationCatalog;
     const odd: Column = { name: "it's?", column: 'odd', table: 'notes', type: 'text', nullable: true, udt: 'text', orderable: true };
     const scope = { ...notes.scope, columns: new Map(notes.scope.columns).set(odd.name, odd), projectable: [odd.name] };
@@ -111,7 +115,10 @@ describe('apply: expansions read inside the root statement', () => {
     ];
     attachAggregates(rows, [aggregate!]);
     expect(rows.map((row) => row.notes)).to.deep.equal([[{ id: 7 }], [{ id: 8 }], []]);
-    const one = { ...aggregate!, expansion: { ...aggregate!.expansion, relation: { ...aggregate!.expansion.relation, cardinality: 'one' as const } } };
+    const one = {
+      ...aggregate!,
+      expansion: { ...aggregate!.expansion, relation: { ...aggregate!.expansion.relation, cardinality: 'one' as const } },
+    };
     const single = [{ notes: [{ id: 7 }] }, { notes: [] }];
     attachAggregates(single, [one]);
     expect(single.map((row) => row.notes)).to.deep.equal([{ id: 7 }, null]);
