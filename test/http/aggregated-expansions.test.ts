@@ -179,6 +179,28 @@ describe('expansions read inside the rows statement: the same bytes as loaded by
     });
   }
 
+  it('a cursor walk forward and back reads the same pages both ways (the page read in its turned order going back)', async function () {
+    const first = '/api/owners?expand[items]=i&i_fields=id,at&sort[name]=desc&per-page=1&cursor=';
+    let path = first;
+    const cursorPath = (page: string, key: 'next_cursor' | 'prev_cursor'): string => {
+      const cursor = (JSON.parse(page) as Record<string, unknown>)[key];
+      expect(cursor, `${key} of ${page}`).to.be.a('string');
+      return first.replace(/cursor=$/, `cursor=${String(cursor)}`);
+    };
+    const data: unknown[] = [];
+    for (const key of ['next_cursor', 'next_cursor', 'prev_cursor', 'prev_cursor'] as const) {
+      const page = await body(text, path);
+      expect(page).to.equal(await body(built, path));
+      data.push((JSON.parse(page) as { data: unknown }).data);
+      path = cursorPath(page, key);
+    }
+    // Owners by name descending, one a page: Dee, Cy, Bob, then back to Cy and Dee.
+    const back = JSON.parse(await body(text, path)) as { data: unknown };
+    expect(await body(built, path)).to.equal(await body(text, path));
+    expect([...data, back.data]).to.deep.equal([data[0], data[1], data[2], data[1], data[0]]);
+    expect((data[0] as { name: string }[])[0]?.name).to.equal('Dee');
+  });
+
   it('shows every type in its documented form', async function () {
     const res = JSON.parse(await body(text, '/api/owners?fields=id&filter[id]=1&expand[items]=i&i_filter[id]=1')) as unknown[];
     expect(res).to.deep.equal([
