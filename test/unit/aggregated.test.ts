@@ -92,6 +92,27 @@ describe('apply: expansions read inside the root statement', () => {
     );
   });
 
+  it('keeps a statement of its own past 50 fields: json_build_object takes at most 100 arguments', function () {
+    const notes = people.relations.get('notes') as RelationCatalog;
+    const wide = (count: number): CollectionCatalog => {
+      const fields: Column[] = Array.from({ length: count }, (_, i) => ({
+        name: `f${i}`,
+        column: `f${i}`,
+        table: 'notes',
+        type: 'text',
+        nullable: true,
+        udt: 'text',
+        orderable: true,
+      }));
+      const columns = new Map(notes.scope.columns);
+      for (const field of fields) columns.set(field.name, field);
+      const scope = { ...notes.scope, columns, projectable: fields.map((field) => field.name) };
+      return { ...people, relations: new Map([['notes', { ...notes, scope }]]) };
+    };
+    expect(compiled('expand[notes]=n', wide(50)).aggregated?.aggregates).to.have.length(1);
+    expect(compiled('expand[notes]=n', wide(51)).aggregated).to.equal(undefined);
+  });
+
   it('names each field with a string literal: quotes doubled, a ? is not a placeholder', async () => {
     const notes = people.relations.get('notes') as RelationCatalog;
     const odd: Column = { name: "it's?", column: 'odd', table: 'notes', type: 'text', nullable: true, udt: 'text', orderable: true };
