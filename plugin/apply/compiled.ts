@@ -5,13 +5,16 @@
 // conditions shared by the rows and count statements are kept once.
 
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
-import type { ExpansionWindow, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
 import { relatedRowsOf } from './related-rows';
 import { cursorSql, keyAlias, type CursorSql } from './seek';
+import { carryBehind } from './probe';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
 import type { Fragment } from './sql';
 import type { HiddenColumn } from './formatted';
-import { countedColumns, ownerSelect, scopeSql, type ScopeSql } from './statements';
+import { flat, keptFragment } from './kept';
+import { countedColumns, ownerSelect, scopeSql, type Paged, type ScopeSql } from './statements';
 
 /** One scope's statement parts, with what its records show. */
 export interface CompiledScope extends ScopeSql {
@@ -65,27 +68,18 @@ export interface CompiledQuery {
   readonly paging: ValidatedPaging;
   /** With `cursor` (decisions.md 43): the seek, the reading order and the key columns read for the cursors. */
   readonly cursor?: CursorSql;
+  /**
+   * On the text path, the expansions read inside the root's rows statement (aggregated.ts) and those
+   * loaded by their own; the root is then formatted after paging, its formatted rows naming their keys.
+   */
+  readonly aggregated?: CompiledAggregates;
 }
-
-/**
- * A flat copy of a condition's text. Text put together from pieces (`(${a}) IS NOT TRUE`) is kept
- * by V8 as a tree of them, 32 bytes a piece beyond its characters; kept for long, a copy is cheaper.
- */
-const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
-
-/**
- * A fragment that holds its text and values in as little memory as they need: slice() copies the
- * values into a list of their exact length (a list built by pushing has room to spare). The list
- * is readonly by type but not frozen: every request copies it into its statement, and V8 reads a
- * frozen array about three times slower.
- */
-const keptFragment = (fragment: Fragment): Fragment => Object.freeze({ sql: flat(fragment.sql), bindings: fragment.bindings.slice() });
 
 function compileScope(
   scope: ValidatedScope,
   keys: readonly Column[],
   extra: readonly HiddenColumn[],
-  paged?: 'page' | 'window',
+  paged?: Paged,
   related = textSources.exists,
 ): CompiledScope {
   const { from, select, where, order, formatted } = scopeSql(scope, keys, extra, paged, related);
@@ -130,17 +124,12 @@ const noJoins: readonly Fragment[] = Object.freeze([]);
 /**
  * The root scope; its relation conditions and joins as text (sent as it is when nothing needs a
  * builder). A cursor page (decisions.md 43) reads its sort keys' text forms under hidden names; it
- * skips no rows, so its values are formatted in the one statement.
+ * skips no rows, so its values are formatted in the one statement, unless expansions are aggregated
+ * into it (`joined`: always formatted after paging, in the reading order).
  */
-function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?: readonly string[]): CompiledRoot {
-  const compiled =
-    cursorKeys === undefined
-      ? compileScope(root, keys, [], 'page')
-      : compileScope(
-          root,
-          keys,
-          cursorKeys.map((sql, i) => ({ sql, alias: keyAlias(i) })),
-        );
+function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?: readonly string[], joined?: Paged): CompiledRoot {
+  const extra = (cursorKeys ?? []).map((sql, i) => ({ sql, alias: keyAlias(i) }));
+  const compiled = compileScope(root, keys, extra, joined ?? (cursorKeys === undefined ? 'page' : undefined));
   if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
     return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
   }
@@ -155,20 +144,43 @@ function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?:
   });
 }
 
+/** The order the root's rows are read in: the request's, or each direction turned for a backward cursor page (decisions.md 43). */
+function readingOrder(order: readonly OrderKey[], paging: ValidatedPaging): readonly OrderKey[] {
+  if (paging.kind !== 'cursor' || paging.cursor?.direction !== 'prev') return order;
+  return order.map((key) => ({ ...key, direction: key.direction === 'asc' ? 'desc' : 'asc' }));
+}
+
 /** `filter[id]=>=5&per-page=10` on users -> the parts of its rows and count statements, for every later request. */
 export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const { collection, root, expansions, paging } = validated;
   const cursor = paging.kind === 'cursor' ? cursorSql(root.order, paging.cursor) : undefined;
+  const plain = usesOwnQueryBuilder(collection.modelClass) && plainSources(root);
+  // Aggregated expansions join the root's page after paging (aggregated.ts), by their owner keys.
+  const aggregated = plain ? expansions.filter(aggregatable) : [];
+  const joined: Paged | undefined =
+    aggregated.length === 0
+      ? undefined
+      : { kind: 'joined', order: readingOrder(root.order, paging), keys: aggregated.map((e) => e.relation.ownerKeys[0] as Column) };
+  const made = compileRoot(
+    root,
+    expansions.flatMap((e) => e.relation.ownerKeys),
+    cursor?.keys,
+    joined,
+  );
+  // Past a cursor's boundary the page's rows carry the probe's answer (probe.ts), through the outer statement too.
+  const compiledRoot =
+    cursor?.probe === undefined || made.formatted === undefined ? made : Object.freeze({ ...made, formatted: carryBehind(made.formatted) });
+  const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
+  const rows = compiledRoot.formatted;
+  const aggregates =
+    rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, rows, paging);
   return Object.freeze({
     collection,
-    plain: usesOwnQueryBuilder(collection.modelClass) && plainSources(root),
-    root: compileRoot(
-      root,
-      expansions.flatMap((e) => e.relation.ownerKeys),
-      cursor?.keys,
-    ),
-    expansions: Object.freeze(expansions.map(compileExpansion)),
+    plain,
+    root: compiledRoot,
+    expansions: compiledExpansions,
     paging,
     ...(cursor === undefined ? {} : { cursor }),
+    ...(aggregates === undefined ? {} : { aggregated: aggregates }),
   });
 }

@@ -77,7 +77,8 @@ export async function expansionQuery(
   return { query: viaBuilder(knex, query), keyColumns };
 }
 
-function tooManyRelated(expansion: CompiledExpansion): never {
+/** LIMIT_EXCEEDED naming the alias's `_limit`: more than maxRelatedRows related rows for this page (decisions.md 42). */
+export function tooManyRelated(expansion: CompiledExpansion): never {
   const { parameter, limitParameter, maxRows } = expansion;
   const fewer = limitParameter === parameter ? '' : `fewer per parent (\`${limitParameter}\`), `;
   return raise(

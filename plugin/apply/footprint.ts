@@ -3,6 +3,7 @@
 // objects holding them), not the catalog it points into, which every query shares. The sizes are
 // those of a 64-bit V8 heap; the plan-cache test checks the estimate against the heap measured.
 
+import type { CompiledAggregates } from './aggregated';
 import type { CompiledExpansion, CompiledQuery, CompiledRoot, CompiledScope } from './compiled';
 import type { Fragment } from './sql';
 
@@ -49,7 +50,10 @@ function scopeBytes(scope: CompiledScope): number {
     stringBytes(scope.order) +
     arrayBytes(scope.where.length) +
     arrayBytes(scope.output.length);
-  if (scope.formatted !== undefined) bytes += objectBytes(2) + stringBytes(scope.formatted.select) + stringBytes(scope.formatted.order);
+  const { formatted } = scope;
+  if (formatted !== undefined) bytes += objectBytes(3) + stringBytes(formatted.select) + stringBytes(formatted.order);
+  for (const key of formatted?.keys ?? []) bytes += stringBytes(key);
+  if (formatted?.keys !== undefined) bytes += arrayBytes(formatted.keys.length);
   for (const fragment of scope.where) bytes += fragmentBytes(fragment);
   return bytes;
 }
@@ -117,14 +121,25 @@ function cursorSqlBytes(sql: CompiledQuery['cursor']): number {
   return bytes;
 }
 
+/** The expansions read in the root's statement: each one's select entries and join, and the list of the others (their expansions are counted once, with the query's). */
+function aggregatedBytes(aggregated: CompiledAggregates | undefined): number {
+  if (aggregated === undefined) return 0;
+  let bytes = objectBytes(2) + arrayBytes(aggregated.aggregates.length) + arrayBytes(aggregated.loaded.length);
+  for (const aggregate of aggregated.aggregates) {
+    bytes += objectBytes(4) + stringBytes(aggregate.select) + stringBytes(aggregate.read) + fragmentBytes(aggregate.join);
+  }
+  return bytes;
+}
+
 /** `filter[id]=1` on users -> about 1 KB: mostly the select list of every field. */
 export function compiledBytes(compiled: CompiledQuery): number {
   let bytes =
-    objectBytes(5) +
+    objectBytes(6) +
     pagingBytes(compiled.paging) +
     cursorSqlBytes(compiled.cursor) +
     scopeBytes(compiled.root) +
     relatedBytes(compiled.root) +
+    aggregatedBytes(compiled.aggregated) +
     arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
   return bytes;

@@ -14,6 +14,8 @@ export interface FormattedRows {
   readonly select: string;
   /** The inner statement's order over its rows (`"__kqm_rows"."created_at" desc, ...`): the page stays in order. */
   readonly order: string;
+  /** Where the inner statement's rows hold the key columns asked for (`"__kqm_rows"."id"`), for what is joined to them. */
+  readonly keys?: readonly string[];
 }
 
 /** A select-list entry that is read but never shown, e.g. a join table's owner key: its SQL and the name it is read under. */
@@ -39,6 +41,7 @@ export function formatAfterPaging(
   selected: readonly Column[],
   order: readonly OrderKey[],
   extra: readonly HiddenColumn[],
+  keys?: readonly Column[],
 ): { readonly select: string; readonly formatted: FormattedRows } {
   const whole = selected.every((column) => column.table === table);
   // Where the inner statement's rows hold a field: under its column's name (`*`), else under the field's name.
@@ -68,6 +71,8 @@ export function formatAfterPaging(
         ...extra.map((column) => quoteIdentifier(column.alias)),
       ].join(', '),
       order: outerOrder,
+      // Every key is read: keys are among the selected columns (scopeSql adds them).
+      ...(keys === undefined ? {} : { keys: keys.map((key) => field(readAs(key) as string)) }),
     },
   };
 }

@@ -5,6 +5,7 @@
 // has no row to carry it, runs it on its own.
 
 import type { Knex } from 'knex';
+import { rowsAlias, type FormattedRows } from './formatted';
 import type { ModelQuery } from './runnable';
 import type { CursorSql } from './seek';
 import { quoteIdentifier, type Fragment } from './sql';
@@ -16,6 +17,14 @@ const found = '1 as "found"';
 export const behindAlias = '__kqm_behind';
 
 const flag = `as ${quoteIdentifier(behindAlias)}`;
+
+/**
+ * An outer statement that formats the page after paging (formatted.ts, aggregated.ts) passes the
+ * inner page's answer on: `..., "__kqm_rows"."__kqm_behind"`.
+ */
+export function carryBehind(formatted: FormattedRows): FormattedRows {
+  return Object.freeze({ ...formatted, select: `${formatted.select}, ${rowsAlias}.${quoteIdentifier(behindAlias)}` });
+}
 
 /** The root's condition groups, then the seek, if any. */
 export function seekWhere(where: readonly Fragment[], cursor: CursorSql | undefined): readonly Fragment[] {

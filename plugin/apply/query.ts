@@ -1,5 +1,6 @@
-// Turns a compiled query (compiled.ts) into statements and runs them: the page (or rows) query, the
-// expansions (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
+// Turns a compiled query (compiled.ts) into statements and runs them: the page (or rows) query, with
+// the expansions it reads itself on the text path (aggregated.ts), the other expansions
+// (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
 // needs plain rows, and Objection's model instances and eager loading cost more than the whole
 // rest of a request (docs/benchmarks.md).
 //
@@ -10,6 +11,7 @@
 // a builder costs more CPU than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
+import { aggregatedStatement, attachAggregates } from './aggregated';
 import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
@@ -30,6 +32,7 @@ import {
 import { builtSources, splitJoins } from './sources';
 import type { Fragment } from './sql';
 import { formattedStatement } from './formatted';
+import { rootWindow, shownRows } from './paging';
 import { cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement } from './statements';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
@@ -70,17 +73,15 @@ function estimateCap(compiled: CompiledQuery): number | undefined {
   return paging.kind === 'page' && paging.total.kind === 'estimated' ? paging.total.estimateAbove + 1 : undefined;
 }
 
-function rootWindow(compiled: CompiledQuery): { limit: number; offset: number } {
-  const { paging } = compiled;
-  // One row past a cursor page tells whether more lie that way (decisions.md 43).
-  if (paging.kind === 'cursor') return { limit: paging.pageSize + 1, offset: 0 };
-  if (paging.kind === 'page') {
-    // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
-    const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
-    return { limit, offset: (paging.page - 1) * paging.pageSize };
-  }
-  // One row past the cap tells whether the response was cut (decisions.md 28).
-  return { limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
+/**
+ * The page as it is sent: formatted after paging when a value needs it or expansions are aggregated
+ * into it (aggregated.ts); a cursor page is formatted in it otherwise (compiled.ts): it skips no rows.
+ */
+function rowsStatement(page: Statement, compiled: CompiledQuery): Statement {
+  const { formatted } = compiled.root;
+  if (formatted === undefined) return page;
+  const { aggregated } = compiled;
+  return aggregated === undefined ? formattedStatement(page, formatted) : aggregatedStatement(page, formatted, aggregated.aggregates);
 }
 
 /**
@@ -103,11 +104,10 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
     ...(joins === undefined ? {} : { joins }),
     where: seekWhere(root.where, compiled.cursor),
     order: compiled.cursor?.order ?? root.order,
-    ...rootWindow(compiled),
+    ...rootWindow(compiled.paging),
   });
   const statements: RootStatements = {
-    // A cursor page is never formatted after paging (compiled.ts): it skips no rows.
-    rows: root.formatted === undefined ? page : formattedStatement(page, root.formatted),
+    rows: rowsStatement(page, compiled),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
       count ??= countStatement(root.from, root.where, root.filtered);
@@ -162,7 +162,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     if (direct.probe !== undefined) probe = viaText(knex, direct.probe);
   } else {
-    const { limit, offset } = rootWindow(compiled);
+    const { limit, offset } = rootWindow(compiled.paging);
     const parts = await builderParts(root, knex, hook);
     const base: ModelQuery = collection.modelClass.query(knex);
     applyJoins(base, parts.filtered);
@@ -196,24 +196,21 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     if (offset > 0) query.offset(offset);
     rows = root.formatted === undefined ? viaBuilder(knex, query) : formattedBuilder(knex, query, root.formatted);
   }
+  // On the text path some expansions came in the rows statement; the rest are loaded by their own.
+  const aggregated = direct === undefined ? undefined : compiled.aggregated;
+  const loading = aggregated?.loaded ?? expansions;
   const run = async () => {
     const found = await rows.rows();
     // Rows past the cap (or the row read past a page without a total) are dropped before expanding: they are never shown.
-    const shown = shownRows(compiled);
+    const shown = shownRows(compiled.paging);
     const parents = found.length > shown ? found.slice(0, shown) : found;
+    if (aggregated !== undefined) attachAggregates(parents, aggregated.aggregates);
     let statements = 1;
-    if (parents.length > 0 && expansions.length > 0) {
-      const loaded = await Promise.all(expansions.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
+    if (parents.length > 0 && loading.length > 0) {
+      const loaded = await Promise.all(loading.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
       statements += loaded.reduce((sum, n) => sum + n, 0);
     }
     return { rows: found, statements };
   };
   return { rows, count, ...(estimated === undefined ? {} : { estimated }), ...(probe === undefined ? {} : { probe }), run };
-}
-
-/** How many of the rows read are shown: the rest only tell that there are more. */
-function shownRows(compiled: CompiledQuery): number {
-  const { paging } = compiled;
-  if (paging.kind === 'page' || paging.kind === 'cursor') return paging.pageSize;
-  return paging.limit;
 }

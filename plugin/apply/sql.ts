@@ -32,6 +32,14 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""').replace(/\?/g, '\\?')}"`;
 }
 
+/**
+ * `it's` -> `'it''s'`: a name from the catalog as a string literal (a JSON object's key), `?` escaped
+ * as in quoteIdentifier. Client values are never written this way: they are bindings.
+ */
+export function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''").replace(/\?/g, '\\?')}'`;
+}
+
 /** `public.users` -> `"public"."users"` (a dotted table name is schema-qualified, as knex reads it). */
 export function quoteTable(table: string): string {
   return table.split('.').map(quoteIdentifier).join('.');

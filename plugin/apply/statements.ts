@@ -4,7 +4,7 @@
 // holds the two side by side).
 
 import type { Column, RelationCatalog } from '../schema';
-import type { ValidatedScope } from '../validate';
+import type { OrderKey, ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
 import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
 import { columnSql, formatsValue, fragment, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
@@ -51,17 +51,25 @@ export function countedColumns(scope: ValidatedScope): Column[] {
 }
 
 /**
+ * How a statement that skips or sorts rows formats its values after it: `page`, the root's page
+ * (formatted after paging when a value needs it, the outer statement ordering the page again);
+ * `window`, a per-parent window (whose rows keep the order they come in); `joined`, the root's page
+ * that expansions are aggregated into (aggregated.ts), always an inner and an outer statement, the
+ * outer one ordered by `order` (a cursor page's reading order) and naming `keys` for the joins.
+ */
+export type Paged = 'page' | 'window' | { readonly kind: 'joined'; readonly order: readonly OrderKey[]; readonly keys: readonly Column[] };
+
+/**
  * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24), and
  * `extra` select-list entries (a join table's owner keys). `paged`: the statement skips or sorts
- * rows, so values that need formatting are formatted after it: the root's page (whose outer
- * statement orders the page again), or a per-parent window (whose rows keep the order they come in).
- * `related` writes the root's relation conditions.
+ * rows, so values that need formatting are formatted after it. `related` writes the root's relation
+ * conditions.
  */
 export function scopeSql(
   scope: ValidatedScope,
   keys: readonly Column[],
   extra: readonly HiddenColumn[] = [],
-  paged?: 'page' | 'window',
+  paged?: Paged,
   related?: RelatedSql,
 ): ScopeSql {
   // Counts come after the fields, as they are shown (decisions.md 39).
@@ -74,10 +82,13 @@ export function scopeSql(
     where: scope.groups.map((group) => renderGroup(group, related)),
     order: scope.order.map((key) => `${columnSql(key.column)} ${key.direction}`).join(', '),
   };
-  if (paged === undefined || !selected.some(formatsValue)) {
+  const joined = typeof paged === 'object';
+  if (paged === undefined || (!joined && !selected.some(formatsValue))) {
     return { ...parts, select: [...selected.map((column) => selectColumn(column)), ...extra.map((column) => column.sql)].join(', ') };
   }
-  return { ...parts, ...formatAfterPaging(scope.catalog.table, selected, paged === 'page' ? scope.order : [], extra) };
+  const { table } = scope.catalog;
+  if (joined) return { ...parts, ...formatAfterPaging(table, selected, paged.order, extra, paged.keys) };
+  return { ...parts, ...formatAfterPaging(table, selected, paged === 'page' ? scope.order : [], extra) };
 }
 
 /**

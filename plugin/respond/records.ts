@@ -53,8 +53,9 @@ interface ScopeShaper {
   readonly relations: readonly { readonly name: string; readonly many: boolean; readonly shaper: ScopeShaper }[];
 }
 
+// A float read inside a JSON aggregate (apply/aggregated.ts) is `"NaN"` or `"Infinity"` as text, which Number() reads back.
 const fieldShapers = (columns: readonly Column[]): FieldShaper[] =>
-  columns.map((column) => ({ name: column.name, column, asRead: sentAsRead(column) }));
+  columns.map((column) => ({ name: column.name, column, asRead: column.type !== 'float' && sentAsRead(column) }));
 
 function scopeShaper(scope: ShapedScope, expansions: readonly ShapedExpansion[]): ScopeShaper {
   return {

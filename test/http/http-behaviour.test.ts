@@ -141,23 +141,33 @@ describe('http behaviour', function () {
       const res = await h.get('/api/_explain/users?filter[id]=>=5&expand[posts]=p&per-page=2&page=3');
       expectOk(res);
       const statements = objectOf(res).statements as { sql: string; bindings: unknown[] }[];
-      expect(statements.length).to.equal(3);
-      expect(statements[0]?.sql).to.match(/^select .* from "users" where \(\("users"."id" >= \$1\)\)/);
-      expect(statements[0]?.bindings).to.deep.equal([5, 2, 4]);
-      expect(statements[1]?.sql).to.match(/from "posts" where "posts"."user_id" = any\(\$1\)/);
-      // The parents' keys as one array, then the expansion's row cap plus one (decisions.md 42).
-      expect(statements[1]?.bindings).to.deep.equal([[9, 10], 5001]);
-      expect(statements[2]?.sql).to.match(/^select count\(\*\)/);
+      expect(statements.length).to.equal(2);
+      // The posts are read inside the page's statement, over the page's keys, at most the row cap plus one (decisions.md 42).
+      expect(statements[0]?.sql).to.match(/^with "__kqm_rows" as \(select "users".\* from "users" where \(\("users"."id" >= \$1\)\)/);
+      expect(statements[0]?.sql).to.match(
+        /from "posts" where "posts"."user_id" = any\(array\(select "__kqm_rows"."id" from "__kqm_rows"\)\)/,
+      );
+      expect(statements[0]?.bindings).to.deep.equal([5, 2, 4, 5001]);
+      expect(statements[1]?.sql).to.match(/^select count\(\*\)/);
+      // With a per-parent window the expansion is a statement of its own, the parents' keys bound as one array.
+      const windowed = objectOf(await h.get('/api/_explain/users?filter[id]=>=5&expand[posts]=p&p_limit=1&per-page=2&page=3'));
+      const own = (windowed.statements as { sql: string; bindings: unknown[] }[])[1];
+      expect(own?.sql).to.match(/ from unnest\(\$1::"pg_catalog"."int4"\[\]\) as "__kqm_parent"/);
+      expect(own?.bindings).to.deep.equal([[9, 10], 1, 5001]);
     });
 
     it('adds PostgreSQL plans on demand', async function () {
       const plan = objectOf(await h.get('/api/_explain/users?filter[id]=1&explain=plan')).plan as unknown[];
       expect(plan).to.have.length(1);
       expect(JSON.stringify(plan[0])).to.include('"Node Type"');
-      // Expansions bind the parents' keys as one array: its plan is explained too.
+      // An expansion read inside the rows statement is in that statement's plan.
       const expanded = objectOf(await h.get('/api/_explain/users?filter[id]=1&expand[posts]=p&explain=plan')).plan as unknown[];
-      expect(expanded).to.have.length(2);
-      expect(JSON.stringify(expanded[1])).to.include('"Relation Name":"posts"');
+      expect(expanded).to.have.length(1);
+      expect(JSON.stringify(expanded[0])).to.include('"Relation Name":"posts"');
+      // Expansions of their own bind the parents' keys as one array: their plan is explained too.
+      const windowed = objectOf(await h.get('/api/_explain/users?filter[id]=1&expand[posts]=p&p_limit=1&explain=plan')).plan as unknown[];
+      expect(windowed).to.have.length(2);
+      expect(JSON.stringify(windowed[1])).to.include('"Relation Name":"posts"');
     });
 
     it('refuses the same mistakes as the collection route', async function () {

@@ -178,6 +178,39 @@ describe('limits', function () {
         expect(window?.bindings[window.bindings.length - 1]).to.equal(5);
       });
 
+      it('an expansion read with the rows reads at most the cap plus one related row, whatever the parents', async function () {
+        const sent: { sql: string; bindings: unknown[] }[] = [];
+        const listen = (q: { sql: string; bindings?: unknown[] }) => sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
+        h.db.knex.on('query', listen);
+        try {
+          await h.get('/api/users?fields=id&expand[posts]=p&p_fields=id');
+        } finally {
+          h.db.knex.off('query', listen);
+        }
+        // In the rows statement on the text path (aggregated per parent after the limit), in its own with a hook.
+        const reading = sent.filter((s) => /from "posts" where "posts"\."user_id" = any\(/.test(s.sql));
+        expect(reading).to.have.length(1);
+        const limit = /from "posts" where .*? order by "posts"\."id" asc limit (\?|\$\d+)/.exec(reading[0]!.sql);
+        expect(limit, reading[0]!.sql).to.not.equal(null);
+        const at = limit![1] === '?' ? undefined : Number(limit![1]!.slice(1)) - 1;
+        expect(at === undefined ? reading[0]!.bindings[reading[0]!.bindings.length - 1] : reading[0]!.bindings[at]).to.equal(5);
+        expect(sent).to.have.length(hooked ? 2 : 1);
+      });
+
+      it('a row read past the page is no parent: its related records neither count nor show', async function () {
+        // User 1 (4 posts) is read past a page of user 2 (2 posts): counted, 6 would be over the cap.
+        for (const paging of ['per-page=1&total=none', 'per-page=1&cursor=']) {
+          const res = await h.get(`/api/users?fields=id&in[id]=1,2&sort[id]=desc&${paging}&expand[posts]=p&p_fields=id`);
+          expect(res.status, res.text).to.equal(200);
+          expect((res.body as { data: unknown }).data).to.deep.equal([{ id: 2, posts: [{ id: 4 }, { id: 5 }] }]);
+        }
+        expectProblem(await h.get('/api/users?fields=id&in[id]=1,2&sort[id]=desc&per-page=2&total=none&expand[posts]=p'), {
+          code: 'LIMIT_EXCEEDED',
+          parameter: 'p_limit',
+          allowed: 4,
+        });
+      });
+
       it("counts the related records left after the alias's conditions, over the parents shown", async function () {
         const rows = await h.rows('/api/users?fields=id&in[id]=1,2&expand[posts]=p&p_fields=id&p_filter[status]=published');
         expect(rows).to.deep.equal([

@@ -56,3 +56,37 @@ describe('relations keyed by dates and timestamps', function () {
     });
   }
 });
+
+const TAGS_SQL: readonly string[] = [
+  `create table tags (id uuid primary key, label text not null)`,
+  // A key kept as text that holds the tag's uuid: no foreign key, the types differ.
+  `create table notes (id integer primary key, tag_id text, body text not null)`,
+  `insert into tags values ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'red'), ('b1ffcd88-1d1c-4ef8-bb6d-6bb9bd380a22', 'blue')`,
+  `insert into notes values (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'one'), (2, 'b1ffcd88-1d1c-4ef8-bb6d-6bb9bd380a22', 'two'), (3, 'b1ffcd88-1d1c-4ef8-bb6d-6bb9bd380a22', 'three')`,
+];
+
+class Note extends Model {
+  static override tableName = 'notes';
+}
+
+class Tag extends Model {
+  static override tableName = 'tags';
+  static getExpandableRelations(): Record<string, unknown> {
+    return { notes: { options: { projectable_fields: ['*'] } } };
+  }
+  static override get relationMappings() {
+    return { notes: { relation: Model.HasManyRelation, modelClass: Note, join: { from: 'tags.id', to: 'notes.tag_id' } } };
+  }
+}
+
+describe('a relation whose two keys have different types (uuid and text)', function () {
+  const t = useTypedApp(TAGS_SQL, { tags: Tag, notes: Note });
+
+  it('expands as when the types agree: each tag gets its notes', async function () {
+    const records = await t.rows('/api/tags?fields=label&expand[notes]&sort[label]');
+    expect(records.map((record) => (record.notes as { body: string }[]).map((note) => note.body).sort())).to.deep.equal([
+      ['three', 'two'],
+      ['one'],
+    ]);
+  });
+});

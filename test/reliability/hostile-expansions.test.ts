@@ -3,7 +3,8 @@
 // expansions may load at most 3 related records. Each answer must be the one an uncapped app
 // implies: the same records when they are at most 3 per expansion, LIMIT_EXCEEDED naming that
 // expansion's `<alias>_limit` (to-many) or `expand[...]` (to-one) when there are more; and no
-// expansion statement may ever read more than 3 + 1 rows, whatever the answer.
+// expansion statement (nor an expansion read inside the rows statement) may ever read more than
+// 3 + 1 rows, whatever the answer.
 
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -134,6 +135,14 @@ describe('hostile input: oversized expansions (class 1)', function () {
         }
         // Expansion statements select by the parents' keys; each reads at most CAP + 1 rows.
         for (const statement of statements.slice(first).filter((s) => / = any\(|\) in \(\(|cross join lateral/.test(s.sql))) {
+          const aggregates = statement.sql.split('json_agg(').length - 1;
+          if (aggregates > 0) {
+            // Read inside the rows statement: each relation's related rows are limited before they are aggregated.
+            const reads = [...statement.sql.matchAll(/ limit \$(\d+)\) as "__kqm_r" group by /g)];
+            expect(reads, `${path}: an aggregated expansion without a limit`).to.have.length(aggregates);
+            for (const [, at] of reads) expect(statement.bindings[Number(at) - 1], path).to.equal(CAP + 1);
+            continue;
+          }
           expect(statement.sql, `${path}: an expansion statement without a limit`).to.match(/ limit (\?|\$\d+)$/);
           expect(statement.bindings[statement.bindings.length - 1], path).to.equal(CAP + 1);
         }

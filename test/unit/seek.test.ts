@@ -10,6 +10,7 @@ import { planQueries } from '../../plugin/apply/query';
 import { describeQuery, encodeCursor, parseQueryString, type CursorToken } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
 import { limits, people } from './catalog-stub';
+import { expectSameRows } from '../support/same-rows';
 
 const knex = knexFactory({ client: 'pg' });
 
@@ -108,7 +109,7 @@ describe('apply: keyset seek', () => {
     it(`written directly equals the builder's: "${qs}"`, async () => {
       const direct = await planQueries(compiled(qs), knex);
       const built = await planQueries(compiled(qs), knex, () => Promise.resolve());
-      expect(direct.rows.toSQL()).to.deep.equal(built.rows.toSQL());
+      expectSameRows(direct.rows, built.rows, compiled(qs).aggregated !== undefined);
       expect(direct.probe?.toSQL()).to.deep.equal(built.probe?.toSQL());
     });
   }

@@ -1,0 +1,181 @@
+// Expansions read inside the root's rows statement, one statement fewer than loading each relation
+// by its own (docs/benchmarks.md): a relation without a per-parent window or nested expansions, on
+// plain models, sent as text. The page is a CTE; the related rows of the parents shown are read once
+// over its keys in the alias's order, at most maxRelatedRows + 1 of them (decisions.md 42), then
+// aggregated into a JSON array per parent (the select list's text forms, so records come out as the
+// other way shapes them) and joined to the page, which the outer statement formats and orders.
+
+import type { ValidatedExpansion, ValidatedPaging } from '../validate';
+import type { CompiledExpansion } from './compiled';
+import { tooManyRelated } from './expansions';
+import { rowsAlias, type FormattedRows } from './formatted';
+import { flat, keptFragment } from './kept';
+import { rootWindow, shownRows } from './paging';
+import { relationParts } from './related';
+import type { Row } from './runnable';
+import { columnSql, quoteIdentifier, quoteLiteral, selectColumn, type Fragment } from './sql';
+import { selectStatement, type Statement } from './statements';
+
+/** An expansion read inside the root's statement: its records under the relation's name, and how many were read. */
+export interface CompiledAggregate {
+  readonly expansion: CompiledExpansion;
+  /** `coalesce("__kqm_e0"."__kqm_agg", '[]'::json) as "posts", "__kqm_e0"."__kqm_read" as "__kqm_read0"`. */
+  readonly select: string;
+  /** Where the row holds how many related rows were read for all parents (decisions.md 42). */
+  readonly read: string;
+  /** ` left join (<related rows, aggregated per parent>) as "__kqm_e0" on ...`, with the alias's values. */
+  readonly join: Fragment;
+}
+
+/** The aggregated expansions of a query on the text path, and those still loaded by their own statements. */
+export interface CompiledAggregates {
+  readonly aggregates: readonly CompiledAggregate[];
+  readonly loaded: readonly CompiledExpansion[];
+}
+
+/** json_build_object takes at most 100 arguments: a name and a value per field. */
+const MAX_FIELDS = 50;
+
+/**
+ * Whether an expansion can be read inside the root's statement: no per-parent window and no nested
+ * expansions (each keeps its statement), one owner key of the same type on both sides, a related model whose records are plain (no
+ * JSON of its own, no builder, no relation `modify`). `expand[posts]=p&p_fields=id,title` -> true.
+ */
+export function aggregatable(expansion: ValidatedExpansion): boolean {
+  const { relation, scope, window, expansions } = expansion;
+  const parts = relationParts(relation);
+  return (
+    window === undefined &&
+    expansions.length === 0 &&
+    parts.plain &&
+    parts.ownerColumns.length === 1 &&
+    // Keys compared in SQL, not through a bound array: only keys of one type (uuid = text has no operator).
+    parts.ownerKeyColumns[0]?.udt === relation.ownerKeys[0]?.udt &&
+    !scope.catalog.viaModel &&
+    scope.output.length <= MAX_FIELDS &&
+    scope.output.every((column) => column.type !== 'virtual')
+  );
+}
+
+const orderAlias = (index: number): string => quoteIdentifier(`__kqm_o${index}`);
+const related = quoteIdentifier('__kqm_r');
+const key = quoteIdentifier('__kqm_key');
+
+/**
+ * `array(select "__kqm_rows"."id" from "__kqm_rows" order by ... limit ?)`: the keys of the parents
+ * shown; a row read past the page (a cursor page, `total=none`, a cut array) is no parent.
+ */
+function parentKeys(ownerRef: string, rows: FormattedRows, paging: ValidatedPaging): Fragment {
+  const shown = shownRows(paging);
+  const all = `select ${ownerRef} from ${rowsAlias}`;
+  if (rootWindow(paging).limit <= shown) return { sql: `array(${all})`, bindings: [] };
+  return { sql: `array(${all} order by ${rows.order} limit ?)`, bindings: [shown] };
+}
+
+/**
+ * ` left join (select "__kqm_key", json_agg(json_build_object('id', "__kqm_r"."id", ...) order by ...)
+ * ... group by "__kqm_key") as "__kqm_e0" on "__kqm_e0"."__kqm_key" = "__kqm_rows"."id"` for
+ * `expand[posts]=p&p_fields=id,title&p_sort[created_at]=desc`: the related rows read once, ordered
+ * and cut at maxRelatedRows + 1 in the statement the expansion would have had, then grouped.
+ */
+function compileAggregate(
+  validated: ValidatedExpansion,
+  expansion: CompiledExpansion,
+  index: number,
+  ownerRef: string,
+  rows: FormattedRows,
+  paging: ValidatedPaging,
+): CompiledAggregate {
+  const { relation, scope } = expansion;
+  const parts = relationParts(relation);
+  const owner = parts.ownerColumns[0] as string;
+  const { output, order } = validated.scope;
+  const parents = parentKeys(ownerRef, rows, paging);
+  const read = selectStatement({
+    select: [
+      `${owner} as ${key}`,
+      ...output.map((column) => selectColumn(column)),
+      ...order.map((orderKey, i) => `${columnSql(orderKey.column)} as ${orderAlias(i)}`),
+    ].join(', '),
+    from: scope.from,
+    join: parts.join,
+    where: [...scope.where, { sql: `${owner} = any(${parents.sql})`, bindings: parents.bindings }],
+    order: scope.order,
+    limit: expansion.maxRows + 1,
+  });
+  const object = `json_build_object(${output.map((column) => `${quoteLiteral(column.name)}, ${related}.${quoteIdentifier(column.name)}`).join(', ')})`;
+  const within = order.map((orderKey, i) => `${related}.${orderAlias(i)} ${orderKey.direction}`).join(', ');
+  const e = quoteIdentifier(`__kqm_e${index}`);
+  const readAs = `__kqm_read${index}`;
+  // Kept by the plan cache: flat copies of the text put together here, values in a list of their length.
+  return Object.freeze({
+    expansion,
+    select: flat(
+      `coalesce(${e}."__kqm_agg", '[]'::json) as ${quoteIdentifier(relation.name)}, ${e}."__kqm_read" as ${quoteIdentifier(readAs)}`,
+    ),
+    read: readAs,
+    join: keptFragment({
+      sql:
+        ` left join (select ${related}.${key}, json_agg(${object}${within === '' ? '' : ` order by ${within}`}) as "__kqm_agg", ` +
+        `sum(count(*)) over () as "__kqm_read" from (${read.sql}) as ${related} group by ${related}.${key}) as ${e} on ${e}.${key} = ${ownerRef}`,
+      bindings: read.bindings,
+    }),
+  });
+}
+
+/**
+ * The root expansions that `aggregatable` admits, compiled against the root's formatted rows (whose
+ * `keys` are their owner keys, in order); undefined when there are none.
+ */
+export function compileAggregates(
+  validated: readonly ValidatedExpansion[],
+  compiled: readonly CompiledExpansion[],
+  rows: FormattedRows,
+  paging: ValidatedPaging,
+): CompiledAggregates | undefined {
+  const aggregates: CompiledAggregate[] = [];
+  const loaded: CompiledExpansion[] = [];
+  validated.forEach((expansion, i) => {
+    const made = compiled[i] as CompiledExpansion;
+    const ownerRef = aggregatable(expansion) ? rows.keys?.[aggregates.length] : undefined;
+    if (ownerRef === undefined) loaded.push(made);
+    else aggregates.push(compileAggregate(expansion, made, aggregates.length, ownerRef, rows, paging));
+  });
+  if (aggregates.length === 0) return undefined;
+  return Object.freeze({ aggregates: Object.freeze(aggregates), loaded: Object.freeze(loaded) });
+}
+
+/**
+ * `with "__kqm_rows" as (<page>) select <formatted fields>, <aggregates> from "__kqm_rows" left join
+ * ... order by <page order>`: the page's rows formatted, each with its related records.
+ */
+export function aggregatedStatement(page: Statement, rows: FormattedRows, aggregates: readonly CompiledAggregate[]): Statement {
+  let bindings = [...page.bindings];
+  let joins = '';
+  for (const { join } of aggregates) {
+    bindings = [...bindings, ...join.bindings];
+    joins += join.sql;
+  }
+  const select = [rows.select, ...aggregates.map((aggregate) => aggregate.select)].join(', ');
+  const order = rows.order === '' ? '' : ` order by ${rows.order}`;
+  return { sql: `with ${rowsAlias} as (${page.sql}) select ${select} from ${rowsAlias}${joins}${order}`, bindings };
+}
+
+/**
+ * Each aggregated relation's records in the parents' rows as loading them would leave them: an
+ * array, or for a to-one relation the first record or null; LIMIT_EXCEEDED when more than
+ * maxRelatedRows were read for the page (decisions.md 42).
+ */
+export function attachAggregates(parents: readonly Row[], aggregates: readonly CompiledAggregate[]): void {
+  for (const { expansion, read } of aggregates) {
+    const { relation } = expansion;
+    for (const parent of parents) {
+      if (Number(parent[read] ?? 0) > expansion.maxRows) tooManyRelated(expansion);
+      let records = parent[relation.name];
+      // A host's own type parser may leave json as its text.
+      if (typeof records === 'string') records = JSON.parse(records) as unknown;
+      const list = Array.isArray(records) ? (records as Row[]) : [];
+      parent[relation.name] = relation.cardinality === 'many' ? list : (list[0] ?? null);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+// Which rows the root's statement reads for a request's paging, and how many of them are shown: a
+// cursor page, a page without a total and a cut bare array read one row past what they show, which
+// only tells that there are more (decisions.md 28, 43, 44).
+
+import type { ValidatedPaging } from '../validate';
+
+/** `per-page=20&page=3` -> `{limit: 20, offset: 40}`; `per-page=20&total=none` -> `{limit: 21, offset: 0}`. */
+export function rootWindow(paging: ValidatedPaging): { limit: number; offset: number } {
+  // One row past a cursor page tells whether more lie that way (decisions.md 43).
+  if (paging.kind === 'cursor') return { limit: paging.pageSize + 1, offset: 0 };
+  if (paging.kind === 'page') {
+    // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
+    const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;
+    return { limit, offset: (paging.page - 1) * paging.pageSize };
+  }
+  // One row past the cap tells whether the response was cut (decisions.md 28).
+  return { limit: paging.truncatable ? paging.limit + 1 : paging.limit, offset: paging.offset };
+}
+
+/** How many of the rows read are shown: `per-page=20&total=none` -> 20 of the 21 read. */
+export function shownRows(paging: ValidatedPaging): number {
+  if (paging.kind === 'page' || paging.kind === 'cursor') return paging.pageSize;
+  return paging.limit;
+}
