@@ -71,7 +71,7 @@ describe('demo server: probes, logs, CORS', function () {
 
     it('writes one line per request with id, method, path, collection, status, duration and statement count', async function () {
       const auth = { Authorization: `Bearer ${TOKEN}` };
-      const res = await request().get('/api/users?expand[posts]&limit=3').set(auth).set('X-Request-Id', 'req-42').expect(200);
+      const res = await request().get('/api/users?expand[posts]=p&p_limit=2&limit=3').set(auth).set('X-Request-Id', 'req-42').expect(200);
       expect(res.headers['x-request-id']).to.equal('req-42');
       const [line, ...others] = requestLines();
       expect(others).to.have.length(0);

@@ -56,7 +56,8 @@ describe('apply: expansions read inside the root statement', () => {
       'select "__kqm_rows"."id" from "__kqm_rows" order by "__kqm_rows"."name" asc, "__kqm_rows"."id" desc limit ?',
     );
     expect(prev.sql).to.match(/ order by "__kqm_rows"\."name" asc, "__kqm_rows"\."id" desc$/);
-    expect(prev.sql).to.include('"__kqm_k0", "__kqm_k1", coalesce(');
+    // The cursor's key columns, then the probe's answer passed on from the page (probe.ts), then the aggregate.
+    expect(prev.sql).to.include('"__kqm_k0", "__kqm_k1", "__kqm_rows"."__kqm_behind", coalesce(');
   });
 
   it('reads a many-to-many relation through its join table, and several expansions in one statement', async () => {
