@@ -9,6 +9,7 @@ import { compileQuery } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
 import { describeQuery, encodeCursor, parseQueryString, type CursorToken } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
+import type { CollectionCatalog, Column } from '../../plugin/schema';
 import { limits, people } from './catalog-stub';
 import { expectSameRows } from '../support/same-rows';
 
@@ -65,6 +66,32 @@ describe('apply: keyset seek', () => {
     expect(prev.sql).to.contain(' order by "people"."big" asc, "people"."id" desc limit ?');
     expect(prev.sql).to.contain('("people"."big" > ?::"bigint" OR "people"."big" IS NULL)');
     expect(prev.bindings).to.deep.equal(['5', '5', 2, 16]);
+  });
+
+  it('mixed directions on a key never NULL: a bound on it, the disjunction behind it a filter (IS TRUE)', async () => {
+    const created = people.columns.get('created_at') as Column;
+    const columns = new Map(people.columns).set('created_at', { ...created, nullable: false });
+    const strict: CollectionCatalog = { ...people, columns };
+    const token = { sort: ['created_at:desc', 'id:asc'], direction: 'next', at: ['2025-01-02T03:04:05.000006Z', '9'] } as const;
+    const query = compileQuery(
+      validateQuery(describeQuery(parseQueryString(`fields=id&sort[created_at]=desc&cursor=${cursor(token)}`)), strict, limits),
+    );
+    const planned = await planQueries(query, knex);
+    const probeBindings = planned.probe?.toSQL().bindings.length ?? 0;
+    const { sql, bindings } = planned.rows.toSQL();
+    const at = '?::"timestamptz"';
+    expect(tail(sql)).to.equal(
+      ` from "people" where ("people"."created_at" <= ${at} AND (("people"."created_at" < ${at}) ` +
+        `OR ("people"."created_at" = ${at} AND "people"."id" > ?::"integer")) IS TRUE) ` +
+        'order by "people"."created_at" desc, "people"."id" asc limit ?',
+    );
+    expect(bindings.slice(probeBindings).map(String)).to.deep.equal([
+      '2025-01-02T03:04:05.000006Z',
+      '2025-01-02T03:04:05.000006Z',
+      '2025-01-02T03:04:05.000006Z',
+      '9',
+      '16',
+    ]);
   });
 
   it('the probe asks for one row on the other side of the boundary, the boundary row included, bounded by the first key', async () => {
