@@ -29,11 +29,14 @@ function decode(text: string): Cursor | undefined {
 const encode = (dir: 'next' | 'prev', row: Row): string =>
   Buffer.from(JSON.stringify({ sort: SORT, dir, at: [row.__at, String(row.id)] }), 'utf8').toString('base64url');
 
-/** Rows after (`next`) or before (`prev`) the boundary, in the order they are read, led by a bound on `created_at` the index range serves. */
+/**
+ * Rows after (`next`) or before (`prev`) the boundary, in the order they are read, led by a bound on `created_at` the index range
+ * serves; the disjunction behind it is a filter (`IS TRUE`), as the plugin writes it, so PostgreSQL plans it as one.
+ */
 function seek(dir: 'next' | 'prev', from: number): string {
   return dir === 'next'
-    ? `(users.created_at <= $${from}::timestamptz AND (users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id > $${from + 1}::int)))`
-    : `(users.created_at >= $${from}::timestamptz AND (users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id < $${from + 1}::int)))`;
+    ? `(users.created_at <= $${from}::timestamptz AND (users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id > $${from + 1}::int)) IS TRUE)`
+    : `(users.created_at >= $${from}::timestamptz AND (users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id < $${from + 1}::int)) IS TRUE)`;
 }
 
 /** Rows up to the boundary, itself included: the seek's complement, within the index range on `created_at`. */
