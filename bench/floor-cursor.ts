@@ -1,8 +1,9 @@
 // The floor's keyset pages (shapes 20 and 21, decisions.md 43), written by hand as a careful developer
 // would: the cursor decoded (base64url JSON, the plugin's format, so the bodies match), a seek on
-// `(created_at, id)` in the index's order (created_at descending, id ascending), one row read past the
-// page, a probe for a previous page asked in the same statement (an uncorrelated `EXISTS`, bounded by
-// `created_at` so the index bounds it; on its own only when the page is empty), and Laravel's cursor envelope.
+// `(created_at, id)` in the index's order (created_at descending, id ascending) from the boundary row
+// on, itself included (read again, it tells that a previous page exists), one row read past the page,
+// a probe for a previous page only when the boundary row is gone (bounded by `created_at` so the index
+// bounds it), and Laravel's cursor envelope.
 
 type Run = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
 type Row = Record<string, unknown>;
@@ -31,12 +32,14 @@ const encode = (dir: 'next' | 'prev', row: Row): string =>
 
 /**
  * Rows after (`next`) or before (`prev`) the boundary, in the order they are read, led by a bound on `created_at` the index range
- * serves; the disjunction behind it is a filter (`IS TRUE`), as the plugin writes it, so PostgreSQL plans it as one.
+ * serves; the disjunction behind it is a filter (`IS TRUE`), as the plugin writes it, so PostgreSQL plans it as one. `inclusive`:
+ * the boundary row itself too.
  */
-function seek(dir: 'next' | 'prev', from: number): string {
+function seek(dir: 'next' | 'prev', from: number, inclusive = false): string {
+  const id = `${dir === 'next' ? '>' : '<'}${inclusive ? '=' : ''}`;
   return dir === 'next'
-    ? `(users.created_at <= $${from}::timestamptz AND (users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id > $${from + 1}::int)) IS TRUE)`
-    : `(users.created_at >= $${from}::timestamptz AND (users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id < $${from + 1}::int)) IS TRUE)`;
+    ? `(users.created_at <= $${from}::timestamptz AND (users.created_at < $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id ${id} $${from + 1}::int)) IS TRUE)`
+    : `(users.created_at >= $${from}::timestamptz AND (users.created_at > $${from}::timestamptz OR (users.created_at = $${from}::timestamptz AND users.id ${id} $${from + 1}::int)) IS TRUE)`;
 }
 
 /** Rows up to the boundary, itself included: the seek's complement, within the index range on `created_at`. */
@@ -59,18 +62,16 @@ export async function cursorPage(
   const at = cursor?.at ?? null;
   // Qualified: the select list's formatted `created_at` would otherwise be what ORDER BY sorts (as text, with no index).
   const order = dir === 'next' ? 'users.created_at DESC, users.id ASC' : 'users.created_at ASC, users.id DESC';
-  const where = at === null ? 'status = $1' : `status = $1 AND ${seek(dir, 2)}`;
+  const where = at === null ? 'status = $1' : `status = $1 AND ${seek(dir, 2, true)}`;
   const values: unknown[] = at === null ? [status] : [status, ...at];
-  const probe = at === null ? 'false' : `EXISTS (SELECT 1 FROM users WHERE ${behind(dir, 2)})`;
-  const read = await run<Row>(
-    `SELECT ${columns}, to_char(users.created_at AT TIME ZONE 'UTC', ${TS}) AS __at, ${probe} AS __behind FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
-    [...values, perPage + 1],
+  const rows = await run<Row>(
+    `SELECT ${columns}, to_char(users.created_at AT TIME ZONE 'UTC', ${TS}) AS __at FROM users WHERE ${where} ORDER BY ${order} LIMIT $${values.length + 1}`,
+    [...values, perPage + (at === null ? 1 : 2)],
   );
-  // An empty page has no row to carry the flag: ask on its own.
-  const found =
-    read[0] === undefined
-      ? at !== null && (await run<Row>(`SELECT 1 FROM users WHERE ${behind(dir, 2)} LIMIT 1`, values)).length > 0
-      : read[0].__behind === true;
+  // The boundary row read again: a previous page exists. Gone: ask on its own.
+  const boundary = at !== null && rows[0] !== undefined && rows[0].__at === at[0] && String(rows[0].id) === at[1];
+  const read = boundary ? rows.slice(1) : rows;
+  const found = boundary || (at !== null && (await run<Row>(`SELECT 1 FROM users WHERE ${behind(dir, 2)} LIMIT 1`, values)).length > 0);
   const page = read.slice(0, perPage);
   if (dir === 'prev') page.reverse();
   const [hasNext, hasPrev] = dir === 'next' ? [read.length > perPage, found] : [found, read.length > perPage];
@@ -78,10 +79,7 @@ export async function cursorPage(
   const last = page[page.length - 1];
   const next = hasNext && last !== undefined ? encode('next', last) : null;
   const prev = hasPrev && first !== undefined ? encode('prev', first) : null;
-  for (const row of page) {
-    delete row.__behind;
-    delete row.__at;
-  }
+  for (const row of page) delete row.__at;
   const url = (c: string): string => `${path}?${rawQuery.replace(/(^|&)cursor=[^&]*/, `$1cursor=${c}`)}`;
   return {
     data: page,

@@ -1,10 +1,10 @@
 // How a cursor page's rows become its envelope's parts (decisions.md 43): the page in the request's
 // order (a backward page is read in the turned order, then turned back), the cursors on either side
 // made from the boundary rows' key columns, which are then dropped from the rows, and whether any
-// record lies on either side: the row read past the page on one, the probe on the other (the flag
-// the page's rows carry, or for an empty page the probe run on its own).
+// record lies on either side: the row read past the page on one, on the other the cursor's boundary
+// row read again before the page (or, when it is gone, the probe run on its own).
 
-import { behindAlias, keyAlias, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
+import { isBoundary, keyAlias, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
 import { isUnavailable, raise } from './errors';
 import { encodeCursor, type CursorDirection } from './syntax';
 
@@ -27,22 +27,24 @@ function keysOf(row: Row, count: number): (string | null)[] {
   });
 }
 
-/** What the probe found behind the boundary, and the statements asked for it beside the rows statement. */
+/** What lies behind the boundary, the page's rows without the boundary row, and the statements asked for it. */
 export interface Behind {
   readonly found: boolean;
+  /** The rows read from the boundary on, without the boundary row itself. */
+  readonly read: readonly Row[];
   readonly statements: number;
 }
 
 /**
- * Whether any record lies on the boundary's other side: `true` when the page's rows say so
- * (`"__kqm_behind": true`); an empty page says nothing, so the probe runs on its own (1 statement).
- * No probe (the first page, or the last one read backwards from the end): nothing lies there.
+ * Whether any record lies on the boundary's other side: `true` when the rows read start with the
+ * boundary row itself (the seek includes it, seek.ts); when that row is gone (deleted, or its keys
+ * changed since the cursor was made) the probe runs on its own (1 statement). No probe (the first
+ * page, or the last one read backwards from the end): nothing lies there.
  */
-export async function lookBehind(probe: Runnable | undefined, read: readonly Row[]): Promise<Behind> {
-  if (probe === undefined) return { found: false, statements: 0 };
-  const first = read[0];
-  if (first !== undefined) return { found: first[behindAlias] === true, statements: 0 };
-  return { found: (await probe.rows()).length > 0, statements: 1 };
+export async function lookBehind(sql: CursorSql, probe: Runnable | undefined, read: readonly Row[]): Promise<Behind> {
+  if (probe === undefined) return { found: false, read, statements: 0 };
+  if (isBoundary(sql, read[0])) return { found: true, read: read.slice(1), statements: 0 };
+  return { found: (await probe.rows()).length > 0, read, statements: 1 };
 }
 
 /** `rows` (read in the reading order, one past the page) and what lies behind -> the page and its cursors. */
@@ -63,8 +65,6 @@ export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly 
   for (const row of page) {
     // The hidden columns leave the row pg returned before it is shaped; copying every row would cost more.
     // Last column first: V8 deletes an object's newest property without giving up its fast shape.
-    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- the probe's own `__kqm_behind` column
-    delete row[behindAlias];
     // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- the names are the cursor's own `__kqm_k<n>` columns
     for (let i = count - 1; i >= 0; i--) delete row[keyAlias(i)];
   }

@@ -143,10 +143,10 @@ export async function runPipeline(
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
-    // The rows statement asked the probe (decisions.md 43); only an empty page asks it again, on its own.
-    const behind = await guardCursor(compiled, lookBehind(planned.probe, rows));
+    // The rows statement read the boundary row again, if it is still there (decisions.md 43); if not, the probe asks.
+    const behind = await guardCursor(compiled, lookBehind(compiled.cursor, planned.probe, rows));
     statements += behind.statements;
-    const page = cursorPage(paging, compiled.cursor, rows, behind.found);
+    const page = cursorPage(paging, compiled.cursor, behind.read, behind.found);
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
       pageSize: paging.pageSize,

@@ -9,7 +9,6 @@ import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, Va
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
 import { relatedRowsOf } from './related-rows';
 import { cursorSql, keyAlias, type CursorSql } from './seek';
-import { carryBehind } from './probe';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
 import type { Fragment } from './sql';
 import type { HiddenColumn } from './formatted';
@@ -155,21 +154,20 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const { collection, root, expansions, paging } = validated;
   const cursor = paging.kind === 'cursor' ? cursorSql(root.order, paging.cursor) : undefined;
   const plain = usesOwnQueryBuilder(collection.modelClass) && plainSources(root);
-  // Aggregated expansions join the root's page after paging (aggregated.ts), by their owner keys.
-  const aggregated = plain ? expansions.filter(aggregatable) : [];
+  // Aggregated expansions join the root's page after paging (aggregated.ts), by their owner keys; not
+  // on a cursor page past a boundary, whose first row read may be the boundary row, no parent.
+  const boundary = paging.kind === 'cursor' && paging.cursor?.at !== undefined;
+  const aggregated = plain && !boundary ? expansions.filter(aggregatable) : [];
   const joined: Paged | undefined =
     aggregated.length === 0
       ? undefined
       : { kind: 'joined', order: readingOrder(root.order, paging), keys: aggregated.map((e) => e.relation.ownerKeys[0] as Column) };
-  const made = compileRoot(
+  const compiledRoot = compileRoot(
     root,
     expansions.flatMap((e) => e.relation.ownerKeys),
     cursor?.keys,
     joined,
   );
-  // Past a cursor's boundary the page's rows carry the probe's answer (probe.ts), through the outer statement too.
-  const compiledRoot =
-    cursor?.probe === undefined || made.formatted === undefined ? made : Object.freeze({ ...made, formatted: carryBehind(made.formatted) });
   const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
   const rows = compiledRoot.formatted;
   const aggregates =

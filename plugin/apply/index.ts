@@ -11,5 +11,4 @@ export {
   type Runnable,
   type ScopeHook,
 } from './query';
-export { behindAlias } from './probe';
-export { keyAlias, type CursorSql } from './seek';
+export { isBoundary, keyAlias, type CursorSql } from './seek';

@@ -1,13 +1,15 @@
 // Which rows the root's statement reads for a request's paging, and how many of them are shown: a
 // cursor page, a page without a total and a cut bare array read one row past what they show, which
-// only tells that there are more (decisions.md 28, 43, 44).
+// only tells that there are more (decisions.md 28, 43, 44); a cursor page past a boundary reads the
+// boundary row first too (seek.ts).
 
 import type { ValidatedPaging } from '../validate';
 
 /** `per-page=20&page=3` -> `{limit: 20, offset: 40}`; `per-page=20&total=none` -> `{limit: 21, offset: 0}`. */
 export function rootWindow(paging: ValidatedPaging): { limit: number; offset: number } {
-  // One row past a cursor page tells whether more lie that way (decisions.md 43).
-  if (paging.kind === 'cursor') return { limit: paging.pageSize + 1, offset: 0 };
+  // One row past a cursor page tells whether more lie that way (decisions.md 43); past a boundary,
+  // the boundary row read again first tells that a record lies behind the page.
+  if (paging.kind === 'cursor') return { limit: paging.pageSize + (paging.cursor?.at === undefined ? 1 : 2), offset: 0 };
   if (paging.kind === 'page') {
     // Without a total, one row past the page tells whether there is a next page (decisions.md 44).
     const limit = paging.total.kind === 'none' ? paging.pageSize + 1 : paging.pageSize;

@@ -15,7 +15,8 @@ import { aggregatedStatement, attachAggregates } from './aggregated';
 import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
-import { probeBuilder, probedSelect, probeStatement, selectProbed, seekWhere } from './probe';
+import { probeBuilder, probeStatement, seekWhere } from './probe';
+import { isBoundary } from './seek';
 import {
   applyConditions,
   applyJoins,
@@ -44,7 +45,7 @@ export interface PlannedQueries {
   readonly count: Runnable;
   /**
    * For a cursor page past a boundary (decisions.md 43): one row, if any, on the boundary's other side.
-   * The rows statement asks it too (probe.ts); run on its own only when the page has no row to tell it.
+   * The rows statement reads the boundary row again, which tells it; run only when that row is gone.
    */
   readonly probe?: Runnable;
   /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
@@ -99,7 +100,7 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   const seek = compiled.cursor?.probe;
   const probe = seek === undefined ? undefined : probeStatement(root.from, root.where, seek, joins);
   const page = selectStatement({
-    select: probe === undefined ? root.select : probedSelect(root.select, probe),
+    select: root.select,
     from: root.from,
     ...(joins === undefined ? {} : { joins }),
     where: seekWhere(root.where, compiled.cursor),
@@ -188,9 +189,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     if (cursor?.probe !== undefined) {
       const probeBase = base.clone();
       applyJoins(probeBase, parts.others);
-      const probed = probeBuilder(probeBase, knex, cursor.probe);
-      selectProbed(query, knex, probed);
-      probe = viaBuilder(knex, probed);
+      probe = viaBuilder(knex, probeBuilder(probeBase, knex, cursor.probe));
     }
     query.limit(limit);
     if (offset > 0) query.offset(offset);
@@ -201,9 +200,11 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   const loading = aggregated?.loaded ?? expansions;
   const run = async () => {
     const found = await rows.rows();
-    // Rows past the cap (or the row read past a page without a total) are dropped before expanding: they are never shown.
+    // Rows past the cap (or the row read past a page without a total), and a cursor's boundary row read
+    // again, are dropped before expanding: they are never shown.
     const shown = shownRows(compiled.paging);
-    const parents = found.length > shown ? found.slice(0, shown) : found;
+    const start = isBoundary(compiled.cursor, found[0]) ? 1 : 0;
+    const parents = start === 0 && found.length <= shown ? found : found.slice(start, start + shown);
     if (aggregated !== undefined) attachAggregates(parents, aggregated.aggregates);
     let statements = 1;
     if (parents.length > 0 && loading.length > 0) {

@@ -56,13 +56,18 @@ function after(term: SortTerm, value: BoundValue | null): Fragment {
   return term.nullable && term.nulls === 'last' ? fragment(`(${beyond.sql} OR ${term.sql} IS NULL)`, beyond.bindings) : beyond;
 }
 
+/** The term's value is `value` or comes after it; for a term that is never NULL. */
+function atOrAfter(term: SortTerm, value: BoundValue): Fragment {
+  return fragment(`${term.sql} ${term.direction === 'asc' ? '>=' : '<='} ${term.placeholder}`, [value]);
+}
+
 function equal(term: SortTerm, value: BoundValue | null): Fragment {
   return value === null ? fragment(`${term.sql} IS NULL`) : fragment(`${term.sql} = ${term.placeholder}`, [value]);
 }
 
 /** `("t"."a", "t"."id") > (?, ?)`: exact when every direction agrees and nothing can be NULL. */
-function rowValue(terms: readonly SortTerm[], values: readonly BoundValue[]): Fragment {
-  const operator = terms[0]?.direction === 'desc' ? '<' : '>';
+function rowValue(terms: readonly SortTerm[], values: readonly BoundValue[], inclusive: boolean): Fragment {
+  const operator = `${terms[0]?.direction === 'desc' ? '<' : '>'}${inclusive ? '=' : ''}`;
   return fragment(`(${terms.map((t) => t.sql).join(', ')}) ${operator} (${terms.map((t) => t.placeholder).join(', ')})`, values);
 }
 
@@ -73,15 +78,27 @@ function rowValue(terms: readonly SortTerm[], values: readonly BoundValue[]): Fr
  * not weigh a bitmap scan for each of its arms, which took a third of a deep cursor page's planning
  * and never won over the bounded index scan (docs/benchmarks.md, "Planning the seek").
  */
-function expanded(terms: readonly SortTerm[], values: readonly (BoundValue | null)[]): Fragment {
+function expanded(terms: readonly SortTerm[], values: readonly (BoundValue | null)[], inclusive: boolean): Fragment {
   const disjuncts: Fragment[] = [];
+  const last = terms.length - 1;
+  const lastValue = values[last] ?? null;
+  // The boundary row itself: the last key (the primary key's, never NULL) compared with `>=`, or one more disjunct.
+  const closed = inclusive && terms[last]?.nullable === false && lastValue !== null;
   terms.forEach((term, i) => {
-    const step = after(term, values[i] ?? null);
+    const value = values[i] ?? null;
+    const step = closed && i === last && value !== null ? atOrAfter(term, value) : after(term, value);
     if (step === FALSE) return;
     const prefix = terms.slice(0, i).map((t, j) => equal(t, values[j] ?? null));
     const all = join([...prefix, step], ' AND ');
     disjuncts.push(fragment(`(${all.sql})`, all.bindings));
   });
+  if (inclusive && !closed) {
+    const at = join(
+      terms.map((t, j) => equal(t, values[j] ?? null)),
+      ' AND ',
+    );
+    disjuncts.push(fragment(`(${at.sql})`, at.bindings));
+  }
   if (disjuncts.length === 0) return FALSE;
   const any = join(disjuncts, ' OR ');
   const first = terms[0];
@@ -91,11 +108,14 @@ function expanded(terms: readonly SortTerm[], values: readonly (BoundValue | nul
   return fragment(`(${bound} AND (${any.sql}) IS TRUE)`, [head, ...any.bindings]);
 }
 
-/** The rows past `values` in the order of `terms` (already turned for a backward page). */
-export function seekPast(terms: readonly SortTerm[], values: readonly (BoundValue | null)[]): Fragment {
+/**
+ * The rows past `values` in the order of `terms` (already turned for a backward page); `inclusive`:
+ * the boundary row itself too (`>=` for a row value, one more disjunct with every key equal).
+ */
+export function seekPast(terms: readonly SortTerm[], values: readonly (BoundValue | null)[], inclusive = false): Fragment {
   const agree = terms.every((t) => t.direction === terms[0]?.direction);
   const exact = agree && terms.every((t) => !t.nullable) && values.every((v) => v !== null);
-  return exact ? rowValue(terms, values) : expanded(terms, values);
+  return exact ? rowValue(terms, values, inclusive) : expanded(terms, values, inclusive);
 }
 
 /**
@@ -120,30 +140,54 @@ export const keyAlias = (index: number): string => `__kqm_k${index}`;
 export interface CursorSql {
   /** The order rows are read in: the request's, or turned for a backward page. */
   readonly order: string;
-  /** Where the page starts; undefined from the start or the end of the results. */
+  /**
+   * Where the page starts: at the boundary row, itself included, so that reading it again tells that
+   * a record lies behind the page; undefined from the start or the end of the results.
+   */
   readonly seek: Fragment | undefined;
-  /** The rows on the other side of the boundary, whose existence the envelope's other link needs; undefined without a boundary. */
+  /**
+   * The rows on the other side of the boundary, itself included, whose existence the envelope's other
+   * link needs: asked on its own only when the boundary row is no longer read (deleted, or changed
+   * since); undefined without a boundary.
+   */
   readonly probe: Fragment | undefined;
+  /** The boundary row's keys as the cursor holds them (the text forms of `keys`); undefined without a boundary. */
+  readonly boundary: readonly (string | null)[] | undefined;
   /** `to_char(...) AS "__kqm_k0"`, ...: select-list entries for the cursors. */
   readonly keys: readonly string[];
   /** The sort the cursors record, e.g. `['name:desc', 'id:asc']`. */
   readonly signature: readonly string[];
 }
 
-/** `sort[name]=desc` with a `prev` cursor at `['Bob', 2]` -> read `name asc, id desc` where `(name > ? OR ...)`. */
+/** `sort[name]=desc` with a `prev` cursor at `['Bob', 2]` -> read `name asc, id desc` where `(name > ? OR ... OR (name = ? AND id = ?))`. */
 export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | undefined): CursorSql {
   const terms = sortTerms(order);
   const reading = cursor?.direction === 'prev' ? reversed(terms) : terms;
   const keys = terms.map((term, i) => `${term.text} AS ${quoteIdentifier(keyAlias(i))}`);
   const at = cursor?.at;
-  const seek = at === undefined ? undefined : seekPast(reading, at);
   // From the start or the end nothing lies on the other side; past a boundary, the rows up to it (itself included).
-  const probe = seek === undefined || at === undefined ? undefined : notPast(reading, at, seek);
+  const probe = at === undefined ? undefined : notPast(reading, at, seekPast(reading, at));
   return Object.freeze({
     order: orderSql(reading),
-    seek,
+    seek: at === undefined ? undefined : seekPast(reading, at, true),
     probe,
+    boundary: at === undefined ? undefined : cursor?.texts,
     keys: Object.freeze(keys),
     signature: Object.freeze(sortSignature(order)),
+  });
+}
+
+/**
+ * Whether a row read is the cursor's boundary row: its key columns (`__kqm_k<n>`, text) are the
+ * cursor's values, the primary key among them. `row` may be undefined (nothing was read).
+ */
+export function isBoundary(sql: CursorSql | undefined, row: Readonly<Record<string, unknown>> | undefined): boolean {
+  const boundary = sql?.boundary;
+  if (boundary === undefined || row === undefined) return false;
+  return boundary.every((text, i) => {
+    const value = row[keyAlias(i)];
+    if (value === null || value === undefined) return text === null;
+    // As the cursor was made (cursor-page.ts): a text form, or what the driver parsed written as JSON.
+    return (typeof value === 'string' ? value : JSON.stringify(value)) === text;
   });
 }

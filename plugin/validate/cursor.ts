@@ -46,7 +46,7 @@ function checkToken(token: CursorToken, order: readonly OrderKey[]): ValidatedCu
       `was made for another sort (${token.sort.join(', ')}); this request sorts by ${expected.join(', ')}: start again with \`cursor=\``,
     );
   }
-  if (token.at === null) return Object.freeze({ direction: token.direction, at: undefined, checked: true });
+  if (token.at === null) return Object.freeze({ direction: token.direction, at: undefined, texts: undefined, checked: true });
   if (token.at.length !== order.length) return invalid('does not hold one value per sort key');
   const at: (BoundValue | null)[] = [];
   for (const [i, key] of order.entries()) {
@@ -54,7 +54,12 @@ function checkToken(token: CursorToken, order: readonly OrderKey[]): ValidatedCu
     if (typeof bound === 'string') return invalid(bound);
     at.push(bound.value);
   }
-  return Object.freeze({ direction: token.direction, at: Object.freeze(at), checked: !order.some((key) => unchecked(key.column)) });
+  return Object.freeze({
+    direction: token.direction,
+    at: Object.freeze(at),
+    texts: token.at,
+    checked: !order.some((key) => unchecked(key.column)),
+  });
 }
 
 /** Page, limit, offset and total cannot be combined with a cursor (decisions.md 43, 44). */

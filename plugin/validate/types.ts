@@ -111,6 +111,11 @@ export type ValidatedTotal =
 export interface ValidatedCursor {
   readonly direction: CursorDirection;
   readonly at: readonly (BoundValue | null)[] | undefined;
+  /**
+   * The same values as the cursor holds them (the select list's text forms): a row read with exactly
+   * these keys is the boundary row itself (its primary key is among them). Undefined with `at`.
+   */
+  readonly texts: readonly (string | null)[] | undefined;
   /** False when a value's type has no check before SQL (`other`, arrays): the database's refusal of it is the cursor's fault. */
   readonly checked: boolean;
 }

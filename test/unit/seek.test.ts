@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import knexFactory from 'knex';
 import { compileQuery } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
+import { isBoundary } from '../../plugin/apply/seek';
 import { describeQuery, encodeCursor, parseQueryString, type CursorToken } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
 import type { CollectionCatalog, Column } from '../../plugin/schema';
@@ -18,14 +19,13 @@ const knex = knexFactory({ client: 'pg' });
 const compiled = (qs: string) => compileQuery(validateQuery(describeQuery(parseQueryString(qs)), people, limits));
 const cursor = (token: CursorToken): string => encodeCursor(token);
 
-/** The page statement without the probe its select list ends with past a boundary (its own test below). */
+/** The page statement (the probe is a statement of its own, run only when the boundary row is gone). */
 async function rowsSql(qs: string): Promise<{ sql: string; bindings: readonly unknown[] }> {
-  const planned = await planQueries(compiled(qs), knex);
-  const { sql, bindings } = planned.rows.toSQL();
-  return { sql, bindings: bindings.slice(planned.probe?.toSQL().bindings.length ?? 0) };
+  const { sql, bindings } = (await planQueries(compiled(qs), knex)).rows.toSQL();
+  return { sql, bindings };
 }
 
-/** From the page's own `from`: the last one, after the probe's. */
+/** From the page's own `from`. */
 const tail = (sql: string): string => sql.slice(sql.lastIndexOf(' from '));
 
 describe('apply: keyset seek', () => {
@@ -35,10 +35,10 @@ describe('apply: keyset seek', () => {
     expect(bindings).to.deep.equal([11]);
   });
 
-  it('one key that is never NULL: a row-value comparison', async () => {
+  it('one key that is never NULL: a row-value comparison, from the boundary row on (it is read again), one past the page', async () => {
     const { sql, bindings } = await rowsSql(`fields=id&per-page=2&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`);
-    expect(tail(sql)).to.equal(' from "people" where ("people"."id") > (?::"integer") order by "people"."id" asc limit ?');
-    expect(bindings).to.deep.equal([7, 3]);
+    expect(tail(sql)).to.equal(' from "people" where ("people"."id") >= (?::"integer") order by "people"."id" asc limit ?');
+    expect(bindings).to.deep.equal([7, 4]);
   });
 
   it('a nullable key ascending: past a value, NULLs (last) follow; past NULL, only NULLs with a greater key', async () => {
@@ -47,25 +47,25 @@ describe('apply: keyset seek', () => {
     );
     expect(past.sql).to.contain(
       ' where ((("people"."name" > ?::"text" OR "people"."name" IS NULL)) ' +
-        'OR ("people"."name" = ?::"text" AND "people"."id" > ?::"integer")) order by',
+        'OR ("people"."name" = ?::"text" AND "people"."id" >= ?::"integer")) order by',
     );
-    expect(past.bindings).to.deep.equal(['b', 'b', 3, 16]);
+    expect(past.bindings).to.deep.equal(['b', 'b', 3, 17]);
     const afterNull = await rowsSql(
       `fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: [null, '3'] })}`,
     );
-    expect(afterNull.sql).to.contain(' where (("people"."name" IS NULL AND "people"."id" > ?::"integer")) order by');
+    expect(afterNull.sql).to.contain(' where (("people"."name" IS NULL AND "people"."id" >= ?::"integer")) order by');
   });
 
   it('mixed directions: the expanded form led by a bound on the first key; a prev page reads the turned order', async () => {
     const token = { sort: ['id:desc'], direction: 'next', at: ['9'] } as const;
     const { sql } = await rowsSql(`fields=id&sort[id]=desc&cursor=${cursor(token)}`);
-    expect(tail(sql)).to.equal(' from "people" where ("people"."id") < (?::"integer") order by "people"."id" desc limit ?');
+    expect(tail(sql)).to.equal(' from "people" where ("people"."id") <= (?::"integer") order by "people"."id" desc limit ?');
     const prev = await rowsSql(
       `fields=id&sort[big]=desc&cursor=${cursor({ sort: ['big:desc', 'id:asc'], direction: 'prev', at: ['5', '2'] })}`,
     );
     expect(prev.sql).to.contain(' order by "people"."big" asc, "people"."id" desc limit ?');
     expect(prev.sql).to.contain('("people"."big" > ?::"bigint" OR "people"."big" IS NULL)');
-    expect(prev.bindings).to.deep.equal(['5', '5', 2, 16]);
+    expect(prev.bindings).to.deep.equal(['5', '5', 2, 17]);
   });
 
   it('mixed directions on a key never NULL: a bound on it, the disjunction behind it a filter (IS TRUE)', async () => {
@@ -76,21 +76,19 @@ describe('apply: keyset seek', () => {
     const query = compileQuery(
       validateQuery(describeQuery(parseQueryString(`fields=id&sort[created_at]=desc&cursor=${cursor(token)}`)), strict, limits),
     );
-    const planned = await planQueries(query, knex);
-    const probeBindings = planned.probe?.toSQL().bindings.length ?? 0;
-    const { sql, bindings } = planned.rows.toSQL();
+    const { sql, bindings } = (await planQueries(query, knex)).rows.toSQL();
     const at = '?::"timestamptz"';
     expect(tail(sql)).to.equal(
       ` from "people" where ("people"."created_at" <= ${at} AND (("people"."created_at" < ${at}) ` +
-        `OR ("people"."created_at" = ${at} AND "people"."id" > ?::"integer")) IS TRUE) ` +
+        `OR ("people"."created_at" = ${at} AND "people"."id" >= ?::"integer")) IS TRUE) ` +
         'order by "people"."created_at" desc, "people"."id" asc limit ?',
     );
-    expect(bindings.slice(probeBindings).map(String)).to.deep.equal([
+    expect(bindings.map(String)).to.deep.equal([
       '2025-01-02T03:04:05.000006Z',
       '2025-01-02T03:04:05.000006Z',
       '2025-01-02T03:04:05.000006Z',
       '9',
-      '16',
+      '17',
     ]);
   });
 
@@ -115,16 +113,21 @@ describe('apply: keyset seek', () => {
     expect((await planQueries(compiled('fields=id&cursor='), knex)).probe).to.equal(undefined);
   });
 
-  it('the page asks the probe in the same statement: an uncorrelated exists, the last entry of its select list', async () => {
-    const planned = await planQueries(compiled(`fields=id&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`), knex);
+  it('the page asks no probe: it reads the boundary row first, whose keys tell it apart', async () => {
+    const compiledPage = compiled(`fields=id&cursor=${cursor({ sort: ['id:asc'], direction: 'next', at: ['7'] })}`);
+    const planned = await planQueries(compiledPage, knex);
     expect(planned.rows.toSQL()).to.deep.equal({
-      sql:
-        'select "people"."id", "people"."id"::text AS "__kqm_k0", exists (select 1 as "found" from "people" ' +
-        'where ("people"."id" <= ?::"integer" AND (("people"."id") > (?::"integer")) IS NOT TRUE) limit ?) as "__kqm_behind" ' +
-        'from "people" where ("people"."id") > (?::"integer") order by "people"."id" asc limit ?',
-      bindings: [7, 7, 1, 7, 16],
+      sql: 'select "people"."id", "people"."id"::text AS "__kqm_k0" from "people" where ("people"."id") >= (?::"integer") order by "people"."id" asc limit ?',
+      bindings: [7, 17],
     });
-    expect((await planQueries(compiled('fields=id&cursor='), knex)).rows.toSQL().sql).to.not.contain('exists');
+    expect(isBoundary(compiledPage.cursor, { id: 7, __kqm_k0: '7' })).to.equal(true);
+    expect(isBoundary(compiledPage.cursor, { id: 8, __kqm_k0: '8' })).to.equal(false);
+    expect(isBoundary(compiledPage.cursor, undefined)).to.equal(false);
+    // From the start there is no boundary to read again.
+    expect(isBoundary(compiled('fields=id&cursor=').cursor, { id: 7, __kqm_k0: '7' })).to.equal(false);
+    const nulls = compiled(`fields=id&sort[name]&cursor=${cursor({ sort: ['name:asc', 'id:asc'], direction: 'next', at: [null, '3'] })}`);
+    expect(isBoundary(nulls.cursor, { __kqm_k0: null, __kqm_k1: '3' })).to.equal(true);
+    expect(isBoundary(nulls.cursor, { __kqm_k0: '', __kqm_k1: '3' })).to.equal(false);
   });
 
   const queries = [
