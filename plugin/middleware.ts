@@ -211,8 +211,11 @@ const ESTIMATES_KEPT = 256;
 export function createCaches(options: ResolvedOptions): PipelineCaches {
   const totals = options.totalsCache;
   return {
+    // Off (`planCache: 0`): nothing is kept, so nothing is weighed or stored either.
     plans:
-      options.planCache === undefined ? undefined : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
+      options.planCache === undefined || options.planCache.maxEntries === 0 || options.planCache.maxBytes === 0
+        ? undefined
+        : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
     estimates: options.estimateTtlSeconds > 0 ? new TotalsCache(options.estimateTtlSeconds * 1000, ESTIMATES_KEPT) : undefined,
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
   };

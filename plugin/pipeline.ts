@@ -43,7 +43,7 @@ export interface PreparedQuery {
   readonly pageAt: number;
   /** Where `cursor` is among them (cursor links replace it, decisions.md 43); -1 when absent. */
   readonly cursorAt: number;
-  /** What keeping it costs, key included: the plan cache's weight of this entry. */
+  /** What keeping it costs, key included: the plan cache's weight of this entry (0 when there is no cache to keep it). */
   readonly bytes: number;
 }
 
@@ -78,7 +78,8 @@ export function prepareQuery(
     compiled,
     pageAt,
     cursorAt,
-    bytes: ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled),
+    // Weighed only to be kept: with the plan cache off, a request does not walk what it compiled.
+    bytes: plans === undefined ? 0 : ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled),
   });
   plans?.set(key, prepared);
   return prepared;
