@@ -1,6 +1,6 @@
 // What every server the benchmark loads (plugin, floor, peer) shares: the HTTP server around its
 // request handler, `GET /__bench/stats` (SQL statements sent and requests answered, read by
-// load.ts), a clean stop on SIGTERM/SIGINT, and the `listening <port>` line processes.ts waits for.
+// load.ts), `GET /__bench/heap` (under --expose-gc: the live heap after a full collection), a clean stop on SIGTERM/SIGINT, and the `listening <port>` line processes.ts waits for.
 
 import http from 'node:http';
 
@@ -21,6 +21,20 @@ export function serveBench(handle: http.RequestListener, counters: BenchCounters
     if (req.url === '/__bench/stats') {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ statements: counters.statements, requests: counters.requests }));
+      return;
+    }
+    if (req.url === '/__bench/heap') {
+      // Started with --expose-gc (the soak): a full collection first, so what is left is what the process keeps.
+      const collect = (globalThis as { gc?: () => void }).gc;
+      if (collect === undefined) {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
+      collect();
+      const { heapUsed, rss } = process.memoryUsage();
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ heapUsed, rss }));
       return;
     }
     counters.requests++;

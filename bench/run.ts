@@ -450,10 +450,22 @@ async function profileMode(options: BenchOptions): Promise<void> {
 async function soakMode(options: BenchOptions): Promise<void> {
   const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
   const shape = SHAPES.find((s) => s.id === (options.shapes[0] ?? 1)) as Shape;
-  const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
+  // --expose-gc: before and after the run the live heap is read after a full collection (/__bench/heap),
+  // which tells memory kept from garbage V8 has not collected yet (RSS alone cannot).
+  const plugin = await startServer({
+    name: 'plugin',
+    script: pluginScript,
+    databaseUrl: db.url,
+    env: pluginEnv(options),
+    nodeFlags: ['--expose-gc'],
+  });
+  const heap = async (): Promise<{ heapUsed: number; rss: number }> =>
+    JSON.parse((await fetchBody(plugin, '/__bench/heap')).body) as { heapUsed: number; rss: number };
   try {
     await load(plugin, shapePath(shape), 5, options.connections);
+    const heapBefore = await heap();
     const result = await soak(plugin, shapePath(shape), options.soak, options.connections);
+    const heapAfter = await heap();
     const settled = result.rssBySecond[Math.min(10, result.rssBySecond.length - 1)] ?? 0;
     const end = result.rssBySecond[result.rssBySecond.length - 1] ?? 0;
     const growth = settled > 0 ? end / settled - 1 : 0;
@@ -465,10 +477,13 @@ async function soakMode(options: BenchOptions): Promise<void> {
       seconds: options.soak,
       ...result,
       growthAfter10s: growth,
+      heapAfterFullGc: { before: heapBefore, after: heapAfter },
     });
+    const mb = (bytes: number): string => (bytes / 1048576).toFixed(1);
     log(
-      `soak: shape ${shape.id} for ${options.soak} s at ${result.requestsPerSecond.toFixed(0)} req/s; RSS ${(settled / 1048576).toFixed(0)} MB at 10 s -> ` +
-        `${(end / 1048576).toFixed(0)} MB at the end (${(growth * 100).toFixed(1)}%), peak ${(result.hwm / 1048576).toFixed(0)} MB`,
+      `soak: shape ${shape.id} for ${options.soak} s at ${result.requestsPerSecond.toFixed(0)} req/s; RSS ${mb(settled)} MB at 10 s -> ` +
+        `${mb(end)} MB at the end (${(growth * 100).toFixed(1)}%), peak ${mb(result.hwm)} MB; live heap after a full GC ` +
+        `${mb(heapBefore.heapUsed)} MB before -> ${mb(heapAfter.heapUsed)} MB after (RSS then ${mb(heapAfter.rss)} MB)`,
     );
   } finally {
     await stopServer(plugin);
