@@ -69,7 +69,8 @@ const usage = `usage: npm run bench -- [options]
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
-  --soak S               run shape 1 against the plugin for S seconds, sampling its RSS every second
+  --soak S               run shape 1 against the plugin for S seconds, sampling its RSS every second; its live heap
+                         after a full GC (--expose-gc) before and after
   --log-level L          LOG_LEVEL of the plugin server (default warn: no per-request log lines; info logs each request)
   --bare                 plugin side = the plugin's router on a bare Koa app, not the demo server's createApp
   --model-json           the demo models override $formatJson: records are built through the models (their own JSON)
