@@ -29,8 +29,18 @@ export function join(parts: readonly Fragment[], separator: string): Fragment {
  * reading it as a placeholder.
  */
 export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""').replace(/\?/g, '\\?')}"`;
+  const kept = quotedNames.get(name);
+  if (kept !== undefined) return kept;
+  const quoted = `"${name.replace(/"/g, '""').replace(/\?/g, '\\?')}"`;
+  // Names come from the catalog and the plugin's own aliases, a few hundred at most; the bound only
+  // keeps a catalog of unusual size from growing the map without end.
+  if (quotedNames.size < QUOTED_KEPT) quotedNames.set(name, quoted);
+  return quoted;
 }
+
+/** Quoted names kept: writing a new query string's statements quotes the same few names over and over. */
+const quotedNames = new Map<string, string>();
+const QUOTED_KEPT = 4096;
 
 /**
  * `it's` -> `'it''s'`: a name from the catalog as a string literal (a JSON object's key), `?` escaped
@@ -52,9 +62,16 @@ export function qualified(table: string, column: string): string {
 
 /** `"users"."first_name"`: a field's column, qualified by the table that holds it. */
 export function columnSql(column: Column): string {
+  const kept = columnRefs.get(column);
+  if (kept !== undefined) return kept;
   const ref = qualified(column.table, column.column);
-  return column.zeroWhenMissing === true ? `coalesce(${ref}, 0)` : ref;
+  const sql = column.zeroWhenMissing === true ? `coalesce(${ref}, 0)` : ref;
+  columnRefs.set(column, sql);
+  return sql;
 }
+
+/** Each catalog column's reference, written once (a column made for one request goes with it). */
+const columnRefs = new WeakMap<Column, string>();
 
 /**
  * `"public"."mood"` for a field of an enum type: the type named with its schema, so a cast finds it
