@@ -124,12 +124,13 @@ function compileAggregate(
 }
 
 /**
- * The root expansions that `aggregatable` admits, compiled against the root's formatted rows (whose
- * `keys` are their owner keys, in order); undefined when there are none.
+ * The root expansions the caller admitted (`admitted`, chosen with `aggregatable`), compiled against
+ * the root's formatted rows (whose `keys` are their owner keys, in order); undefined when there are none.
  */
 export function compileAggregates(
   validated: readonly ValidatedExpansion[],
   compiled: readonly CompiledExpansion[],
+  admitted: readonly ValidatedExpansion[],
   rows: FormattedRows,
   paging: ValidatedPaging,
 ): CompiledAggregates | undefined {
@@ -137,7 +138,7 @@ export function compileAggregates(
   const loaded: CompiledExpansion[] = [];
   validated.forEach((expansion, i) => {
     const made = compiled[i] as CompiledExpansion;
-    const ownerRef = aggregatable(expansion) ? rows.keys?.[aggregates.length] : undefined;
+    const ownerRef = admitted.includes(expansion) ? rows.keys?.[aggregates.length] : undefined;
     if (ownerRef === undefined) loaded.push(made);
     else aggregates.push(compileAggregate(expansion, made, aggregates.length, ownerRef, rows, paging));
   });

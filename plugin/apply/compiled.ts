@@ -171,7 +171,7 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
   const rows = compiledRoot.formatted;
   const aggregates =
-    rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, rows, paging);
+    rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, aggregated, rows, paging);
   return Object.freeze({
     collection,
     plain,
