@@ -4,7 +4,7 @@
 // record lies on either side: the row read past the page on one, on the other the cursor's boundary
 // row read again before the page (or, when it is gone, the probe run on its own).
 
-import { isBoundary, keyAlias, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
+import { keyAlias, keyTexts, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
 import { isUnavailable, raise } from './errors';
 import { encodeCursor, type CursorDirection } from './syntax';
 
@@ -17,34 +17,22 @@ export interface CursorPage {
 
 type CursorPaging = Extract<CompiledQuery['paging'], { kind: 'cursor' }>;
 
-/** The key columns' text forms of a row: what a cursor at that row holds. */
-function keysOf(row: Row, count: number): (string | null)[] {
-  return Array.from({ length: count }, (_, i) => {
-    const value = row[keyAlias(i)];
-    // Read as text (the select list's text forms), so a string whatever the driver.
-    if (value === null || value === undefined) return null;
-    return typeof value === 'string' ? value : JSON.stringify(value);
-  });
-}
-
-/** What lies behind the boundary, the page's rows without the boundary row, and the statements asked for it. */
+/** What the probe found behind the boundary, and the statements asked for it. */
 export interface Behind {
   readonly found: boolean;
-  /** The rows read from the boundary on, without the boundary row itself. */
-  readonly read: readonly Row[];
   readonly statements: number;
 }
 
 /**
- * Whether any record lies on the boundary's other side: `true` when the rows read start with the
- * boundary row itself (the seek includes it, seek.ts); when that row is gone (deleted, or its keys
- * changed since the cursor was made) the probe runs on its own (1 statement). No probe (the first
- * page, or the last one read backwards from the end): nothing lies there.
+ * Whether any record lies on the boundary's other side: `true` when the boundary row was read again
+ * (the seek includes it, seek.ts); when that row is gone (deleted, or its keys changed since the
+ * cursor was made) the probe runs on its own (1 statement). No probe (the first page, or the last
+ * one read backwards from the end): nothing lies there.
  */
-export async function lookBehind(sql: CursorSql, probe: Runnable | undefined, read: readonly Row[]): Promise<Behind> {
-  if (probe === undefined) return { found: false, read, statements: 0 };
-  if (isBoundary(sql, read[0])) return { found: true, read: read.slice(1), statements: 0 };
-  return { found: (await probe.rows()).length > 0, read, statements: 1 };
+export async function lookBehind(probe: Runnable | undefined, readBoundary: boolean): Promise<Behind> {
+  if (probe === undefined) return { found: false, statements: 0 };
+  if (readBoundary) return { found: true, statements: 0 };
+  return { found: (await probe.rows()).length > 0, statements: 1 };
 }
 
 /** `rows` (read in the reading order, one past the page) and what lies behind -> the page and its cursors. */
@@ -59,7 +47,7 @@ export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly 
   const last = page[page.length - 1];
   // An empty page past a boundary: every record lies on the other side, so that page starts at the start or the end.
   const make = (towards: CursorDirection, row: Row | undefined): string =>
-    encodeCursor({ sort: sql.signature, direction: towards, at: row === undefined ? null : keysOf(row, count) });
+    encodeCursor({ sort: sql.signature, direction: towards, at: row === undefined ? null : keyTexts(row, count) });
   const nextCursor = hasNext ? make('next', last) : null;
   const prevCursor = hasPrev ? make('prev', first) : null;
   for (const row of page) {

@@ -128,7 +128,7 @@ export async function runPipeline(
   const { compiled, pageAt, cursorAt } = prepareQuery(collection, options, request.queryString, caches.plans);
   const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
   const parsed = performance.now();
-  const { rows, statements: ran } = await guardCursor(compiled, planned.run());
+  const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
   let statements = ran;
   const metrics = (queried: number, serialized: number): PipelineMetrics => ({
@@ -145,9 +145,9 @@ export async function runPipeline(
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
     // The rows statement read the boundary row again, if it is still there (decisions.md 43); if not, the probe asks.
-    const behind = await guardCursor(compiled, lookBehind(compiled.cursor, planned.probe, rows));
+    const behind = await guardCursor(compiled, lookBehind(planned.probe, readBoundary));
     statements += behind.statements;
-    const page = cursorPage(paging, compiled.cursor, behind.read, behind.found);
+    const page = cursorPage(paging, compiled.cursor, rows, behind.found);
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
       pageSize: paging.pageSize,

@@ -11,4 +11,4 @@ export {
   type Runnable,
   type ScopeHook,
 } from './query';
-export { isBoundary, keyAlias, type CursorSql } from './seek';
+export { keyAlias, keyTexts, type CursorSql } from './seek';

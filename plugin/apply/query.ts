@@ -50,8 +50,11 @@ export interface PlannedQueries {
   readonly probe?: Runnable;
   /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
   readonly estimated?: EstimateQueries;
-  /** Runs the rows query and loads every expansion into the rows; reports the statements run. */
-  readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number }>;
+  /**
+   * Runs the rows query and loads every expansion into the rows; reports the statements run. A cursor
+   * page past a boundary drops the boundary row, read again first (seek.ts), and says whether it was.
+   */
+  readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number; readonly readBoundary: boolean }>;
 }
 
 export interface EstimateQueries {
@@ -199,19 +202,20 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   const aggregated = direct === undefined ? undefined : compiled.aggregated;
   const loading = aggregated?.loaded ?? expansions;
   const run = async () => {
-    const found = await rows.rows();
-    // Rows past the cap (or the row read past a page without a total), and a cursor's boundary row read
-    // again, are dropped before expanding: they are never shown.
+    const read = await rows.rows();
+    // A cursor's boundary row read again leaves the rows; rows past the cap (or the row read past a
+    // page without a total) are not expanded: they are never shown.
+    const readBoundary = isBoundary(compiled.cursor, read[0]);
+    const found = readBoundary ? read.slice(1) : read;
     const shown = shownRows(compiled.paging);
-    const start = isBoundary(compiled.cursor, found[0]) ? 1 : 0;
-    const parents = start === 0 && found.length <= shown ? found : found.slice(start, start + shown);
+    const parents = found.length > shown ? found.slice(0, shown) : found;
     if (aggregated !== undefined) attachAggregates(parents, aggregated.aggregates);
     let statements = 1;
     if (parents.length > 0 && loading.length > 0) {
       const loaded = await Promise.all(loading.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
       statements += loaded.reduce((sum, n) => sum + n, 0);
     }
-    return { rows: found, statements };
+    return { rows: found, statements, readBoundary };
   };
   return { rows, count, ...(estimated === undefined ? {} : { estimated }), ...(probe === undefined ? {} : { probe }), run };
 }

@@ -178,16 +178,23 @@ export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | 
 }
 
 /**
- * Whether a row read is the cursor's boundary row: its key columns (`__kqm_k<n>`, text) are the
- * cursor's values, the primary key among them. `row` may be undefined (nothing was read).
+ * The key columns' text forms of a row (`__kqm_k<n>`): what a cursor at that row holds. Read as text
+ * (the select list's text forms), so a string whatever the driver; anything else written as JSON.
+ */
+export function keyTexts(row: Readonly<Record<string, unknown>>, count: number): (string | null)[] {
+  return Array.from({ length: count }, (_, i) => {
+    const value = row[keyAlias(i)];
+    if (value === null || value === undefined) return null;
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  });
+}
+
+/**
+ * Whether a row read is the cursor's boundary row: its key texts are the cursor's values, the
+ * primary key among them. `row` may be undefined (nothing was read).
  */
 export function isBoundary(sql: CursorSql | undefined, row: Readonly<Record<string, unknown>> | undefined): boolean {
   const boundary = sql?.boundary;
   if (boundary === undefined || row === undefined) return false;
-  return boundary.every((text, i) => {
-    const value = row[keyAlias(i)];
-    if (value === null || value === undefined) return text === null;
-    // As the cursor was made (cursor-page.ts): a text form, or what the driver parsed written as JSON.
-    return (typeof value === 'string' ? value : JSON.stringify(value)) === text;
-  });
+  return keyTexts(row, boundary.length).every((text, i) => text === boundary[i]);
 }
