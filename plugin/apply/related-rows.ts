@@ -13,7 +13,7 @@ import type { ConditionGroup, RelatedRows, RelationJoin } from '../validate';
 import { renderGroup } from './conditions';
 import { relationParts } from './related';
 import { applyConditions, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
-import { columnSql, fragment, qualified, quoteIdentifier, quoteTable, type Fragment } from './sql';
+import { columnSql, fragment, keySql, qualified, quoteIdentifier, quoteTable, type Fragment } from './sql';
 import { selectStatement } from './statements';
 
 /** The derived table's name where it is correlated; each use is its own subquery, so one name serves all. */
@@ -23,7 +23,7 @@ const keyAlias = (index: number): string => `__kqm_k${index}`;
 
 /** The related row's owner key (`posts.user_id`, or the join table's `user_roles.user_id`) under the derived table's names. */
 function keySelect(relation: RelationCatalog): string[] {
-  return relationParts(relation).ownerKeyColumns.map((column, i) => `${columnSql(column)} as ${quoteIdentifier(keyAlias(i))}`);
+  return relationParts(relation).ownerColumns.map((column, i) => `${column} as ${quoteIdentifier(keyAlias(i))}`);
 }
 
 const orderAlias = (index: number): string => `__kqm_o${index}`;
@@ -116,8 +116,11 @@ export function existsSql(relation: RelationCatalog, derived: Fragment): Fragmen
  * per owner key (the count column reads a missing row as zero).
  */
 function groupedCountSql(join: RelationJoin, derived: Fragment): Fragment {
-  const keys = join.related.relation.ownerKeys.map((_, i) => qualified(relatedAlias, keyAlias(i)));
-  const on = join.related.relation.ownerKeys.map((key, i) => `${qualified(join.alias, keyAlias(i))} = ${columnSql(key)}`).join(' and ');
+  const { relation } = join.related;
+  const keys = relation.ownerKeys.map((_, i) => qualified(relatedAlias, keyAlias(i)));
+  const on = relation.ownerKeys
+    .map((key, i) => `${qualified(join.alias, keyAlias(i))} = ${keySql(key, relation.keysAsText)}`)
+    .join(' and ');
   const inner =
     `select ${keys.join(', ')}, count(*)::integer as ${quoteIdentifier(join.column.column)} ` +
     `from ${derived.sql} as ${quoteIdentifier(relatedAlias)} group by ${keys.join(', ')}`;
@@ -126,7 +129,7 @@ function groupedCountSql(join: RelationJoin, derived: Fragment): Fragment {
 
 /** `"__kqm_r"."__kqm_k0" = "users"."id"`: the derived rows of this parent. */
 function correlation(relation: RelationCatalog): string {
-  return relation.ownerKeys.map((key, i) => `${qualified(relatedAlias, keyAlias(i))} = ${columnSql(key)}`).join(' and ');
+  return relation.ownerKeys.map((key, i) => `${qualified(relatedAlias, keyAlias(i))} = ${keySql(key, relation.keysAsText)}`).join(' and ');
 }
 
 /** Every relation condition of the groups, in the order they are written. */

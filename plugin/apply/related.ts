@@ -8,15 +8,17 @@ import type { Knex } from 'knex';
 import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
 import type { CompiledExpansion } from './compiled';
 import { applyConditions, applySelectAndOrder, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
-import { columnSql } from './sql';
+import { keySql } from './sql';
 import { joinThrough, ownerAlias } from './statements';
 
 /** What a relation's statements need whatever the query: the same for every request, so worked out once. */
 export interface RelationParts {
   /** The columns compared with the parents' keys: `posts.user_id`, or `user_roles.user_id` through a join table. */
   readonly ownerKeyColumns: readonly Column[];
-  /** The same, qualified: `"posts"."user_id"` or `"user_roles"."user_id"`. */
+  /** The same, qualified: `"posts"."user_id"` or `"user_roles"."user_id"` (`::text` when compared as text). */
   readonly ownerColumns: readonly string[];
+  /** The parents' keys are compared as text (RelationCatalog.keysAsText). */
+  readonly keysAsText: boolean;
   /** The columns of each related row that hold its owner's key. */
   readonly keyColumns: readonly string[];
   /** No builder needed: a plain related model, no relation or join-table `modify`. */
@@ -35,7 +37,8 @@ export function relationParts(relation: RelationCatalog): RelationParts {
   const ownerKeyColumns = through === undefined ? relation.relatedKeys : through.ownerKeys;
   const made: RelationParts = Object.freeze({
     ownerKeyColumns,
-    ownerColumns: ownerKeyColumns.map(columnSql),
+    ownerColumns: ownerKeyColumns.map((column) => keySql(column, relation.keysAsText)),
+    keysAsText: relation.keysAsText,
     keyColumns: through === undefined ? relation.relatedKeys.map((key) => key.name) : through.ownerKeys.map((_, i) => ownerAlias(i)),
     plain: usesOwnQueryBuilder(relation.scope.modelClass) && relation.modify === undefined && through?.modify === undefined,
     join: joinThrough(relation),

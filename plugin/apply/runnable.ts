@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { Column, RelationCatalog } from '../schema';
 import { rowsAlias, type FormattedRows } from './formatted';
-import type { Fragment } from './sql';
+import { keySql, type Fragment } from './sql';
 import { joinThrough, type ScopeSql, type Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
@@ -151,9 +151,10 @@ export function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationC
   }
   const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
   query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) =>
-      join.on(`${key.table}.${key.column}`, `${through.table}.${(through.relatedKeys[i] as Column).column}`),
-    );
+    relation.relatedKeys.forEach((key, i) => {
+      const joined = { ...(through.relatedKeys[i] as Column), table: through.table };
+      join.on(knex.raw(`${keySql(key, through.keysAsText)} = ${keySql(joined, through.keysAsText)}`));
+    });
   });
 }
 

@@ -70,6 +70,14 @@ export function columnSql(column: Column): string {
   return sql;
 }
 
+/**
+ * A relation key as it is compared with the other side: `"notes"."tag_id"`, or `"tags"."id"::text`
+ * when the two sides' types have no `=` between them (schema/key-types.ts).
+ */
+export function keySql(column: Column, asText: boolean): string {
+  return asText ? `${columnSql(column)}::text` : columnSql(column);
+}
+
 /** Each catalog column's reference, written once (a column made for one request goes with it). */
 const columnRefs = new WeakMap<Column, string>();
 

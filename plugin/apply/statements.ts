@@ -7,7 +7,7 @@ import type { Column, RelationCatalog } from '../schema';
 import type { OrderKey, ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
 import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
-import { columnSql, formatsValue, fragment, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
+import { columnSql, formatsValue, fragment, keySql, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
 
 /** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
 export interface Statement {
@@ -108,7 +108,9 @@ export function keyIn(columns: readonly string[], values: readonly unknown[]): S
 export function joinThrough(relation: RelationCatalog): string {
   const through = relation.through;
   if (through === undefined) return '';
-  const on = relation.relatedKeys.map((key, i) => `${columnSql(key)} = ${columnSql(through.relatedKeys[i] as Column)}`).join(' and ');
+  const on = relation.relatedKeys
+    .map((key, i) => `${keySql(key, through.keysAsText)} = ${keySql(through.relatedKeys[i] as Column, through.keysAsText)}`)
+    .join(' and ');
   return ` inner join ${quoteTable(through.table)} on ${on}`;
 }
 

@@ -38,7 +38,7 @@ const lateralOf = new WeakMap<RelationParts, Lateral>();
 function lateralFrom(parts: RelationParts): Lateral {
   const known = lateralOf.get(parts);
   if (known !== undefined) return known;
-  const arrays = parts.ownerKeyColumns.map((column) => `?::${typeSql(column)}[]`).join(', ');
+  const arrays = parts.ownerKeyColumns.map((column) => `?::${parts.keysAsText ? 'text' : typeSql(column)}[]`).join(', ');
   const names = parts.ownerKeyColumns.map((_, i) => parentKey(i)).join(', ');
   const ownedBy = parts.ownerColumns.map((column, i) => `${column} = ${parentAlias}.${parentKey(i)}`).join(' and ');
   const made = Object.freeze({ from: `from unnest(${arrays}) as ${parentAlias}(${names}) cross join lateral`, ownedBy });

@@ -6,6 +6,7 @@ import type { Relation } from 'objection';
 import type { RelationDeclaration, RelationOptionList } from './declarations';
 import { readRelationDeclarations } from './declarations';
 import { columnOf, resolveCapability, resolveList, type TableFields } from './fields';
+import { arrayKeyProblems, keysAsText } from './key-types';
 import { relationKind } from './model-class';
 import type { KnexNames } from './names';
 import type { Column, JoinTableCatalog, ModelClass, RelationCatalog, RelationKind, RelationModifier, ScopeCatalog } from './types';
@@ -63,7 +64,11 @@ function extraFields(relation: Relation, through: TableFields, where: string, ct
 }
 
 /** The join table of a many-to-many or has-one-through relation, with its keys and `modify`. */
-function joinTable(relation: Relation, where: string, ctx: CatalogContext): { through: JoinTableCatalog; extras: Column[] } | undefined {
+function joinTable(
+  relation: Relation,
+  where: string,
+  ctx: CatalogContext,
+): { through: Omit<JoinTableCatalog, 'keysAsText'>; extras: Column[] } | undefined {
   const { joinTableModify, joinTableModelClass } = relation as unknown as {
     joinTableModify?: RelationModifier | null;
     joinTableModelClass?: ModelClass;
@@ -78,14 +83,15 @@ function joinTable(relation: Relation, where: string, ctx: CatalogContext): { th
   const ownerKeys = keyColumns(fields, relation.joinTableOwnerProp.cols, `${where} (join)`, ctx);
   const relatedKeys = keyColumns(fields, relation.joinTableRelatedProp.cols, `${where} (join)`, ctx);
   if (ownerKeys === undefined || relatedKeys === undefined) return undefined;
+  ctx.problems.push(...arrayKeyProblems(where, [...ownerKeys, ...relatedKeys]));
   return {
-    through: Object.freeze({
+    through: {
       table: fields.table,
       ownerKeys,
       relatedKeys,
       modelClass: joinTableModelClass,
       ...(typeof joinTableModify === 'function' ? { modify: joinTableModify } : {}),
-    }),
+    },
     extras: extraFields(relation, fields, where, ctx),
   };
 }
@@ -152,7 +158,12 @@ function buildRelation(
   const relatedKeys = keyColumns(relatedFields, relation.relatedProp.cols, `${where} (join)`, ctx);
   const joined = kind === 'many-to-many' || kind === 'has-one-through' ? joinTable(relation, where, ctx) : undefined;
   if (related === undefined || ownerKeys === undefined || relatedKeys === undefined) return undefined;
+  ctx.problems.push(...arrayKeyProblems(where, [...ownerKeys, ...relatedKeys]));
   const modify = (relation as unknown as { modify?: RelationModifier | null }).modify;
+  const through =
+    joined === undefined
+      ? undefined
+      : Object.freeze({ ...joined.through, keysAsText: keysAsText(relatedKeys, joined.through.relatedKeys) });
   return Object.freeze({
     name: relation.name,
     kind,
@@ -160,7 +171,8 @@ function buildRelation(
     scope: relationScope(where, label, decl, related, joined?.extras ?? [], ctx.problems),
     ownerKeys,
     relatedKeys,
-    ...(joined === undefined ? {} : { through: joined.through }),
+    keysAsText: keysAsText(ownerKeys, through?.ownerKeys ?? relatedKeys),
+    ...(through === undefined ? {} : { through }),
     ...(typeof modify === 'function' ? { modify } : {}),
     relations: ctx.relationsOf(relation.relatedModelClass),
   });

@@ -104,6 +104,11 @@ export interface RelationCatalog {
   readonly ownerKeys: readonly Column[];
   /** Columns of the related table the join needs. */
   readonly relatedKeys: readonly Column[];
+  /**
+   * `ownerKeys` and the columns they meet (`relatedKeys`, or the join table's `ownerKeys`) have types
+   * without an `=` between them (uuid and text): both sides are compared as text (schema/key-types.ts).
+   */
+  readonly keysAsText: boolean;
   /** many-to-many and has-one-through: the join table between owner and related rows. */
   readonly through?: JoinTableCatalog;
   /** The relation mapping's own `modify`/`filter`, applied to every query for related rows. */
@@ -120,6 +125,8 @@ export interface JoinTableCatalog {
   readonly table: string;
   readonly ownerKeys: readonly Column[];
   readonly relatedKeys: readonly Column[];
+  /** Its `relatedKeys` and the relation's `relatedKeys` are compared as text (see RelationCatalog.keysAsText). */
+  readonly keysAsText: boolean;
   readonly modelClass: ModelClass;
   /** The mapping's `join.through.modify`/`filter`, applied to the join table. */
   readonly modify?: RelationModifier;

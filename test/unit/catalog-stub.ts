@@ -68,6 +68,7 @@ const noteRelation: RelationCatalog = {
   scope: notes,
   ownerKeys: [key(personColumns, 'id')],
   relatedKeys: [key(noteColumns, 'person_id')],
+  keysAsText: false,
   relations: new Map(),
 };
 
@@ -101,10 +102,12 @@ const tagRelation: RelationCatalog = {
   scope: tags,
   ownerKeys: [key(personColumns, 'id')],
   relatedKeys: [key(tagColumns, 'id')],
+  keysAsText: false,
   through: {
     table: 'person_tags',
     ownerKeys: [key(personTagColumns, 'person_id')],
     relatedKeys: [key(personTagColumns, 'tag_id')],
+    keysAsText: false,
     modelClass: PersonTag,
   },
   relations: new Map(),
@@ -138,6 +141,7 @@ const nicknameRelation: RelationCatalog = {
   scope: nicknames,
   ownerKeys: [key(personColumns, 'id'), key(personColumns, 'name')],
   relatedKeys: [key(nicknameColumns, 'person_id'), key(nicknameColumns, 'person_name')],
+  keysAsText: false,
   relations: new Map(),
 };
 
