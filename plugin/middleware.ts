@@ -8,7 +8,8 @@ import type { ModelQuery, ScopeHook } from './apply';
 import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
-import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest, type PreparedQuery } from './pipeline';
+import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
+import type { PreparedQuery } from './prepared';
 import { parseLsn, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 

@@ -3,7 +3,7 @@
 // array or pagination envelope.
 
 import type { Knex } from 'knex';
-import { compiledBytes, compileQuery, planQueries, stringBytes, type CompiledQuery, type ScopeHook } from './apply';
+import { planQueries, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
@@ -20,8 +20,8 @@ import {
   type SimpleEnvelope,
 } from './respond';
 import type { CollectionCatalog } from './schema';
-import { describeQuery, parseQueryString, querySegments } from './syntax';
-import { validateQuery, type ValidationLimits } from './validate';
+import { prepareQuery, type PreparedQuery } from './prepared';
+import { querySegments } from './syntax';
 
 export interface PipelineRequest {
   readonly queryString: string;
@@ -34,20 +34,6 @@ export interface PipelineRequest {
 }
 
 /**
- * What a query string means for a collection; depends on nothing else, so it is kept between
- * requests. Only what answering it again needs: no pairs, no parse, no validated clauses.
- */
-export interface PreparedQuery {
-  readonly compiled: CompiledQuery;
-  /** Where `page` is among the query string's segments (page links replace it); -1 when absent. */
-  readonly pageAt: number;
-  /** Where `cursor` is among them (cursor links replace it, decisions.md 43); -1 when absent. */
-  readonly cursorAt: number;
-  /** What keeping it costs, key included: the plan cache's weight of this entry (0 when there is no cache to keep it). */
-  readonly bytes: number;
-}
-
-/**
  * Kept between requests: prepared queries by `<collection>?<query string>`, the planner's estimates
  * of `total=estimated` by their `EXPLAIN` statement, and (when on) totals.
  */
@@ -55,34 +41,6 @@ export interface PipelineCaches {
   readonly plans?: LruMap<string, PreparedQuery>;
   readonly estimates?: TotalsCache;
   readonly totals?: TotalsCache;
-}
-
-/** The plan cache's Map slot and the PreparedQuery object around the compiled query. */
-const ENTRY_BYTES = 96;
-
-/** Parses, validates and compiles a query string, or takes the result from the cache. */
-export function prepareQuery(
-  collection: CollectionCatalog,
-  limits: ValidationLimits,
-  queryString: string,
-  plans?: LruMap<string, PreparedQuery>,
-): PreparedQuery {
-  const key = `${collection.name}?${queryString}`;
-  const kept = plans?.get(key);
-  if (kept !== undefined) return kept;
-  const pairs = parseQueryString(queryString);
-  const compiled = compileQuery(validateQuery(describeQuery(pairs), collection, limits));
-  const pageAt = pairs.findIndex((p) => p.key === 'page');
-  const cursorAt = pairs.findIndex((p) => p.key === 'cursor');
-  const prepared: PreparedQuery = Object.freeze({
-    compiled,
-    pageAt,
-    cursorAt,
-    // Weighed only to be kept: with the plan cache off, a request does not walk what it compiled.
-    bytes: plans === undefined ? 0 : ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled),
-  });
-  plans?.set(key, prepared);
-  return prepared;
 }
 
 /** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */

@@ -11,4 +11,4 @@ export {
   type Runnable,
   type ScopeHook,
 } from './query';
-export { keyAlias, keyTexts, type CursorSql } from './seek';
+export { cursorSql, keyAlias, keyTexts, type CursorSql } from './seek';

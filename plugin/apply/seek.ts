@@ -157,6 +157,8 @@ export interface CursorSql {
   readonly keys: readonly string[];
   /** The sort the cursors record, e.g. `['name:desc', 'id:asc']`. */
   readonly signature: readonly string[];
+  /** The request's sort keys, which a later request's cursor on the same query is checked against (prepared.ts). */
+  readonly sort: readonly OrderKey[];
 }
 
 /** `sort[name]=desc` with a `prev` cursor at `['Bob', 2]` -> read `name asc, id desc` where `(name > ? OR ... OR (name = ? AND id = ?))`. */
@@ -174,6 +176,7 @@ export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | 
     boundary: at === undefined ? undefined : cursor?.texts,
     keys: Object.freeze(keys),
     signature: Object.freeze(sortSignature(order)),
+    sort: order,
   });
 }
 

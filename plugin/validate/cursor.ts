@@ -3,7 +3,7 @@
 // value checked against its key's type with the coercion a filter value gets, so a cursor the
 // client edited can neither reach the database as a value of the wrong type nor cause a 5xx.
 
-import { problem, type Problem } from '../errors';
+import { problem, QueryError, type Problem } from '../errors';
 import type { Column } from '../schema';
 import { decodeCursor, type CursorToken, type QueryDescription } from '../syntax';
 import type { BoundValue, OrderKey, ValidatedCursor, ValidatedPaging } from './types';
@@ -60,6 +60,16 @@ function checkToken(token: CursorToken, order: readonly OrderKey[]): ValidatedCu
     texts: token.at,
     checked: !order.some((key) => unchecked(key.column)),
   });
+}
+
+/**
+ * A later request's cursor on a kept query (prepared.ts): everything else in its query string is the
+ * kept query's, already valid, so the cursor's problem is the only one there can be.
+ */
+export function checkCursor(token: CursorToken, order: readonly OrderKey[]): ValidatedCursor {
+  const checked = checkToken(token, order);
+  if ('code' in checked) throw new QueryError([checked]);
+  return checked;
 }
 
 /** Page, limit, offset and total cannot be combined with a cursor (decisions.md 43, 44). */

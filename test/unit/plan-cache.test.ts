@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { LruMap } from '../../plugin/caches';
-import { prepareQuery, type PreparedQuery } from '../../plugin/pipeline';
+import { prepareQuery, type PreparedQuery } from '../../plugin/prepared';
 import { limits, people } from './catalog-stub';
 
 v8.setFlagsFromString('--expose-gc');

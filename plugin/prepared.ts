@@ -1,0 +1,91 @@
+// What a query string means for a collection, parsed, validated and compiled once and kept between
+// requests (the plan cache). A cursor page is kept once per query, not once per cursor: every page of
+// a walk has its own `cursor=` value, so keyed by the whole string each page would be compiled anew
+// and would push the queries that do repeat out of the cache. The cursor's value is checked for each
+// request against the kept query's sort, and only its seek is written again (decisions.md 43).
+
+import { compiledBytes, compileQuery, cursorSql, stringBytes, type CompiledQuery } from './apply';
+import type { LruMap } from './caches';
+import type { CollectionCatalog } from './schema';
+import { decodeCursor, describeQuery, parseQueryString, querySegments, type CursorToken } from './syntax';
+import { checkCursor, validateQuery, type ValidationLimits } from './validate';
+
+/**
+ * What a query string means for a collection; depends on nothing else, so it is kept between
+ * requests. Only what answering it again needs: no pairs, no parse, no validated clauses.
+ */
+export interface PreparedQuery {
+  readonly compiled: CompiledQuery;
+  /** Where `page` is among the query string's segments (page links replace it); -1 when absent. */
+  readonly pageAt: number;
+  /** Where `cursor` is among them (cursor links replace it, decisions.md 43); -1 when absent. */
+  readonly cursorAt: number;
+  /** What keeping it costs, key included: the plan cache's weight of this entry (0 when there is no cache to keep it). */
+  readonly bytes: number;
+}
+
+/** The plan cache's Map slot and the PreparedQuery object around the compiled query. */
+const ENTRY_BYTES = 96;
+
+/** A request's one `cursor=<token>` segment, and the cache key of every request that differs from it only there. */
+interface KeptCursor {
+  readonly token: CursorToken;
+  readonly key: string;
+}
+
+/**
+ * `users` + `sort[name]&cursor=eyJ…` -> the key `\0users?sort[name]&cursor=next.1`: what the compiled
+ * query depends on is the cursor's direction and whether it has a boundary row, not its values. A
+ * NUL starts the key, which no `<collection>?<query string>` key does. Undefined when the string has
+ * no cursor with a boundary, or one this plugin did not write (the full parse then reports it).
+ */
+function keptCursor(collection: string, queryString: string): KeptCursor | undefined {
+  if (!queryString.includes('cursor=')) return undefined;
+  const segments = querySegments(queryString);
+  const at = segments.findIndex((segment) => segment.startsWith('cursor='));
+  const token = at === -1 ? undefined : decodeCursor((segments[at] as string).slice('cursor='.length));
+  if (token === undefined || token.at === null) return undefined;
+  segments[at] = `cursor=${token.direction}.1`;
+  return { token, key: `\u0000${collection}?${segments.join('&')}` };
+}
+
+/** A kept cursor query for this request's cursor: checked against the kept sort, its seek written for its values. */
+function atCursor(kept: PreparedQuery, token: CursorToken): PreparedQuery {
+  const { compiled } = kept;
+  if (compiled.paging.kind !== 'cursor' || compiled.cursor === undefined) return kept;
+  const cursor = checkCursor(token, compiled.cursor.sort);
+  return Object.freeze({
+    ...kept,
+    compiled: Object.freeze({
+      ...compiled,
+      paging: Object.freeze({ ...compiled.paging, cursor }),
+      cursor: cursorSql(compiled.cursor.sort, cursor),
+    }),
+  });
+}
+
+/** Parses, validates and compiles a query string, or takes the result from the cache. */
+export function prepareQuery(
+  collection: CollectionCatalog,
+  limits: ValidationLimits,
+  queryString: string,
+  plans?: LruMap<string, PreparedQuery>,
+): PreparedQuery {
+  const cursor = plans === undefined ? undefined : keptCursor(collection.name, queryString);
+  const key = cursor?.key ?? `${collection.name}?${queryString}`;
+  const kept = plans?.get(key);
+  if (kept !== undefined) return cursor === undefined ? kept : atCursor(kept, cursor.token);
+  const pairs = parseQueryString(queryString);
+  const compiled = compileQuery(validateQuery(describeQuery(pairs), collection, limits));
+  const pageAt = pairs.findIndex((p) => p.key === 'page');
+  const cursorAt = pairs.findIndex((p) => p.key === 'cursor');
+  const prepared: PreparedQuery = Object.freeze({
+    compiled,
+    pageAt,
+    cursorAt,
+    // Weighed only to be kept: with the plan cache off, a request does not walk what it compiled.
+    bytes: plans === undefined ? 0 : ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled),
+  });
+  plans?.set(key, prepared);
+  return prepared;
+}
