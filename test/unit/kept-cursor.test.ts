@@ -49,7 +49,9 @@ describe('cursor pages in the plan cache', function () {
     prepareQuery(people, limits, `${QUERY}&filter[id]=3&cursor=${cursor({ at: ['a', '1'] })}`, map);
     expect(map.size).to.equal(4);
     const again = prepareQuery(people, limits, `${QUERY}&cursor=${cursor({ direction: 'prev', at: ['c', '3'] })}`, map);
-    expect(again.compiled.cursor?.order).to.equal(backward.compiled.cursor?.order).and.match(/"name" asc/);
+    expect(again.compiled.cursor?.order)
+      .to.equal(backward.compiled.cursor?.order)
+      .and.match(/"name" asc/);
     expect(again.compiled.cursor?.boundary).to.deep.equal(['c', '3']);
     // A NULL among the values changes the seek's form, written for each request.
     const nulls = prepareQuery(people, limits, `${QUERY}&cursor=${cursor({ at: [null, '4'] })}`, map);
