@@ -7,7 +7,7 @@
 import { compiledBytes, compileQuery, cursorSql, stringBytes, type CompiledQuery } from './apply';
 import type { LruMap } from './caches';
 import type { CollectionCatalog } from './schema';
-import { decodeCursor, describeQuery, parseQueryString, querySegments, type CursorToken } from './syntax';
+import { decodeCursor, describeQuery, parseQueryString, type CursorToken } from './syntax';
 import { checkCursor, validateQuery, type ValidationLimits } from './validate';
 
 /**
@@ -40,13 +40,15 @@ interface KeptCursor {
  * no cursor with a boundary, or one this plugin did not write (the full parse then reports it).
  */
 function keptCursor(collection: string, queryString: string): KeptCursor | undefined {
-  if (!queryString.includes('cursor=')) return undefined;
-  const segments = querySegments(queryString);
-  const at = segments.findIndex((segment) => segment.startsWith('cursor='));
-  const token = at === -1 ? undefined : decodeCursor((segments[at] as string).slice('cursor='.length));
+  // Found in the raw string, not split into segments: this runs on every request of a walk.
+  const segment = queryString.startsWith('cursor=') ? 0 : queryString.indexOf('&cursor=') + 1;
+  if (segment === 0 && !queryString.startsWith('cursor=')) return undefined;
+  const from = segment + 'cursor='.length;
+  const to = queryString.indexOf('&', from);
+  const token = decodeCursor(to === -1 ? queryString.slice(from) : queryString.slice(from, to));
   if (token === undefined || token.at === null) return undefined;
-  segments[at] = `cursor=${token.direction}.1`;
-  return { token, key: `\u0000${collection}?${segments.join('&')}` };
+  const rest = to === -1 ? '' : queryString.slice(to);
+  return { token, key: `\u0000${collection}?${queryString.slice(0, from)}${token.direction}.1${rest}` };
 }
 
 /** A kept cursor query for this request's cursor: checked against the kept sort, its seek written for its values. */

@@ -100,14 +100,14 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
   const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
-  const seek = compiled.cursor?.probe;
-  const probe = seek === undefined ? undefined : probeStatement(root.from, root.where, seek, joins);
+  const { cursor } = compiled;
+  let probe: Statement | undefined;
   const page = selectStatement({
     select: root.select,
     from: root.from,
     ...(joins === undefined ? {} : { joins }),
-    where: seekWhere(root.where, compiled.cursor),
-    order: compiled.cursor?.order ?? root.order,
+    where: seekWhere(root.where, cursor),
+    order: cursor?.order ?? root.order,
     ...rootWindow(compiled.paging),
   });
   const statements: RootStatements = {
@@ -119,7 +119,14 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
     },
   };
   // Defined, not spread: a spread would read the count getter and write a statement no cursor page runs.
-  if (probe !== undefined) return Object.defineProperty(statements, 'probe', { enumerable: true, value: probe });
+  // The probe too is written on first use: it runs only when the boundary row is gone.
+  if (cursor?.seek !== undefined) {
+    const seek = cursor;
+    return Object.defineProperty(statements, 'probe', {
+      enumerable: true,
+      get: () => (probe ??= probeStatement(root.from, root.where, seek.probe as Fragment, joins)),
+    });
+  }
   if (cap === undefined) return statements;
   // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
@@ -164,7 +171,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     if (estimateCap(compiled) !== undefined) {
       estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
     }
-    if (direct.probe !== undefined) probe = viaText(knex, direct.probe);
+    if (compiled.cursor?.seek !== undefined) probe = viaText(knex, () => direct.probe as Statement);
   } else {
     const { limit, offset } = rootWindow(compiled.paging);
     const parts = await builderParts(root, knex, hook);

@@ -167,12 +167,16 @@ export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | 
   const reading = cursor?.direction === 'prev' ? reversed(terms) : terms;
   const keys = terms.map((term, i) => `${term.text} AS ${quoteIdentifier(keyAlias(i))}`);
   const at = cursor?.at;
-  // From the start or the end nothing lies on the other side; past a boundary, the rows up to it (itself included).
-  const probe = at === undefined ? undefined : notPast(reading, at, seekPast(reading, at));
+  // From the start or the end nothing lies on the other side; past a boundary, the rows up to it
+  // (itself included), written on first use: the probe runs only when the boundary row is gone.
+  let probe: Fragment | undefined;
   return Object.freeze({
     order: orderSql(reading),
     seek: at === undefined ? undefined : seekPast(reading, at, true),
-    probe,
+    get probe() {
+      if (at !== undefined) probe ??= notPast(reading, at, seekPast(reading, at));
+      return probe;
+    },
     boundary: at === undefined ? undefined : cursor?.texts,
     keys: Object.freeze(keys),
     signature: Object.freeze(sortSignature(order)),

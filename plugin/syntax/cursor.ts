@@ -45,11 +45,12 @@ export function decodeCursor(text: string): CursorToken | undefined {
   const bytes = Buffer.from(text, 'base64url');
   // Node ignores trailing bits; only the spelling encodeCursor writes is accepted.
   if (bytes.toString('base64url') !== text) return undefined;
-  const json = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  if (Buffer.from(json, 'utf8').toString('base64url') !== text) return undefined;
   try {
-    return tokenOf(JSON.parse(json));
+    // Bytes that are not UTF-8 throw; a byte-order mark is kept, and JSON.parse refuses it.
+    return tokenOf(JSON.parse(utf8.decode(bytes)));
   } catch {
     return undefined;
   }
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -42,6 +42,11 @@ describe('cursor refusals', function () {
       forgedCursor({ sort: ['id:asc'], dir: 'next', at: null, more: 1 }),
       `${forgedCursor({ sort: ['id:asc'], dir: 'next', at: null })}=`,
       Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url'),
+      // A good token behind a UTF-8 byte-order mark, and one with a surrogate half encoded in UTF-8.
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"sort":["id:asc"],"dir":"next","at":null}')]).toString('base64url'),
+      Buffer.concat([Buffer.from('{"sort":["id:asc"],"dir":"next","at":["'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"]}')]).toString(
+        'base64url',
+      ),
     ]) {
       await refused(`cursor=${text}`, 'INVALID_CURSOR', 'cursor');
     }
