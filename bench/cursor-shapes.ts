@@ -1,11 +1,12 @@
 // Resolves the deep cursor shape (bench/shapes.ts, decisions.md 43) before a run: follows the plugin's
 // `next_cursor` from `cursor=` until the records skipped equal what OFFSET skips at page DEEP_PAGE, so
-// both shapes start at the same record. A cursor does not depend on the page size, so large pages get
-// there in few requests. On a data set too small for that many records it starts at the last page.
+// both shapes start at the same record, then the cursors of the pages after it, which the run requests
+// in turn. A cursor does not depend on the page size, so large pages get there in few requests. On a
+// data set too small for that many records it starts at the last page.
 
 import { fetchBody } from './load';
 import type { ServerProcess } from './processes';
-import { COLLECTION_PATH, CURSOR_PAGE_SIZE, DEEP_PAGE, type Shape } from './shapes';
+import { COLLECTION_PATH, CURSOR_PAGE_SIZE, DEEP_PAGE, WALK_PAGES, type Shape } from './shapes';
 
 const STRIDE = 100;
 
@@ -34,7 +35,22 @@ async function cursorAfter(plugin: ServerProcess, shape: Shape, skip: number, lo
   return cursor;
 }
 
-/** Shapes with `cursor: 'deep'` get the cursor of the record page DEEP_PAGE starts with; the others are kept. */
+/** The query strings of up to WALK_PAGES pages from `cursor` on, each page's from the one before. */
+async function walkFrom(plugin: ServerProcess, shape: Shape, cursor: string): Promise<string[]> {
+  const walk = [withCursor(shape.query, cursor, CURSOR_PAGE_SIZE)];
+  while (walk.length < WALK_PAGES) {
+    const response = await fetchBody(plugin, `${COLLECTION_PATH}?${walk[walk.length - 1] as string}`);
+    const page = JSON.parse(response.body) as { next_cursor: string | null };
+    if (response.status !== 200 || page.next_cursor === null) break;
+    walk.push(withCursor(shape.query, page.next_cursor, CURSOR_PAGE_SIZE));
+  }
+  return walk;
+}
+
+/**
+ * Shapes with `cursor: 'deep'` get the cursor of the record page DEEP_PAGE starts with, and the
+ * walk of pages from there; the others are kept.
+ */
 export async function resolveCursorShapes(plugin: ServerProcess, shapes: readonly Shape[], log: (line: string) => void): Promise<Shape[]> {
   const resolved: Shape[] = [];
   for (const shape of shapes) {
@@ -43,7 +59,8 @@ export async function resolveCursorShapes(plugin: ServerProcess, shapes: readonl
       continue;
     }
     const cursor = await cursorAfter(plugin, shape, (DEEP_PAGE - 1) * CURSOR_PAGE_SIZE, log);
-    resolved.push({ ...shape, query: withCursor(shape.query, cursor, CURSOR_PAGE_SIZE) });
+    const walk = await walkFrom(plugin, shape, cursor);
+    resolved.push({ ...shape, query: walk[0] as string, walk });
   }
   return resolved;
 }

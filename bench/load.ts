@@ -43,12 +43,35 @@ export function fetchBody(server: ServerProcess, path: string): Promise<{ status
   });
 }
 
-export async function load(server: ServerProcess, path: string, seconds: number, connections: number): Promise<RunResult> {
+/**
+ * Loads `server` with `path` for `seconds`; with several paths, each request takes the next one in
+ * turn (a cursor walk: every page its own query string).
+ */
+export async function load(
+  server: ServerProcess,
+  path: string | readonly string[],
+  seconds: number,
+  connections: number,
+): Promise<RunResult> {
+  const paths = typeof path === 'string' ? [path] : path;
+  let next = 0;
   const before = await serverStats(server);
   const cpuBefore = readCpuMs(server.pid);
   const stopSampling = sampleMemory(server.pid, 250);
   const result = await autocannon({
-    url: `${server.origin}${path}`,
+    url: `${server.origin}${paths[0] ?? ''}`,
+    ...(paths.length > 1
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => {
+                request.path = paths[next++ % paths.length];
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
     headers: { host: HOST_HEADER },
     connections,
     duration: seconds,

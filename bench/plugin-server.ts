@@ -28,7 +28,7 @@ async function bareApp(knex: Knex): Promise<Koa> {
     knex,
     collections: { users: User, posts: Post, phones: Phone, roles: Role },
     prefix: '/api',
-    admin: {},
+    admin: { explain: true },
     ...cachesFromEnv(process.env),
     ...pagination,
   });

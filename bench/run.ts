@@ -28,7 +28,7 @@ import {
 import { peerPath, preparePeer } from './peer';
 import { replicaMode, replicaTable } from './replica';
 import { measureStages } from './stages';
-import { DEFAULT_SHAPE_IDS, SHAPES, shapePath, type Shape } from './shapes';
+import { DEFAULT_SHAPE_IDS, SHAPES, shapePath, shapePaths, type Shape } from './shapes';
 
 const root = findProjectRoot(__dirname);
 /** BENCH_RESULTS_DIR moves the result files elsewhere (the test suite's smoke run keeps them out of the tree). */
@@ -46,6 +46,8 @@ const log = (line: string): void => console.log(line);
 function pluginEnv(options: BenchOptions): Record<string, string> {
   return {
     LOG_LEVEL: options.logLevel,
+    // The explain view (never requested under load) tells which statements each shape runs.
+    ADMIN_EXPLAIN: 'true',
     ...(options.bare ? { BENCH_BARE: '1' } : {}),
     ...(options.modelJson ? { BENCH_MODEL_JSON: '1' } : {}),
     ...(options.planCache === undefined ? {} : { PLAN_CACHE: String(options.planCache) }),
@@ -57,7 +59,7 @@ function pluginEnv(options: BenchOptions): Record<string, string> {
 function cachesLine(options: BenchOptions): string {
   const plans =
     options.planCache === undefined
-      ? 'plan cache on (default 500 entries)'
+      ? 'plan cache on (default 8 MiB)'
       : options.planCache === 0
         ? 'plan cache off'
         : `plan cache ${options.planCache} entries`;
@@ -116,17 +118,22 @@ async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: 
   const sizes = new Map<number, number>();
   const failures: string[] = [];
   for (const shape of shapes) {
-    const [a, b] = await Promise.all([fetchBody(plugin, shapePath(shape)), fetchBody(floor, shapePath(shape))]);
-    if (a.status !== 200 || b.status !== 200) {
-      failures.push(
-        `shape ${shape.id}: status plugin ${a.status}, floor ${b.status}\n  plugin: ${a.body.slice(0, 300)}\n  floor: ${b.body.slice(0, 300)}`,
-      );
-    } else if (a.body !== b.body) {
-      failures.push(`shape ${shape.id} (${shape.query}): bodies differ; ${diffHint(a.body, b.body)}`);
-    } else {
-      log(`  shape ${shape.id}: identical bodies (${a.body.length} bytes)`);
+    // A walk's pages are requested in the run too: a hundred of them, spread over it, are compared.
+    const paths = shapePaths(shape);
+    const step = Math.ceil(paths.length / 100);
+    for (const path of paths.filter((_, i) => i % step === 0 || i === paths.length - 1)) {
+      const [a, b] = await Promise.all([fetchBody(plugin, path), fetchBody(floor, path)]);
+      if (a.status !== 200 || b.status !== 200) {
+        failures.push(
+          `shape ${shape.id}: status plugin ${a.status}, floor ${b.status}\n  plugin: ${a.body.slice(0, 300)}\n  floor: ${b.body.slice(0, 300)}`,
+        );
+      } else if (a.body !== b.body) {
+        failures.push(`shape ${shape.id} (${path}): bodies differ; ${diffHint(a.body, b.body)}`);
+      }
+      if (!sizes.has(shape.id)) sizes.set(shape.id, a.body.length);
     }
-    sizes.set(shape.id, a.body.length);
+    const pages = shape.walk === undefined ? '' : `, ${shape.walk.length} pages`;
+    if (failures.length === 0) log(`  shape ${shape.id}: identical bodies (${sizes.get(shape.id) ?? 0} bytes${pages})`);
   }
   if (failures.length > 0)
     throw new Error(`The plugin and the floor answer differently, so the comparison would not be fair:\n${failures.join('\n')}`);
@@ -219,7 +226,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
       // The peer answers the shapes it can express, each in objection-find's parameters.
       const peerShape = peer === undefined ? undefined : peerPath(shape);
       const servers = peer !== undefined && peerShape !== undefined ? [plugin, floor, peer] : [plugin, floor];
-      const pathOf = (server: ServerProcess): string => (server === peer ? (peerShape as string) : shapePath(shape));
+      const pathOf = (server: ServerProcess): string | string[] => (server === peer ? (peerShape as string) : shapePaths(shape));
       for (const server of servers) {
         await load(server, pathOf(server), warmup, options.connections);
         await waitForIdleDatabase(db.url);

@@ -19,6 +19,12 @@ export interface Shape {
    * DEEP_PAGE, its cursor found by following the plugin's cursors before the run (cursor-shapes.ts).
    */
   readonly cursor?: 'first' | 'deep';
+  /**
+   * The deep cursor shape's walk: the query strings of WALK_PAGES consecutive pages from page
+   * DEEP_PAGE (the first is `query`), requested in turn as a client walking the results sends them,
+   * each with its own cursor. Set by cursor-shapes.ts before a run.
+   */
+  readonly walk?: readonly string[];
 }
 
 const BASE_SHAPES: readonly Shape[] = [
@@ -60,12 +66,21 @@ const RELATION_SHAPES: readonly Shape[] = [
   },
   { id: 16, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
 ];
+/**
+ * How many consecutive pages the deep cursor shape walks through, each its own query string: more
+ * than the default plan cache (8 MiB) keeps of them, so that, as in a real walk, no page is requested
+ * again while it could still be kept.
+ */
+export const WALK_PAGES = 5000;
 /** Where the deep page lies: OFFSET skips (DEEP_PAGE - 1) pages of CURSOR_PAGE_SIZE records; the cursor seeks past them. */
 export const DEEP_PAGE = 500;
 export const CURSOR_PAGE_SIZE = 20;
 const CURSOR_QUERY = `filter[status]=active&sort[created_at]=desc&per-page=${CURSOR_PAGE_SIZE}`;
 
-/** 19: page 500 by OFFSET (no count, so only the skipping differs); 20: by cursor, first page; 21: by cursor at page 500. */
+/**
+ * 19: page 500 by OFFSET (no count, so only the skipping differs); 20: by cursor, first page; 21: by
+ * cursor from page 500 on, a different page (and cursor) on each request, as a walk sends them.
+ */
 export const CURSOR_SHAPES: readonly Shape[] = [
   {
     id: 19,
@@ -74,7 +89,13 @@ export const CURSOR_SHAPES: readonly Shape[] = [
     base: 1,
   },
   { id: 20, label: 'filter + sort by cursor, first page', query: `${CURSOR_QUERY}&cursor=`, cursor: 'first' },
-  { id: 21, label: `filter + sort by cursor at page ${DEEP_PAGE}`, query: `${CURSOR_QUERY}&cursor=`, base: 20, cursor: 'deep' },
+  {
+    id: 21,
+    label: `filter + sort by cursor, pages ${DEEP_PAGE}-${DEEP_PAGE + WALK_PAGES - 1} in turn`,
+    query: `${CURSOR_QUERY}&cursor=`,
+    base: 20,
+    cursor: 'deep',
+  },
 ];
 
 /**
@@ -103,4 +124,9 @@ export const HOST_HEADER = 'bench.local:3000';
 
 export function shapePath(shape: Shape): string {
   return `${collectionPath(shape)}?${shape.query}`;
+}
+
+/** Every path a run of the shape requests, in turn: its walk's pages, or its one path. */
+export function shapePaths(shape: Shape): string[] {
+  return (shape.walk ?? [shape.query]).map((query) => `${collectionPath(shape)}?${query}`);
 }
