@@ -6,6 +6,7 @@
 // health routes or CORS), to tell the plugin's cost from the demo server's middleware.
 // With BENCH_MODEL_JSON=1 the demo models override `$formatJson` (returning what Objection's would), so
 // the plugin builds every record through the model: the cost of a host model that customises its JSON.
+// It serves the explain view, which the bench reads before a run to tell the statements a shape runs.
 // Env: DATABASE_URL (the bench database), DATABASE_REPLICA_URLS (its replicas, for --replica), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
 // demo server reads them); prints `listening <port>` when ready.
 
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
       : await createApp({
           knex,
           caches: cachesFromEnv(process.env),
+          // The explain view tells the bench which statements a shape runs; it is never requested under load.
+          explain: true,
           plugin: { ...pagination, ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }) },
         });
   const handler = app.callback();

@@ -46,8 +46,6 @@ const log = (line: string): void => console.log(line);
 function pluginEnv(options: BenchOptions): Record<string, string> {
   return {
     LOG_LEVEL: options.logLevel,
-    // The explain view (never requested under load) tells which statements each shape runs.
-    ADMIN_EXPLAIN: 'true',
     ...(options.bare ? { BENCH_BARE: '1' } : {}),
     ...(options.modelJson ? { BENCH_MODEL_JSON: '1' } : {}),
     ...(options.planCache === undefined ? {} : { PLAN_CACHE: String(options.planCache) }),

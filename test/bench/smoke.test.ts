@@ -25,6 +25,8 @@ interface ShapeFigures {
   readonly id: number;
   readonly plugin: ServerFigures;
   readonly floor: ServerFigures;
+  /** The plugin's statements for the shape, read from its explain view before the run. */
+  readonly pluginSql: readonly string[];
 }
 
 async function postgresSilence(): Promise<string | undefined> {
@@ -89,6 +91,7 @@ describe('benchmark smoke (every shape, 1,000 users, one short round)', function
     const result = JSON.parse(readFileSync(join(resultsDir, files[0] as string), 'utf8')) as { shapes: ShapeFigures[] };
     expect(result.shapes.map((s) => s.id)).to.deep.equal(Array.from({ length: SHAPE_COUNT }, (_, i) => i + 1));
     for (const shape of result.shapes) {
+      expect(shape.pluginSql, `shape ${shape.id}: the plugin's statements`).to.have.length.greaterThan(0);
       for (const server of [shape.plugin, shape.floor]) {
         expect(server.requestsPerSecond, `shape ${shape.id}`).to.be.greaterThan(0);
         expect(server.statementsPerRequest, `shape ${shape.id}`).to.be.greaterThan(0);
