@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
+import { postgresSilence } from './support/postgres-silence';
 
 interface Run {
   readonly name: string;
@@ -142,19 +142,6 @@ function runLint(): Promise<Outcome> {
   });
 }
 
-async function postgresAnswers(url: string): Promise<string | undefined> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 function printOutcome(outcome: Outcome): void {
   const skipped = outcome.pending ? `, ${outcome.pending} skipped` : '';
   process.stdout.write(`\n--- ${outcome.name}: ${outcome.passes} passed, ${outcome.failures.length} failed${skipped}\n`);
@@ -186,7 +173,7 @@ async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL;
   const requirePostgres = process.env.REQUIRE_POSTGRES === '1';
   if (databaseUrl) {
-    const silence = await postgresAnswers(databaseUrl);
+    const silence = await postgresSilence(databaseUrl);
     if (silence === undefined) {
       runs.push(...perDatabase('postgres'));
     } else if (requirePostgres) {

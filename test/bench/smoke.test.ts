@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
-import { Client } from 'pg';
+import { postgresSilence } from '../support/postgres-silence';
 
 const root = resolve(__dirname, '..', '..', '..');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,19 +27,6 @@ interface ShapeFigures {
   readonly floor: ServerFigures;
   /** The plugin's statements for the shape, read from its explain view before the run. */
   readonly pluginSql: readonly string[];
-}
-
-async function postgresSilence(): Promise<string | undefined> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 function runBench(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -64,7 +51,7 @@ describe('benchmark smoke (every shape, 1,000 users, one short round)', function
   let resultsDir = '';
 
   before(async function () {
-    const silence = await postgresSilence();
+    const silence = await postgresSilence(databaseUrl);
     if (silence === undefined) return;
     if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL does not answer: ${silence}`);
     this.skip();

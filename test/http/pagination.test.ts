@@ -4,23 +4,8 @@
 
 import { expect } from 'chai';
 import { asRows, idsOf, objectOf, range, Row, useApp, expectOk } from '../support/app';
+import { ENVELOPE_KEYS } from '../support/envelope-keys';
 import { expectProblem } from '../support/problems';
-
-const ENVELOPE_KEYS = [
-  'current_page',
-  'data',
-  'first_page_url',
-  'from',
-  'last_page',
-  'last_page_url',
-  'links',
-  'next_page_url',
-  'path',
-  'per_page',
-  'prev_page_url',
-  'to',
-  'total',
-];
 
 interface Link {
   url: string | null;

@@ -11,6 +11,7 @@ import supertest from 'supertest';
 import type { ModelQuery } from '../../plugin';
 import { asRows, expectOk, idsOf, objectOf, range, startApp, useApp, type Harness, type Row, type TestApp } from '../support/app';
 import { createTestDatabase, type TestDatabase } from '../support/db';
+import { ENVELOPE_KEYS, ESTIMATED_ENVELOPE_KEYS, SIMPLE_ENVELOPE_KEYS } from '../support/envelope-keys';
 import { expectProblem } from '../support/problems';
 
 /** A table whose column names knex would read as placeholders if it parsed them. */
@@ -23,24 +24,6 @@ const oddSchema = [
   'create table odd_names (id serial primary key, "a\\?b" text not null, "$1" text null)',
   `insert into odd_names ("a\\?b", "$1") select case when i % 2 = 0 then 'x' else 'y' end, 'v' || i from generate_series(1, 40) i`,
 ];
-
-const EXACT_KEYS = [
-  'current_page',
-  'data',
-  'first_page_url',
-  'from',
-  'last_page',
-  'last_page_url',
-  'links',
-  'next_page_url',
-  'path',
-  'per_page',
-  'prev_page_url',
-  'to',
-  'total',
-];
-const ESTIMATED_KEYS = [...EXACT_KEYS, 'total_is_estimate'];
-const SIMPLE_KEYS = ['current_page', 'data', 'first_page_url', 'from', 'next_page_url', 'path', 'per_page', 'prev_page_url', 'to'];
 
 /** The statements the app sends while `during` runs, as knex reports them. */
 async function statementsOf(knex: Knex, during: () => Promise<unknown>): Promise<{ sql: string; bindings: unknown[] }[]> {
@@ -81,8 +64,8 @@ describe('totals', function () {
     const url = (query: string): string => `${h.origin}/api/users?${query}`;
 
     it('exact is the default and the same as total=exact', async function () {
-      const plain = await envelope(h, 'per-page=5&page=2', EXACT_KEYS);
-      const exact = await envelope(h, 'per-page=5&page=2&total=exact', EXACT_KEYS);
+      const plain = await envelope(h, 'per-page=5&page=2', ENVELOPE_KEYS);
+      const exact = await envelope(h, 'per-page=5&page=2&total=exact', ENVELOPE_KEYS);
       expect(plain.total).to.equal(23);
       expect(exact.total).to.equal(23);
       expect(exact.last_page).to.equal(5);
@@ -91,7 +74,7 @@ describe('totals', function () {
     it('estimated is the exact total, counted only up to the cap, with total_is_estimate false', async function () {
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, 'per-page=5&page=2&total=estimated', ESTIMATED_KEYS);
+        body = await envelope(h, 'per-page=5&page=2&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       });
       expect(body.total).to.equal(23);
       expect(body.total_is_estimate).to.equal(false);
@@ -105,7 +88,7 @@ describe('totals', function () {
     });
 
     it('estimated with a filter counts the filtered records', async function () {
-      const body = await envelope(h, 'filter[id]=>=4&per-page=5&total=estimated', ESTIMATED_KEYS);
+      const body = await envelope(h, 'filter[id]=>=4&per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       expect(body.total).to.equal(20);
       expect(body.total_is_estimate).to.equal(false);
     });
@@ -113,7 +96,7 @@ describe('totals', function () {
     it('estimated on a partial page needs no statement beyond the page', async function () {
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, 'per-page=5&page=5&total=estimated', ESTIMATED_KEYS);
+        body = await envelope(h, 'per-page=5&page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       });
       expect(body.total).to.equal(23);
       expect(body.total_is_estimate).to.equal(false);
@@ -121,7 +104,7 @@ describe('totals', function () {
     });
 
     it('estimated past the end: no records, the exact total', async function () {
-      const body = await envelope(h, 'per-page=5&page=9&total=estimated', ESTIMATED_KEYS);
+      const body = await envelope(h, 'per-page=5&page=9&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       expect(body.data).to.deep.equal([]);
       expect([body.from, body.to, body.total, body.total_is_estimate, body.last_page]).to.deep.equal([null, null, 23, false, 5]);
     });
@@ -129,7 +112,7 @@ describe('totals', function () {
     it('none: the simple envelope, no count statement, one row read past the page', async function () {
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, 'per-page=5&page=2&total=none', SIMPLE_KEYS);
+        body = await envelope(h, 'per-page=5&page=2&total=none', SIMPLE_ENVELOPE_KEYS);
       });
       expect(idsOf(asRows(body.data))).to.deep.equal([6, 7, 8, 9, 10]);
       expect({ ...body, data: null }).to.deep.equal({
@@ -149,22 +132,22 @@ describe('totals', function () {
     });
 
     it('none: the last page has no next page, even when it is full', async function () {
-      const full = await envelope(h, 'per-page=23&total=none', SIMPLE_KEYS);
+      const full = await envelope(h, 'per-page=23&total=none', SIMPLE_ENVELOPE_KEYS);
       expect(asRows(full.data)).to.have.length(23);
       expect([full.next_page_url, full.prev_page_url, full.from, full.to]).to.deep.equal([null, null, 1, 23]);
-      const last = await envelope(h, 'per-page=5&page=5&total=none', SIMPLE_KEYS);
+      const last = await envelope(h, 'per-page=5&page=5&total=none', SIMPLE_ENVELOPE_KEYS);
       expect(idsOf(asRows(last.data))).to.deep.equal([21, 22, 23]);
       expect(last.next_page_url).to.equal(null);
     });
 
     it('none past the end: no records, a previous page', async function () {
-      const body = await envelope(h, 'per-page=5&page=9&total=none', SIMPLE_KEYS);
+      const body = await envelope(h, 'per-page=5&page=9&total=none', SIMPLE_ENVELOPE_KEYS);
       expect([body.data, body.from, body.to, body.next_page_url]).to.deep.equal([[], null, null, null]);
       expect(body.prev_page_url).to.equal(url('per-page=5&page=8&total=none'));
     });
 
     it('none with a filter and a sort', async function () {
-      const body = await envelope(h, 'filter[id]=<=7&sort[id]=desc&per-page=5&total=none', SIMPLE_KEYS);
+      const body = await envelope(h, 'filter[id]=<=7&sort[id]=desc&per-page=5&total=none', SIMPLE_ENVELOPE_KEYS);
       expect(idsOf(asRows(body.data))).to.deep.equal([7, 6, 5, 4, 3]);
       // The query string as sent (the client encoded `<`), with `page` added.
       expect(body.next_page_url).to.equal(url('filter[id]=%3C=7&sort[id]=desc&per-page=5&total=none&page=2'));
@@ -173,7 +156,7 @@ describe('totals', function () {
     it('none: expansions load only for the records shown', async function () {
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, 'fields=id&expand[posts]&per-page=2&total=none', SIMPLE_KEYS);
+        body = await envelope(h, 'fields=id&expand[posts]&per-page=2&total=none', SIMPLE_ENVELOPE_KEYS);
       });
       expect(idsOf(asRows(body.data))).to.deep.equal([1, 2]);
       // The posts are read inside the rows statement (3 rows read), for the keys of the first 2 only.
@@ -227,7 +210,7 @@ describe('totals', function () {
     it("estimated is the planner's estimate: a capped count, then EXPLAIN, never a full count", async function () {
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, 'filter[id]=>=3&per-page=5&total=estimated', ESTIMATED_KEYS);
+        body = await envelope(h, 'filter[id]=>=3&per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       });
       const planned = await plannerRows(h.db.knex, '"users"."id" >= 3');
       expect(body.total).to.equal(Math.max(planned, 6));
@@ -240,7 +223,7 @@ describe('totals', function () {
     });
 
     it('last_page and the links follow the estimate', async function () {
-      const body = await envelope(h, 'per-page=5&total=estimated', ESTIMATED_KEYS);
+      const body = await envelope(h, 'per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       const total = body.total as number;
       expect(total).to.equal(Math.max(await plannerRows(h.db.knex, 'true'), 6));
       expect(body.last_page).to.equal(Math.ceil(total / 5));
@@ -249,12 +232,12 @@ describe('totals', function () {
     });
 
     it('a small result is still counted exactly', async function () {
-      const body = await envelope(h, 'filter[id]=<=5&per-page=2&total=estimated', ESTIMATED_KEYS);
+      const body = await envelope(h, 'filter[id]=<=5&per-page=2&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       expect([body.total, body.total_is_estimate]).to.deep.equal([5, false]);
     });
 
     it('past the end: no records, the estimate', async function () {
-      const body = await envelope(h, 'per-page=5&page=50&total=estimated', ESTIMATED_KEYS);
+      const body = await envelope(h, 'per-page=5&page=50&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       expect([body.data, body.from, body.to, body.total_is_estimate]).to.deep.equal([[], null, null, true]);
     });
 
@@ -269,7 +252,7 @@ describe('totals', function () {
     });
 
     it('exact still counts every record', async function () {
-      expect((await envelope(h, 'per-page=5', EXACT_KEYS)).total).to.equal(23);
+      expect((await envelope(h, 'per-page=5', ENVELOPE_KEYS)).total).to.equal(23);
     });
   });
 
@@ -291,7 +274,7 @@ describe('totals', function () {
     it('the scope restricts the estimate', async function () {
       let scoped: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        scoped = await envelope(h, 'per-page=2&total=estimated', ESTIMATED_KEYS);
+        scoped = await envelope(h, 'per-page=2&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       });
       const explain = statements.find((s) => isExplain(s.sql));
       expect(explain?.sql).to.include('"users"."id" <=');
@@ -330,10 +313,10 @@ describe('totals', function () {
     });
 
     it('users get the simple envelope, posts the exact one, and a request may choose', async function () {
-      await envelope(h, 'per-page=5', SIMPLE_KEYS);
-      await envelope(h, 'per-page=5', EXACT_KEYS, 'posts');
-      await envelope(h, 'per-page=5&total=exact', EXACT_KEYS);
-      await envelope(h, 'per-page=5&total=estimated', ESTIMATED_KEYS, 'posts');
+      await envelope(h, 'per-page=5', SIMPLE_ENVELOPE_KEYS);
+      await envelope(h, 'per-page=5', ENVELOPE_KEYS, 'posts');
+      await envelope(h, 'per-page=5&total=exact', ENVELOPE_KEYS);
+      await envelope(h, 'per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS, 'posts');
     });
   });
 
@@ -350,30 +333,30 @@ describe('totals', function () {
       const query = 'filter[id]=>=3&per-page=5&total=estimated';
       let first: Row = {};
       const planned = await statementsOf(h.db.knex, async () => {
-        first = await envelope(h, query, ESTIMATED_KEYS);
+        first = await envelope(h, query, ESTIMATED_ENVELOPE_KEYS);
       });
       expect([cappedCounts(planned), explains(planned)]).to.deep.equal([1, 1]);
       let again: Row = {};
       const kept = await statementsOf(h.db.knex, async () => {
-        again = await envelope(h, query, ESTIMATED_KEYS);
+        again = await envelope(h, query, ESTIMATED_ENVELOPE_KEYS);
       });
       expect([cappedCounts(kept), explains(kept)]).to.deep.equal([1, 0]);
       expect([again.total, again.total_is_estimate]).to.deep.equal([first.total, true]);
-      const other = await statementsOf(h.db.knex, () => envelope(h, 'filter[id]=>=4&per-page=5&total=estimated', ESTIMATED_KEYS));
+      const other = await statementsOf(h.db.knex, () => envelope(h, 'filter[id]=>=4&per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS));
       expect(explains(other), 'another value is another query').to.equal(1);
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const expired = await statementsOf(h.db.knex, () => envelope(h, query, ESTIMATED_KEYS));
+      const expired = await statementsOf(h.db.knex, () => envelope(h, query, ESTIMATED_ENVELOPE_KEYS));
       expect([cappedCounts(expired), explains(expired)], 'planned again once the time to live is over').to.deep.equal([1, 1]);
     });
 
     it('a result that falls to estimateAbove records is counted exactly at once, whatever estimate is kept', async function () {
       const query = 'filter[visits]=1000&per-page=2&total=estimated';
-      const before = await envelope(h, query, ESTIMATED_KEYS);
+      const before = await envelope(h, query, ESTIMATED_ENVELOPE_KEYS);
       expect(before.total_is_estimate).to.equal(true);
       await h.db.knex('users').where('id', '>', 4).update({ visits: 0 });
       let body: Row = {};
       const statements = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, query, ESTIMATED_KEYS);
+        body = await envelope(h, query, ESTIMATED_ENVELOPE_KEYS);
       });
       expect([body.total, body.total_is_estimate]).to.deep.equal([4, false]);
       expect([cappedCounts(statements), explains(statements)]).to.deep.equal([1, 0]);
@@ -385,7 +368,7 @@ describe('totals', function () {
 
     it('the same query runs the capped count and EXPLAIN each time', async function () {
       for (let i = 0; i < 2; i++) {
-        const statements = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=estimated', ESTIMATED_KEYS));
+        const statements = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS));
         expect(statements.map((s) => (isCappedCount(s.sql) ? 'capped' : isExplain(s.sql) ? 'explain' : 'page'))).to.deep.equal([
           'page',
           'capped',
@@ -399,11 +382,11 @@ describe('totals', function () {
     const h = useApp({ totalsCache: { ttlSeconds: 60 }, pagination: { estimateAbove: 5 } });
 
     it('an estimated total is kept: the second request runs only the page query', async function () {
-      const first = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=estimated', ESTIMATED_KEYS));
+      const first = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS));
       expect(first.map((s) => s.sql).filter((sql) => isCappedCount(sql) || isExplain(sql))).to.have.length(2);
       let body: Row = {};
       const second = await statementsOf(h.db.knex, async () => {
-        body = await envelope(h, 'per-page=5&total=estimated', ESTIMATED_KEYS);
+        body = await envelope(h, 'per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS);
       });
       expect(second).to.have.length(1);
       expect(body.total_is_estimate).to.equal(true);
@@ -411,15 +394,15 @@ describe('totals', function () {
 
     it('a kept exact total below the threshold stays exact, apart from the full count', async function () {
       const query = 'filter[id]=<=5&per-page=2&total=estimated';
-      await envelope(h, query, ESTIMATED_KEYS);
-      const again = await statementsOf(h.db.knex, () => envelope(h, query, ESTIMATED_KEYS));
+      await envelope(h, query, ESTIMATED_ENVELOPE_KEYS);
+      const again = await statementsOf(h.db.knex, () => envelope(h, query, ESTIMATED_ENVELOPE_KEYS));
       expect(again).to.have.length(1);
-      const exact = await statementsOf(h.db.knex, () => envelope(h, 'filter[id]=<=5&per-page=2', EXACT_KEYS));
+      const exact = await statementsOf(h.db.knex, () => envelope(h, 'filter[id]=<=5&per-page=2', ENVELOPE_KEYS));
       expect(exact.map((s) => s.sql).filter(isFullCount), 'an exact total is not taken from an estimated one').to.have.length(1);
     });
 
     it('none has nothing to keep', async function () {
-      const statements = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=none', SIMPLE_KEYS));
+      const statements = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=none', SIMPLE_ENVELOPE_KEYS));
       expect(statements).to.have.length(1);
     });
   });

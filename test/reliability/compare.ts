@@ -2,41 +2,12 @@
 // keys' order (JSON text equality), the truncation header, and the pagination envelope.
 
 import { expect } from 'chai';
+import { ENVELOPE_KEYS, SIMPLE_ENVELOPE_KEYS } from '../support/envelope-keys';
 import { RawResponse } from './http';
 import { Expected } from './reference';
 
 /** The apps under differential test cap unpaginated answers this low, so the cap and `X-Result-Truncated` matter on 23 rows. */
 export const DIFFERENTIAL_MAX_ROWS = 20;
-
-/** Laravel's key order (decision 27). */
-export const ENVELOPE_KEYS = [
-  'current_page',
-  'data',
-  'first_page_url',
-  'from',
-  'last_page',
-  'last_page_url',
-  'links',
-  'next_page_url',
-  'path',
-  'per_page',
-  'prev_page_url',
-  'to',
-  'total',
-];
-
-/** Laravel's simple paginator's key order (decision 44, `total=none`). */
-export const SIMPLE_ENVELOPE_KEYS = [
-  'current_page',
-  'data',
-  'first_page_url',
-  'from',
-  'next_page_url',
-  'path',
-  'per_page',
-  'prev_page_url',
-  'to',
-];
 
 /** Exact JSON equality, keys in order; on failure a readable diff, and the request named. */
 function expectSameJson(actual: unknown, expected: unknown, what: string): void {

@@ -4,10 +4,9 @@
 // links are null exactly at either end; each page URL is the request with only `cursor` replaced.
 
 import { expect } from 'chai';
+import { CURSOR_ENVELOPE_KEYS } from '../support/envelope-keys';
 import { rawGet } from './http';
 import type { Expected, JsonRecord } from './reference';
-
-export const CURSOR_ENVELOPE_KEYS = ['data', 'path', 'per_page', 'next_cursor', 'next_page_url', 'prev_cursor', 'prev_page_url'];
 
 type Walk = Extract<Expected, { kind: 'cursor-walk' }>;
 

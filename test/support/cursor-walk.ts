@@ -4,8 +4,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { asRows, expectOk, objectOf, type Row } from './app';
-
-export const CURSOR_KEYS = ['data', 'path', 'per_page', 'next_cursor', 'next_page_url', 'prev_cursor', 'prev_page_url'];
+import { CURSOR_ENVELOPE_KEYS } from './envelope-keys';
 
 export interface CursorEnvelope {
   readonly data: Row[];
@@ -25,7 +24,7 @@ export async function cursorPage(get: Get, pathOrUrl: string): Promise<CursorEnv
   const res = await get(path);
   expectOk(res, path);
   const body = objectOf(res);
-  expect(Object.keys(body), `keys of ${path}`).to.deep.equal(CURSOR_KEYS);
+  expect(Object.keys(body), `keys of ${path}`).to.deep.equal(CURSOR_ENVELOPE_KEYS);
   expect(body.next_page_url === null, 'next_cursor and next_page_url null together').to.equal(body.next_cursor === null);
   expect(body.prev_page_url === null, 'prev_cursor and prev_page_url null together').to.equal(body.prev_cursor === null);
   return { ...(body as unknown as CursorEnvelope), data: asRows(body.data) };

@@ -2,6 +2,7 @@
 
 import { expect } from 'chai';
 import { buildEnvelope, pageWindow } from '../../plugin/respond';
+import { ENVELOPE_KEYS } from '../support/envelope-keys';
 
 describe('respond: page window', () => {
   it('lists every page when there are fewer than 14', () => {
@@ -26,21 +27,7 @@ describe('respond: envelope', () => {
 
   it("has Laravel's keys in order and null from/to past the end", () => {
     const envelope = buildEnvelope([], { page: 9, pageSize: 10, total: 25, path: 'http://h/api/users', pageUrl: url });
-    expect(Object.keys(envelope)).to.deep.equal([
-      'current_page',
-      'data',
-      'first_page_url',
-      'from',
-      'last_page',
-      'last_page_url',
-      'links',
-      'next_page_url',
-      'path',
-      'per_page',
-      'prev_page_url',
-      'to',
-      'total',
-    ]);
+    expect(Object.keys(envelope)).to.deep.equal(ENVELOPE_KEYS);
     expect([envelope.from, envelope.to, envelope.last_page, envelope.next_page_url, envelope.prev_page_url]).to.deep.equal([
       null,
       null,
