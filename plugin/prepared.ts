@@ -4,7 +4,7 @@
 // and would push the queries that do repeat out of the cache. The cursor's value is checked for each
 // request against the kept query's sort, and only its seek is written again (decisions.md 43).
 
-import { compiledBytes, compileQuery, cursorSql, stringBytes, type CompiledQuery } from './apply';
+import { compiledBytes, compileQuery, cursorSqlAt, stringBytes, type CompiledQuery } from './apply';
 import type { LruMap } from './caches';
 import type { CollectionCatalog } from './schema';
 import { decodeCursor, describeQuery, parseQueryString, type CursorToken } from './syntax';
@@ -61,7 +61,7 @@ function atCursor(kept: PreparedQuery, token: CursorToken): PreparedQuery {
     compiled: Object.freeze({
       ...compiled,
       paging: Object.freeze({ ...compiled.paging, cursor }),
-      cursor: cursorSql(compiled.cursor.sort, cursor),
+      cursor: cursorSqlAt(compiled.cursor, cursor),
     }),
   });
 }

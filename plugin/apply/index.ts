@@ -11,4 +11,4 @@ export {
   type Runnable,
   type ScopeHook,
 } from './query';
-export { cursorSql, keyAlias, keyTexts, type CursorSql } from './seek';
+export { cursorSqlAt, keyAlias, keyTexts, type CursorSql } from './seek';

@@ -159,6 +159,8 @@ export interface CursorSql {
   readonly signature: readonly string[];
   /** The request's sort keys, which a later request's cursor on the same query is checked against (prepared.ts). */
   readonly sort: readonly OrderKey[];
+  /** The sort terms in the reading order, from which a later request's seek is written (`cursorAt`). */
+  readonly reading: readonly SortTerm[];
 }
 
 /** `sort[name]=desc` with a `prev` cursor at `['Bob', 2]` -> read `name asc, id desc` where `(name > ? OR ... OR (name = ? AND id = ?))`. */
@@ -166,21 +168,44 @@ export function cursorSql(order: readonly OrderKey[], cursor: ValidatedCursor | 
   const terms = sortTerms(order);
   const reading = cursor?.direction === 'prev' ? reversed(terms) : terms;
   const keys = terms.map((term, i) => `${term.text} AS ${quoteIdentifier(keyAlias(i))}`);
+  const parts = {
+    order: orderSql(reading),
+    keys: Object.freeze(keys),
+    signature: Object.freeze(sortSignature(order)),
+    sort: order,
+    reading: Object.freeze(reading),
+  };
+  return seekFrom(parts, cursor);
+}
+
+/**
+ * The same query's seek for another cursor in the same direction (a later page of a kept query,
+ * prepared.ts): only what depends on the boundary values is written again.
+ */
+export function cursorSqlAt(sql: CursorSql, cursor: ValidatedCursor): CursorSql {
+  return seekFrom(sql, cursor);
+}
+
+type SeekParts = Pick<CursorSql, 'order' | 'keys' | 'signature' | 'sort' | 'reading'>;
+
+function seekFrom(parts: SeekParts, cursor: ValidatedCursor | undefined): CursorSql {
+  const { reading } = parts;
   const at = cursor?.at;
   // From the start or the end nothing lies on the other side; past a boundary, the rows up to it
   // (itself included), written on first use: the probe runs only when the boundary row is gone.
   let probe: Fragment | undefined;
   return Object.freeze({
-    order: orderSql(reading),
+    order: parts.order,
     seek: at === undefined ? undefined : seekPast(reading, at, true),
     get probe() {
       if (at !== undefined) probe ??= notPast(reading, at, seekPast(reading, at));
       return probe;
     },
     boundary: at === undefined ? undefined : cursor?.texts,
-    keys: Object.freeze(keys),
-    signature: Object.freeze(sortSignature(order)),
-    sort: order,
+    keys: parts.keys,
+    signature: parts.signature,
+    sort: parts.sort,
+    reading,
   });
 }
 
