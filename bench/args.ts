@@ -64,8 +64,9 @@ const usage = `usage: npm run bench -- [options]
   --rounds R             A/B rounds per shape (default 3)
   --connections C        autocannon connections (default 16)
   --shapes 1,2,3         shapes to run (default 1-7 and 14-18; 8-13 are 1, 3 and 6 with total=estimated, total=none;
-                         17 is a deep offset, 18 a search on posts, whose title has no trigram index; 19-21:
-                         shape 1 at page 500 by OFFSET, and by cursor at its first page and at page 500)
+                         17 is a deep offset, 18 a search on posts, whose title has no trigram index; 19-22:
+                         shape 1 at page 500 by OFFSET, and by cursor at its first page, at page 500, and
+                         walking 5,000 pages from page 500, a page further on each request)
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json

@@ -48,17 +48,21 @@ async function walkFrom(plugin: ServerProcess, shape: Shape, cursor: string): Pr
 }
 
 /**
- * Shapes with `cursor: 'deep'` get the cursor of the record page DEEP_PAGE starts with, and the
- * walk of pages from there; the others are kept.
+ * Shapes with `cursor: 'deep'` get the cursor of the record page DEEP_PAGE starts with, those with
+ * `cursor: 'walk'` that and the walk of pages from there; the others are kept.
  */
 export async function resolveCursorShapes(plugin: ServerProcess, shapes: readonly Shape[], log: (line: string) => void): Promise<Shape[]> {
   const resolved: Shape[] = [];
   for (const shape of shapes) {
-    if (shape.cursor !== 'deep') {
+    if (shape.cursor !== 'deep' && shape.cursor !== 'walk') {
       resolved.push(shape);
       continue;
     }
     const cursor = await cursorAfter(plugin, shape, (DEEP_PAGE - 1) * CURSOR_PAGE_SIZE, log);
+    if (shape.cursor === 'deep') {
+      resolved.push({ ...shape, query: withCursor(shape.query, cursor, CURSOR_PAGE_SIZE) });
+      continue;
+    }
     const walk = await walkFrom(plugin, shape, cursor);
     resolved.push({ ...shape, query: walk[0] as string, walk });
   }

@@ -1,7 +1,8 @@
 // The request shapes (1-6 from issue 5, 7 from issue 13, 8-13: shapes 1, 3 and 6 with `total=estimated`
 // and `total=none`, issue 14, run only when named with --shapes; 14-16 from issue 12: relations in
 // conditions; 17 and 18 from issue 16: a deep offset, and a search with total on a table without a
-// trigram index; 19-21 from issue 14: shape 1's rows at page 500 by OFFSET and by cursor, run only
+// trigram index; 19-22 from issue 14: shape 1's rows at page 500 by OFFSET and by cursor, and a walk
+// by cursor from there, run only
 // when named with --shapes), as raw query strings on GET /api/users (18 on /api/posts), sent exactly
 // like this by both servers' clients (a space in a key is `+`, `>` is percent-encoded).
 
@@ -10,19 +11,20 @@ export interface Shape {
   readonly label: string;
   /** Raw query string, without `?`. */
   readonly query: string;
-  /** For shapes 8-13 and 19-21: the shape whose statements (and floor endpoint) this one reuses. */
+  /** For shapes 8-13 and 19-22: the shape whose statements (and floor endpoint) this one reuses. */
   readonly base?: number;
   /** The collection, when not `users`. */
   readonly collection?: string;
   /**
    * Cursor shapes (decisions.md 43): `first` is `cursor=`; `deep` starts at the same record as page
-   * DEEP_PAGE, its cursor found by following the plugin's cursors before the run (cursor-shapes.ts).
+   * DEEP_PAGE, its cursor found by following the plugin's cursors before the run (cursor-shapes.ts);
+   * `walk` goes on from there, a page further on each request.
    */
-  readonly cursor?: 'first' | 'deep';
+  readonly cursor?: 'first' | 'deep' | 'walk';
   /**
-   * The deep cursor shape's walk: the query strings of WALK_PAGES consecutive pages from page
-   * DEEP_PAGE (the first is `query`), requested in turn as a client walking the results sends them,
-   * each with its own cursor. Set by cursor-shapes.ts before a run.
+   * The walk's query strings: WALK_PAGES consecutive pages from page DEEP_PAGE (the first is
+   * `query`), requested in turn as a client walking the results sends them, each with its own
+   * cursor. Set by cursor-shapes.ts before a run.
    */
   readonly walk?: readonly string[];
 }
@@ -67,7 +69,7 @@ const RELATION_SHAPES: readonly Shape[] = [
   { id: 16, label: 'count posts, sort by it, page 2', query: 'count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2' },
 ];
 /**
- * How many consecutive pages the deep cursor shape walks through, each its own query string: more
+ * How many consecutive pages the walk (shape 22) goes through, each its own query string: more
  * than the default plan cache (8 MiB) keeps of them, so that, as in a real walk, no page is requested
  * again while it could still be kept.
  */
@@ -79,7 +81,8 @@ const CURSOR_QUERY = `filter[status]=active&sort[created_at]=desc&per-page=${CUR
 
 /**
  * 19: page 500 by OFFSET (no count, so only the skipping differs); 20: by cursor, first page; 21: by
- * cursor from page 500 on, a different page (and cursor) on each request, as a walk sends them.
+ * cursor at page 500, the same request over and over as 19 and 20 are; 22: by cursor from page 500
+ * on, a different page (and cursor) on each request, as a walk sends them.
  */
 export const CURSOR_SHAPES: readonly Shape[] = [
   {
@@ -89,12 +92,13 @@ export const CURSOR_SHAPES: readonly Shape[] = [
     base: 1,
   },
   { id: 20, label: 'filter + sort by cursor, first page', query: `${CURSOR_QUERY}&cursor=`, cursor: 'first' },
+  { id: 21, label: `filter + sort by cursor at page ${DEEP_PAGE}`, query: `${CURSOR_QUERY}&cursor=`, base: 20, cursor: 'deep' },
   {
-    id: 21,
+    id: 22,
     label: `filter + sort by cursor, pages ${DEEP_PAGE}-${DEEP_PAGE + WALK_PAGES - 1} in turn`,
     query: `${CURSOR_QUERY}&cursor=`,
     base: 20,
-    cursor: 'deep',
+    cursor: 'walk',
   },
 ];
 
