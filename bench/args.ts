@@ -1,7 +1,7 @@
 // Reads the `npm run bench -- ...` command line into BenchOptions. Unknown flags stop the run with a usage text.
 
 import { DEFAULT_POSTS_PER_USER } from './data';
-import { DEFAULT_SHAPE_IDS, SHAPES } from './shapes';
+import { DEFAULT_SHAPE_IDS, SCALES_SHAPE_IDS, SHAPES } from './shapes';
 
 export interface BenchOptions {
   /** Users in the data set (posts `postsPerUser` x, phones for half, roles through user_roles). */
@@ -69,7 +69,8 @@ const usage = `usage: npm run bench -- [options]
                          walking 5,000 pages from page 500, a page further on each request)
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
-  --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json
+  --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json;
+                         without --shapes it runs every shape, 1-22
   --soak S               run shape 1 against the plugin for S seconds, sampling its RSS every second; its live heap
                          after a full GC (--expose-gc) before and after
   --log-level L          LOG_LEVEL of the plugin server (default warn: no per-request log lines; info logs each request)
@@ -207,7 +208,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
         throw new Error(`unknown option "${arg}"\n${usage}`);
     }
   }
-  const chosen = shapes ?? (cpuProf ? [1, 3] : [...DEFAULT_SHAPE_IDS]);
+  const chosen = shapes ?? (cpuProf ? [1, 3] : compareScales === undefined ? [...DEFAULT_SHAPE_IDS] : [...SCALES_SHAPE_IDS]);
   for (const s of chosen)
     if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
   return {

@@ -116,6 +116,9 @@ export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...REL
 /** The shapes a run takes when --shapes does not say: 1-7 and 14-18. */
 export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES].map((s) => s.id);
 
+/** The shapes --compare-scales takes when --shapes does not say: every one, so issue 14's totals and cursors are among them. */
+export const SCALES_SHAPE_IDS: readonly number[] = SHAPES.map((s) => s.id).sort((a, b) => a - b);
+
 export const COLLECTION_PATH = '/api/users';
 
 /** `/api/users`, or the shape's own collection. */
