@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
-import type { Column, RelationCatalog } from '../schema';
+import type { RelationCatalog } from '../schema';
 import { rowsAlias, type FormattedRows } from './formatted';
-import { keySql, type Fragment } from './sql';
-import { joinThrough, type ScopeSql, type Statement } from './statements';
+import type { Fragment } from './sql';
+import { joinThrough, throughOn, type ScopeSql, type Statement } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
@@ -150,11 +150,9 @@ export function joinOnBuilder(query: ModelQuery, knex: Knex, relation: RelationC
     return;
   }
   const source = through.modelClass.query(knex).modify(through.modify).as(through.table) as unknown as string;
+  // The join table's query is named after the table, so its columns keep their references.
   query.join(source, (join) => {
-    relation.relatedKeys.forEach((key, i) => {
-      const joined = { ...(through.relatedKeys[i] as Column), table: through.table };
-      join.on(knex.raw(`${keySql(key, through.keysAsText)} = ${keySql(joined, through.keysAsText)}`));
-    });
+    join.on(knex.raw(throughOn(relation, through)));
   });
 }
 

@@ -3,7 +3,7 @@
 // piece by piece to a builder otherwise, which then compiles the same text (test/unit/apply.test.ts
 // holds the two side by side).
 
-import type { Column, RelationCatalog } from '../schema';
+import type { Column, JoinTableCatalog, RelationCatalog } from '../schema';
 import type { OrderKey, ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
 import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
@@ -108,10 +108,14 @@ export function keyIn(columns: readonly string[], values: readonly unknown[]): S
 export function joinThrough(relation: RelationCatalog): string {
   const through = relation.through;
   if (through === undefined) return '';
-  const on = relation.relatedKeys
+  return ` inner join ${quoteTable(through.table)} on ${throughOn(relation, through)}`;
+}
+
+/** `"roles"."id" = "user_roles"."role_id"`: the related rows met with the join table's (as text when their types need it). */
+export function throughOn(relation: RelationCatalog, through: JoinTableCatalog): string {
+  return relation.relatedKeys
     .map((key, i) => `${keySql(key, through.keysAsText)} = ${keySql(through.relatedKeys[i] as Column, through.keysAsText)}`)
     .join(' and ');
-  return ` inner join ${quoteTable(through.table)} on ${on}`;
 }
 
 /**
