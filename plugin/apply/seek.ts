@@ -159,7 +159,7 @@ export interface CursorSql {
   readonly signature: readonly string[];
   /** The request's sort keys, which a later request's cursor on the same query is checked against (prepared.ts). */
   readonly sort: readonly OrderKey[];
-  /** The sort terms in the reading order, from which a later request's seek is written (`cursorAt`). */
+  /** The sort terms in the reading order, from which a later request's seek is written (`cursorSqlAt`). */
   readonly reading: readonly SortTerm[];
 }
 
