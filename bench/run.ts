@@ -116,6 +116,7 @@ async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: 
   const sizes = new Map<number, number>();
   const failures: string[] = [];
   for (const shape of shapes) {
+    const failed = failures.length;
     // A walk's pages are requested in the run too: a hundred of them, spread over it, are compared.
     const paths = shapePaths(shape);
     const step = Math.ceil(paths.length / 100);
@@ -131,7 +132,7 @@ async function checkBodies(plugin: ServerProcess, floor: ServerProcess, shapes: 
       if (!sizes.has(shape.id)) sizes.set(shape.id, a.body.length);
     }
     const pages = shape.walk === undefined ? '' : `, ${shape.walk.length} pages`;
-    if (failures.length === 0) log(`  shape ${shape.id}: identical bodies (${sizes.get(shape.id) ?? 0} bytes${pages})`);
+    if (failures.length === failed) log(`  shape ${shape.id}: identical bodies (${sizes.get(shape.id) ?? 0} bytes${pages})`);
   }
   if (failures.length > 0)
     throw new Error(`The plugin and the floor answer differently, so the comparison would not be fair:\n${failures.join('\n')}`);
