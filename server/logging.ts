@@ -42,7 +42,7 @@ export function requestIdFrom(given: string | undefined): string {
  * The `logger` option of the plugin. The plugin also puts a 503's database error on the request's
  * report, so the request line carries it with the request id; this logger keeps the plugin's own
  * message at debug level only, to avoid writing the same error twice. (No AsyncLocalStorage: its
- * promise hooks cost every request, measured in docs/benchmarks.md.)
+ * promise hooks cost every request, measured in docs/design/request-log-context.md.)
  */
 export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void } {
   return {

@@ -1,5 +1,5 @@
 // Expansions read inside the root's rows statement, one statement fewer than loading each relation
-// by its own (docs/benchmarks.md): a relation without a per-parent window or nested expansions, on
+// by its own (docs/design/expansions-in-one-statement.md): a relation without a per-parent window or nested expansions, on
 // plain models, sent as text. The page is a CTE; the related rows of the parents shown are read once
 // over its keys in the alias's order, at most maxRelatedRows + 1 of them (decisions.md 42), then
 // aggregated into a JSON array per parent (the select list's text forms, so records come out as the

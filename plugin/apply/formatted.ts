@@ -1,7 +1,7 @@
 // Values formatted after paging: a statement that skips or sorts rows (the root's page, a per-parent
 // window) reads the columns as stored in an inner statement, and an outer one formats only the rows
 // it returns. PostgreSQL computes a select list for every row a scan or sort passes, so `to_char` in
-// the page query formatted the 10,000 rows of `offset=9980` only to skip them (docs/benchmarks.md).
+// the page query formatted the 10,000 rows of `offset=9980` only to skip them (docs/design/deep-offset-formatting.md).
 
 import type { Column } from '../schema';
 import type { OrderKey } from '../validate';

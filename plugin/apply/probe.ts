@@ -3,7 +3,7 @@
 // of the boundary, so `prev_cursor` (or, paging backwards, `next_cursor`) is null exactly when none does.
 // The page's seek includes the boundary row, so reading it again tells that; the probe runs, on its
 // own, only when that row is gone. (Asked inside the page statement, as an `exists` in its select
-// list, the probe cost PostgreSQL a second query to plan on every page: docs/benchmarks.md.)
+// list, the probe cost PostgreSQL a second query to plan on every page: docs/design/cursor-page-statements.md.)
 
 import type { Knex } from 'knex';
 import type { ModelQuery } from './runnable';

@@ -2,7 +2,7 @@
 // the expansions it reads itself on the text path (aggregated.ts), the other expansions
 // (expansions.ts) and the count the envelope needs. Rows come back plain through knex: the response
 // needs plain rows, and Objection's model instances and eager loading cost more than the whole
-// rest of a request (docs/benchmarks.md).
+// rest of a request (docs/design/running-statements.md).
 //
 // Two ways to the same SQL. When the host has a `scope` hook, a model with its own query builder or
 // query(), or a relation modifier, the statement is an Objection query builder, so those see the

@@ -97,7 +97,7 @@ interface RunnerClient {
  * Runs statement text the way knex runs `knex.raw(sql, bindings)` (a pooled connection, or the
  * transaction's; the host's `query`, `query-response` and `query-error` events and its
  * `postProcessResponse`), without building a Raw and a Runner for it: that costs more CPU than the
- * driver does (docs/benchmarks.md). A host listening to knex's `start` event, which hands it the
+ * driver does (docs/design/running-statements.md). A host listening to knex's `start` event, which hands it the
  * builder to change, gets `knex.raw` itself.
  */
 async function runText(knex: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {

@@ -76,7 +76,7 @@ function rowValue(terms: readonly SortTerm[], values: readonly BoundValue[], inc
  * (or `<=`) when the first key is never NULL, so an index on it bounds the scan. Behind the bound the
  * disjunction is a filter, written `(...) IS TRUE` (the same rows in a WHERE): PostgreSQL then does
  * not weigh a bitmap scan for each of its arms, which took a third of a deep cursor page's planning
- * and never won over the bounded index scan (docs/benchmarks.md, "Reading the boundary row again").
+ * and never won over the bounded index scan (docs/design/cursor-page-statements.md).
  */
 function expanded(terms: readonly SortTerm[], values: readonly (BoundValue | null)[], inclusive: boolean): Fragment {
   const disjuncts: Fragment[] = [];

@@ -3,7 +3,7 @@
 // statement: the parents' keys unnested, each joined LATERAL to its own ordered, limited related
 // rows. The whole statement still reads at most maxRelatedRows + 1 rows (42). A row_number()
 // window over the parents' keys was measured too and costs as many rows as the parents have
-// related records, not as many as the windows hold (docs/benchmarks.md).
+// related records, not as many as the windows hold (docs/design/per-parent-windows.md).
 
 import type { Knex } from 'knex';
 import type { ExpansionWindow } from '../validate';

@@ -64,7 +64,7 @@ export interface Column {
  * `lower(column) LIKE lower(pattern)`, which an index on `lower(column)` serves and which costs less
  * than ILIKE where the table is scanned. Both lower-case with the database's `lower()` under the
  * column's collation (PostgreSQL's ILIKE does exactly that in a multi-byte encoding), so they match
- * the same rows (docs/benchmarks.md).
+ * the same rows (docs/design/search-comparison.md).
  */
 export interface SearchForm {
   readonly kind: 'ilike' | 'lower';
