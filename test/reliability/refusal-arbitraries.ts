@@ -48,14 +48,12 @@ function scopeArbs(query: ScopeQuery, scope: ScopeSpec, prefix: string, projecti
   if (projection && hidden.length > 0) {
     const shown = scope.fields.map((f) => f.name);
     arbs.push(
-      fc
-        .tuple(fc.constantFrom(...hidden), fc.subarray(shown, { maxLength: 2 }), fc.boolean())
-        .chain(([n, others, except]) =>
-          insertArb(others, n).map((list) => ({
-            ...query,
-            projection: { kind: except ? ('fields!' as const) : ('fields' as const), list },
-          })),
-        ),
+      fc.tuple(fc.constantFrom(...hidden), fc.subarray(shown, { maxLength: 2 }), fc.boolean()).chain(([n, others, except]) =>
+        insertArb(others, n).map((list) => ({
+          ...query,
+          projection: { kind: except ? ('fields!' as const) : ('fields' as const), list },
+        })),
+      ),
     );
   }
   return arbs;
