@@ -2,7 +2,7 @@
 // their documented JSON form (decisions.md 13, 35), and expansions under the relation's name (22, 24).
 // A model that builds its own JSON ($formatJson, virtual attributes) builds each record (34).
 
-import type { Column, RelationCatalog, ScopeCatalog } from '../schema';
+import { modelJson as throughModel, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import { formatValue, sentAsRead, type JsonValue } from './values';
 
 export type { JsonValue } from './values';
@@ -34,8 +34,7 @@ function modelJson(row: Row, scope: ShapedScope): Readonly<Record<string, unknow
       properties[column.name] = formatValue(column, row[column.name]);
     }
   }
-  const json: unknown = scope.catalog.modelClass.fromJson(properties, { skipValidation: true }).toJSON();
-  return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+  return throughModel(scope.catalog.modelClass, properties);
 }
 
 /** How one field leaves a row: its name, and how its value is reshaped (none when the driver's value is already its JSON form). */

@@ -8,6 +8,7 @@ import { introspectTables } from './introspect';
 import { customisesJson, objectionProblems } from './model-class';
 import { knexNames } from './names';
 import { buildRelations, type CatalogContext } from './relations';
+import { invisibleBecause, probeVisibility } from './visibility';
 import type { Catalog, CollectionCatalog, Column, ModelClass, RelationCatalog, ScopeCatalog } from './types';
 
 type Capability = Exclude<ListDeclaration, 'getProjectableFields'>;
@@ -23,16 +24,23 @@ function idFields(model: ModelClass, fields: TableFields, ctx: CatalogContext): 
   return ids.flatMap((id) => columnOf(fields, id, ctx.names, `${model.name}.idColumn`, ctx.problems)?.name ?? []);
 }
 
-/** A model's own scope: its fields and its declared lists (`'*'` = every column, then every projectable field). */
+/**
+ * A model's own scope: its fields and its declared lists (`'*'` = every column, then every projectable
+ * field), less what the model's own JSON hides, and for comparisons what it masks (decisions.md 47).
+ */
 function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: CatalogContext): ScopeCatalog {
   const columns = new Map<string, Column>(fields.columns);
   for (const virtual of virtualFields(model, fields.table)) if (!columns.has(virtual.name)) columns.set(virtual.name, virtual);
+  const visibility = probeVisibility(model, [...columns.values()], ctx.problems);
+  const shown = (name: string) => !visibility.hidden.has(name);
   const projectable = resolveList(
     readListDeclaration(model, 'getProjectableFields', ctx.problems),
-    [...fields.columns.keys()],
-    [...columns.keys()],
+    [...fields.columns.keys()].filter(shown),
+    [...columns.keys()].filter(shown),
     (name) =>
-      `${model.name}.getProjectableFields() names "${name}", which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}`,
+      `${model.name}.getProjectableFields() names "${name}", ` +
+      (invisibleBecause(model, visibility, name, 'projected') ??
+        `which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}`),
     ctx.problems,
   );
   const capability = (method: Capability) =>
@@ -43,6 +51,7 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
       uses[method],
       `${model.name}.${method}()`,
       `is not a projectable field of ${model.name}`,
+      (name) => invisibleBecause(model, visibility, name, 'compared'),
       ctx.problems,
     );
   return Object.freeze({

@@ -66,8 +66,9 @@ export function resolveList(
 /**
  * A sort, search or filter list (`where`, e.g. `User.getSortableFields()`) resolved against the
  * projectable fields: `'*'` is every projectable field usable that way; a name that is projectable
- * but not usable (a virtual attribute, an unordered type for sort) or not projectable at all is a
- * problem, the latter worded by `notProjectable` ("is not a projectable field of User").
+ * but not usable (a virtual attribute, an unordered type for sort, a field the model's JSON masks:
+ * `invisible` says why) or not projectable at all is a problem, the latter worded by `notProjectable`
+ * ("is not a projectable field of User").
  */
 export function resolveCapability(
   declared: readonly string[],
@@ -76,17 +77,26 @@ export function resolveCapability(
   use: 'sort' | 'condition',
   where: string,
   notProjectable: string,
+  invisible: (name: string) => string | undefined,
   problems: string[],
 ): readonly string[] {
-  const usable = projectable.filter((name) => usableFor(columns.get(name), use));
+  const usable = projectable.filter((name) => usableFor(columns.get(name), use) && invisible(name) === undefined);
   return resolveList(
     declared,
     usable,
     usable,
-    (name) =>
-      projectable.includes(name)
-        ? `${where} names "${name}", which ${use === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
-        : `${where} names "${name}", which ${notProjectable}`,
+    (name) => {
+      const why =
+        invisible(name) ??
+        `which ${
+          !projectable.includes(name)
+            ? notProjectable
+            : use === 'sort'
+              ? 'cannot be sorted (its type has no order, or it is virtual)'
+              : 'is a virtual attribute (it can only be projected)'
+        }`;
+      return `${where} names "${name}", ${why}`;
+    },
     problems,
   );
 }

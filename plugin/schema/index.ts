@@ -1,4 +1,4 @@
 export { buildCatalog } from './catalog';
 export { elementOf } from './fields';
-export { usesOwnQueryBuilder } from './model-class';
+export { modelJson, usesOwnQueryBuilder } from './model-class';
 export type * from './types';

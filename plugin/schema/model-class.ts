@@ -81,3 +81,15 @@ export function customisesJson(model: ModelClass): boolean {
   const own = model.prototype as unknown as Record<string, unknown>;
   return virtualAttributes(model).length > 0 || ['$formatJson', '$toJson', 'toJSON'].some((method) => own[method] !== base[method]);
 }
+
+/**
+ * The model's own JSON of `properties` (its field values in their JSON form): built with `fromJson`
+ * and turned back with `toJSON()`, so `$parseJson`, `$formatJson`, `$omitFromJson`, virtual
+ * attributes and an overridden `toJSON` all apply (decisions.md 34). Records are built this way, and
+ * the start-up probe (visibility.ts) goes through the very same call. Not an object: `{}`.
+ */
+export function modelJson(model: ModelClass, properties: Record<string, unknown>): Readonly<Record<string, unknown>> {
+  // `properties` is handed over: a host's `$parseJson` may change it.
+  const json: unknown = model.fromJson(properties, { skipValidation: true }).toJSON();
+  return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+}

@@ -9,6 +9,7 @@ import { columnOf, resolveCapability, resolveList, type TableFields } from './fi
 import { arrayKeyProblems, keysAsText } from './key-types';
 import { relationKind } from './model-class';
 import type { KnexNames } from './names';
+import { invisibleBecause, probeVisibility } from './visibility';
 import type { Column, JoinTableCatalog, ModelClass, RelationCatalog, RelationKind, RelationModifier, ScopeCatalog } from './types';
 
 /** What building relations needs: the tables read at start-up, the host's Knex names, the problems so far. */
@@ -96,7 +97,11 @@ function joinTable(
   };
 }
 
-/** The relation as seen from its owner: the option lists resolved against the related fields and extras. */
+/**
+ * The relation as seen from its owner: the option lists resolved against the related fields and
+ * extras, less what the related model's own JSON hides or (for comparisons) masks (decisions.md 47);
+ * the extras go through that JSON too, so they are probed with the related fields.
+ */
 function relationScope(
   where: string,
   label: string,
@@ -105,19 +110,23 @@ function relationScope(
   extras: readonly Column[],
   problems: string[],
 ): ScopeCatalog {
+  const model = related.modelClass;
   const columns = new Map(related.columns);
   for (const extra of extras) {
-    if (columns.has(extra.name))
-      problems.push(`${where}: join table extra "${extra.name}" has the name of a field of ${related.modelClass.name}`);
+    if (columns.has(extra.name)) problems.push(`${where}: join table extra "${extra.name}" has the name of a field of ${model.name}`);
     else columns.set(extra.name, extra);
   }
-  const universe = [...related.projectable, ...extras.map((e) => e.name)];
+  const visibility = probeVisibility(model, [...columns.values()], problems);
+  const invisible = (name: string, use: 'projected' | 'compared') => invisibleBecause(model, visibility, name, use);
+  const shown = (name: string) => invisible(name, 'projected') === undefined;
+  const universe = [...related.projectable, ...extras.map((e) => e.name)].filter(shown);
   const projectable = resolveList(
     decl.options.projectable_fields ?? ['*'],
-    related.projectable,
+    related.projectable.filter(shown),
     universe,
     (name) =>
-      `${where}.options.projectable_fields names "${name}", which is not a projectable field of ${related.modelClass.name} or a join table extra`,
+      `${where}.options.projectable_fields names "${name}", ` +
+      (invisible(name, 'projected') ?? `which is not a projectable field of ${model.name} or a join table extra`),
     problems,
   );
   const capability = (list: RelationOptionList, use: 'sort' | 'condition') =>
@@ -128,6 +137,7 @@ function relationScope(
       use,
       `${where}.options.${list}`,
       "is not in this relation's projectable_fields",
+      (name) => invisible(name, 'compared'),
       problems,
     );
   return Object.freeze({

@@ -1,11 +1,13 @@
 // fast-check generators of valid requests over the fixture: random combinations of every modifier,
 // logical prefixes in any case, negations, NULLs, dates and timestamps in every accepted form,
 // quoted items, expansions with alias modifiers, per-parent windows and nested expansions up to the
-// depth and count caps, pages and limit/offset. The values inside come from literals.ts.
+// depth and count caps, pages and limit/offset. The values inside come from literals.ts; now and then
+// a field the model's own JSON removes or masks is named somewhere (refusal-arbitraries.ts).
 
 import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
 import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
+import { withForbiddenField } from './refusal-arbitraries';
 import {
   ClauseSpec,
   CountSpec,
@@ -453,10 +455,10 @@ const NOISE: readonly (readonly [string, string])[] = [
 
 const encodingArb: fc.Arbitrary<Encoding> = fc.record({ raw: fc.boolean(), plus: fc.boolean() });
 
-/** A whole valid request to one of the fixture's collections. */
+/** A whole request to one of the fixture's collections: valid, or naming one field its model's JSON keeps private. */
 export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
   const collections = [...ctx.data.collections.values()];
-  const weights: Readonly<Record<string, number>> = { users: 7, posts: 2, roles: 1 };
+  const weights: Readonly<Record<string, number>> = { users: 7, posts: 2, roles: 1, members: 2, articles: 1 };
   return fc.oneof(
     ...collections.map((collection) => ({
       weight: weights[collection.name] ?? 1,
@@ -486,7 +488,8 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
               // A cursor page has no total (decisions.md 43-44): `total` beside `cursor` would be refused.
             }),
           )
-          .map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec)),
+          .map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec))
+          .chain((spec) => withForbiddenField(spec, collection)),
       ),
     })),
   );

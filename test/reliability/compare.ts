@@ -31,10 +31,35 @@ function expectLinks(links: unknown, expected: Extract<Expected, { kind: 'page' 
   expect(active, `${what}: active links`).to.deep.equal(current);
 }
 
+/** A refusal: 400 FIELD_NOT_ALLOWED with exactly the reference's problems, each its parameter, words and `allowed`. */
+function expectRefused(res: RawResponse, expected: Extract<Expected, { kind: 'refused' }>, what: string): void {
+  if (res.status !== 400) expect.fail(`${what}: expected 400, got ${res.status}: ${res.text.slice(0, 600)}`);
+  expect(res.headers['content-type'], `${what}: content type`).to.match(/^application\/problem\+json/);
+  const body = res.body as { code?: unknown; errors?: Record<string, unknown>[] };
+  expect(body.code, `${what}: code`).to.equal('FIELD_NOT_ALLOWED');
+  const errors = body.errors ?? [];
+  // An entry whose list equals an earlier one's names that entry instead (`allowed_from`).
+  const entries = errors.map((entry) => {
+    const { allowed_from: from, ...rest } = entry;
+    return typeof from === 'number' ? { ...rest, allowed: errors[from]?.allowed } : rest;
+  });
+  const wanted = expected.problems.map((p) => ({
+    code: 'FIELD_NOT_ALLOWED',
+    detail: p.detail,
+    parameter: p.parameter,
+    allowed: p.allowed,
+  }));
+  expectSameJson(entries, wanted, `${what}: problems`);
+}
+
 /** Asserts that `res` is the answer `expected` describes. */
 export function expectAnswer(res: RawResponse, expected: Expected, request: string): void {
   const what = `GET ${request}`;
   if (expected.kind === 'cursor-walk') throw new Error('a cursor walk takes several requests: cursor-walk.ts follows it');
+  if (expected.kind === 'refused') {
+    expectRefused(res, expected, what);
+    return;
+  }
   if (res.status !== 200) expect.fail(`${what}: expected 200, got ${res.status}: ${res.text.slice(0, 600)}`);
   if (expected.kind === 'array') {
     expectSameJson(res.body, expected.records, what);

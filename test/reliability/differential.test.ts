@@ -1,6 +1,7 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
 // NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
-// nested expansions, pages, limit/offset, totals, cursors walked both ways),
+// nested expansions, pages, limit/offset, totals, cursors walked both ways on every kind of sort, and
+// fields a model's own JSON removes or masks, which both must refuse alike),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
 // Fixed seed by default; FC_SEED=<n> replays or explores another seed, FC_RUNS=<n> sets the count.
@@ -21,12 +22,16 @@ import { querySpecArb } from './arbitraries';
 import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
 import { expectCursorWalk } from './cursor-walk';
 import { closeIdleSockets, rawGet } from './http';
-import { Dataset, loadDataset, textInByteOrder } from './model';
-import { serializeQuery, type ExpandSpec } from './query';
+import { Dataset, fieldOf, loadDataset, textInByteOrder } from './model';
+import { serializeQuery, type ExpandSpec, type QuerySpec } from './query';
 import { evaluate, ReferenceOptions } from './reference';
 import { addTypedColumns, RELATION_SORTS, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
+import { withBoundaryCollections } from './boundary';
+import { boundaryCollections } from './boundary-models';
 
 const DEFAULT_SEED = 20250417;
+/** The typed columns' collections and the two whose models keep fields private in their JSON (decisions.md 47). */
+const collections = { ...typedCollections, ...boundaryCollections };
 const DEFAULT_RUNS = 1500;
 
 function envNumber(name: string, fallback: number): number {
@@ -73,6 +78,31 @@ async function expectSameStatementsThroughBuilders(
   await same(compiled.expansions, parents);
 }
 
+/** The kinds of root sort a cursor walk can have: by key count, direction, what the key is and its type, and the collection. */
+const SORT_KINDS = [
+  'no sort',
+  'one key',
+  'several keys',
+  'descending',
+  'relation field',
+  'count',
+  ...['integer', 'bigint', 'numeric', 'text', 'boolean', 'date', 'timestamptz', 'enum', 'array'].map((type) => `${type} field`),
+  ...['users', 'posts', 'roles', 'members', 'articles'].map((name) => `on ${name}`),
+];
+
+function sortKinds(spec: QuerySpec, data: Dataset): string[] {
+  const { sorts } = spec.root;
+  const collection = data.collections.get(spec.collection);
+  const kinds = [sorts.length === 0 ? 'no sort' : sorts.length === 1 ? 'one key' : 'several keys', `on ${spec.collection}`];
+  if (sorts.some((s) => /^(-|d|des|desc|descending)$/i.test(s.word))) kinds.push('descending');
+  for (const { field } of sorts) {
+    if (field.includes('.')) kinds.push('relation field');
+    else if (field.endsWith('_count') && collection?.fields.every((f) => f.name !== field)) kinds.push('count');
+    else if (collection !== undefined) kinds.push(`${fieldOf(collection, field).type} field`);
+  }
+  return kinds;
+}
+
 describe('differential: the API against the reference evaluator', function () {
   let db: TestDatabase | undefined;
   let app: TestApp | undefined;
@@ -86,12 +116,12 @@ describe('differential: the API against the reference evaluator', function () {
     // Searches on timestamps match their text form, which follows the session time zone.
     db = await createTestDatabase({ timezone: 'UTC' });
     await addTypedColumns(db.knex);
-    data = await loadDataset(db.knex, TYPED_USER_FIELDS, RELATION_SORTS);
+    data = withBoundaryCollections(await loadDataset(db.knex, TYPED_USER_FIELDS, RELATION_SORTS));
     const collation = await textInByteOrder(db.knex);
     textOrder = collation.byteOrder;
     if (!textOrder) console.log(`    collation ${collation.collation}: text ordering is left out of the generated queries`);
-    app = await startApp(db.knex, { collections: typedCollections, maxRows: DIFFERENTIAL_MAX_ROWS });
-    resolved = resolveOptions({ knex: db.knex, collections: typedCollections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    app = await startApp(db.knex, { collections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    resolved = resolveOptions({ knex: db.knex, collections, maxRows: DIFFERENTIAL_MAX_ROWS });
     catalog = await buildCatalog(db.knex, resolved.collections);
   });
 
@@ -113,7 +143,8 @@ describe('differential: the API against the reference evaluator', function () {
     const seed = envNumber('FC_SEED', DEFAULT_SEED);
     const numRuns = envNumber('FC_RUNS', DEFAULT_RUNS);
     let executed = 0;
-    const shapes = { nested: 0, windows: 0, cursors: 0 };
+    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0 };
+    const walkedSorts = new Map<string, number>();
     const started = Date.now();
     const property = fc.asyncProperty(querySpecArb({ data: dataset, textOrder }), async (spec) => {
       executed += 1;
@@ -123,8 +154,14 @@ describe('differential: the API against the reference evaluator', function () {
       const raw = serializeQuery(spec);
       const path = `/api/${spec.collection}?${raw}`;
       const expected = evaluate(spec, raw, dataset, options);
+      if (expected.kind === 'refused') {
+        shapes.refused += 1;
+        expectAnswer(await rawGet(origin, path), expected, path);
+        return;
+      }
       if (expected.kind === 'cursor-walk') {
         shapes.cursors += 1;
+        for (const kind of sortKinds(spec, dataset)) walkedSorts.set(kind, (walkedSorts.get(kind) ?? 0) + 1);
         const second = await expectCursorWalk(origin, path, raw, expected);
         if (second !== undefined) await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, second, dataset);
       } else {
@@ -137,8 +174,17 @@ describe('differential: the API against the reference evaluator', function () {
     } finally {
       console.log(
         `    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; ` +
-          `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor)`,
+          `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor, ` +
+          `${shapes.refused} refused for a field the model's JSON keeps private)`,
       );
+      console.log(`    sorts walked by cursor: ${[...walkedSorts].map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
     }
+    // Every kind of sort the generator makes is walked by cursor in the default run (a smaller run may miss some).
+    if (numRuns >= DEFAULT_RUNS)
+      expect(
+        SORT_KINDS.filter((kind) => !walkedSorts.has(kind)),
+        'sorts never walked by cursor',
+      ).to.deep.equal([]);
+    expect(shapes.refused, 'requests naming a field the JSON keeps private').to.be.greaterThan(0);
   });
 });

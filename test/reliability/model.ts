@@ -31,6 +31,10 @@ export interface ScopeSpec {
   readonly sortable: readonly string[];
   readonly searchable: readonly string[];
   readonly filterable: readonly string[];
+  /** Columns the model's own JSON removes (decisions.md 47): in no list, never named. */
+  readonly hidden?: readonly string[];
+  /** Fields the model's own JSON masks, with what it shows for a stored text (decisions.md 47). */
+  readonly masks?: ReadonlyMap<string, (value: string) => string>;
 }
 
 export interface RelationSpec {

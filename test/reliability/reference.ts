@@ -1,8 +1,8 @@
-// The reference evaluator: the expected answer to a valid QuerySpec over the fixture rows held in
+// The reference evaluator: the expected answer to a QuerySpec over the fixture rows held in
 // memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
 // sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, relations in
-// conditions 36-39, nested expansion and per-parent windows 40-41, cursors 43, totals 44). It shares
-// no code with plugin/.
+// conditions 36-39, nested expansion and per-parent windows 40-41, cursors 43, totals 44, the fields
+// a model's own JSON hides or masks 47: reference-refusals.ts). It shares no code with plugin/.
 
 import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
 import {
@@ -19,6 +19,7 @@ import {
   QuerySpec,
   WindowSpec,
 } from './query';
+import { refusals, type ExpectedRefusal } from './reference-refusals';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -65,7 +66,9 @@ export type Expected =
   | { readonly kind: 'page'; readonly envelope: ExpectedPage }
   | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage }
   /** `cursor=`: every record, in order, over the pages the cursors lead through (cursor-walk.ts follows them). */
-  | { readonly kind: 'cursor-walk'; readonly records: JsonRecord[]; readonly perPage: number; readonly base: string };
+  | { readonly kind: 'cursor-walk'; readonly records: JsonRecord[]; readonly perPage: number; readonly base: string }
+  /** A field named outside its modifier's list, the model's JSON hiding or masking it included (decisions 8, 47). */
+  | { readonly kind: 'refused'; readonly problems: readonly ExpectedRefusal[] };
 
 // ---- conditions -----------------------------------------------------------------------------
 
@@ -302,9 +305,14 @@ function outputFields(scope: ScopeSpec, query: ScopeQuery): FieldSpec[] {
   return scope.fields.filter((f) => !projection.list.includes(f.name));
 }
 
-function project(fields: readonly FieldSpec[], row: StoredRow): JsonRecord {
+/** The requested fields of a row; a field the model's JSON masks, as it masks it (decision 47). */
+function project(fields: readonly FieldSpec[], row: StoredRow, masks: ScopeSpec['masks']): JsonRecord {
   const record: JsonRecord = {};
-  for (const field of fields) record[field.name] = outputField(field, row[field.name] ?? null);
+  for (const field of fields) {
+    const value = outputField(field, row[field.name] ?? null);
+    const mask = masks?.get(field.name);
+    record[field.name] = mask !== undefined && typeof value === 'string' ? mask(value) : value;
+  }
   return record;
 }
 
@@ -336,6 +344,7 @@ function windowed(rows: readonly StoredRow[], window: WindowSpec | null): Stored
 
 /** A record's fields, then each expansion under its relation's name, nested ones inside (decisions 22, 40). */
 function withExpansions(
+  scope: ScopeSpec,
   relations: readonly RelationSpec[],
   expands: readonly ExpandSpec[],
   data: Dataset,
@@ -343,7 +352,7 @@ function withExpansions(
   fields: readonly FieldSpec[],
   root?: { readonly reach: Reach; readonly counts: readonly CountSpec[] },
 ): JsonRecord {
-  const record = project(fields, row);
+  const record = project(fields, row, scope.masks);
   // At the root, counts after the fields, before the expansions (decision 39).
   if (root !== undefined) for (const count of root.counts) record[`${count.relation}_count`] = countOf(row, count, root.reach);
   for (const expand of expands) {
@@ -352,7 +361,7 @@ function withExpansions(
     // Alias modifiers choose related records, never parents (decision 23).
     const related = shape(relation.scope, expand.scope, relation.related(row, data));
     const records = windowed(related.rows, expand.window).map((r) =>
-      withExpansions(relation.relations, expand.expands, data, r, related.fields),
+      withExpansions(relation.scope, relation.relations, expand.expands, data, r, related.fields),
     );
     record[relation.name] = relation.cardinality === 'many' ? records : (records[0] ?? null);
   }
@@ -433,9 +442,13 @@ function simpleEnvelope(
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
   if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
+  const refused = refusals(spec, collection);
+  if (refused.length > 0) return { kind: 'refused', problems: refused };
   const reach: Reach = { data, relations: collection.relations, counts: spec.counts };
   const { rows, fields } = shape(collection, spec.root, data.rows.get(collection.table) ?? [], reach, spec.has);
-  const records = rows.map((row) => withExpansions(collection.relations, spec.expands, data, row, fields, { reach, counts: spec.counts }));
+  const records = rows.map((row) =>
+    withExpansions(collection, collection.relations, spec.expands, data, row, fields, { reach, counts: spec.counts }),
+  );
   const paging = spec.paging;
   if (paging.kind === 'cursor') {
     return {
