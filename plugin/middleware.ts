@@ -144,9 +144,24 @@ function scopeHook(ctx: Context, options: ResolvedOptions): ScopeHook | undefine
   const { scope, scopeModel } = options;
   if (scope === undefined && scopeModel === undefined) return undefined;
   return async (label: string, query: ModelQuery) => {
-    if (scopeModel !== undefined) await scopeModel(ctx, query.modelClass() as unknown as ModelClass, query, label);
-    if (scope !== undefined) await scope(ctx, label, query);
+    if (scopeModel !== undefined) await unrun(query, () => scopeModel(ctx, query.modelClass() as unknown as ModelClass, query, label));
+    if (scope !== undefined) await unrun(query, () => scope(ctx, label, query));
   };
+}
+
+/**
+ * Awaits a host hook without letting it run the query it was handed. Objection builders are
+ * thenable, so a hook that returns the builder (`(ctx, label, query) => query.where(...)`, or any
+ * async hook ending in `return query`) would have it run, unfinished, where its result is awaited:
+ * its `then` is hidden while the hook runs, and the hook's result is ignored.
+ */
+async function unrun(query: ModelQuery, hook: () => unknown): Promise<void> {
+  Object.defineProperty(query, 'then', { value: undefined, configurable: true, writable: true });
+  try {
+    await hook();
+  } finally {
+    delete (query as { then?: unknown }).then;
+  }
 }
 
 /** What the pipeline needs from the request: the raw query, the collection URL and the scope hook. */

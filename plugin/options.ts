@@ -87,11 +87,15 @@ export interface QueryModifiersOptions {
   readonly authorize?: (ctx: Context, collection: string) => AuthorizeResult | Promise<AuthorizeResult>;
   /**
    * Restricts a model wherever its records are read (the collection, every expansion at any depth,
-   * every count, explain): called with the model class of each query. Awaited; may be async.
+   * every count, explain): called with the model class of each query. Awaited; may be async. What it
+   * returns is ignored: returning the query (`=> query.where(...)`) does not run it.
    */
-  readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => void | Promise<void>;
-  /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
-  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
+  readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => unknown;
+  /**
+   * Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited;
+   * may be async. What it returns is ignored: returning the query does not run it.
+   */
+  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => unknown;
   readonly logger?: { error(message: string, error?: unknown): void };
   /**
    * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
