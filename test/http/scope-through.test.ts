@@ -1,4 +1,4 @@
-// A many-to-many relation whose related model a hook restricts (decisions.md 31, 36–41): every way the
+// A many-to-many relation whose related model a hook restricts (docs/query-language.md): every way the
 // root reads related records through the join table (a dot path, has/has!, a count, a sort by it, a
 // plain, windowed or nested expansion) joins through the join table and keeps the hook's restriction,
 // whichever hook restricts it and however the hook is written. A hook that returns the query it was
