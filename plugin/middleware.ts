@@ -5,6 +5,7 @@
 import * as crypto from 'node:crypto';
 import type { Context } from 'koa';
 import type { ModelQuery, ScopeHook } from './apply';
+import { cachingFor, type Caching } from './cache-headers';
 import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
@@ -53,13 +54,14 @@ const sha1: (text: string) => string =
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
 /**
- * Sends a JSON body with status 200, a weak ETag and the given Cache-Control; answers 304 when the
- * client's If-None-Match already names this body.
+ * Sends a JSON body with status 200, a weak ETag, the given Cache-Control and Vary headers; answers
+ * 304 when the client's If-None-Match already names this body.
  */
-export function renderJson(ctx: Context, body: unknown, cacheControl = 'no-cache'): void {
+export function renderJson(ctx: Context, body: unknown, caching: Caching): void {
   const text = JSON.stringify(body);
   ctx.status = 200;
-  ctx.set('Cache-Control', cacheControl);
+  ctx.set('Cache-Control', caching.cacheControl);
+  for (const header of caching.vary) ctx.vary(header);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.etag = `W/"${sha1(text)}"`;
   if (ctx.fresh) {
@@ -70,24 +72,19 @@ export function renderJson(ctx: Context, body: unknown, cacheControl = 'no-cache
   ctx.type = 'application/json; charset=utf-8';
 }
 
-function cacheControlFor(options: ResolvedOptions, collection: string): string {
-  const setting = options.cacheControl;
-  if (typeof setting === 'string') return setting;
-  return Object.prototype.hasOwnProperty.call(setting, collection) ? (setting[collection] as string) : 'no-cache';
-}
-
 function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): void {
   const serializing = performance.now();
   if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
-  renderJson(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cacheControlFor(options, collection));
+  renderJson(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
   const { parse, query, serialize, statements } = outcome.metrics;
+  report(ctx).statements = statements;
+  if (!options.serverTiming) return;
   const ms = (n: number) => n.toFixed(2);
   const server = options.replicas?.revealServer === true && report(ctx).server !== undefined ? `, db;desc="${report(ctx).server}"` : '';
   ctx.set(
     'Server-Timing',
     `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}${server}`,
   );
-  report(ctx).statements = statements;
 }
 
 /** Runs the authorize hook for `collection` (a collection name, `_meta` or `_explain`). */
@@ -144,9 +141,24 @@ function scopeHook(ctx: Context, options: ResolvedOptions): ScopeHook | undefine
   const { scope, scopeModel } = options;
   if (scope === undefined && scopeModel === undefined) return undefined;
   return async (label: string, query: ModelQuery) => {
-    if (scopeModel !== undefined) await scopeModel(ctx, query.modelClass() as unknown as ModelClass, query, label);
-    if (scope !== undefined) await scope(ctx, label, query);
+    if (scopeModel !== undefined) await unrun(query, () => scopeModel(ctx, query.modelClass() as unknown as ModelClass, query, label));
+    if (scope !== undefined) await unrun(query, () => scope(ctx, label, query));
   };
+}
+
+/**
+ * Awaits a host hook without letting it run the query it was handed. Objection builders are
+ * thenable, so a hook that returns the builder (`(ctx, label, query) => query.where(...)`, or any
+ * async hook ending in `return query`) would have it run, unfinished, where its result is awaited:
+ * its `then` is hidden while the hook runs, and the hook's result is ignored.
+ */
+async function unrun(query: ModelQuery, hook: () => unknown): Promise<void> {
+  Object.defineProperty(query, 'then', { value: undefined, configurable: true, writable: true });
+  try {
+    await hook();
+  } finally {
+    delete (query as { then?: unknown }).then;
+  }
 }
 
 /** What the pipeline needs from the request: the raw query, the collection URL and the scope hook. */

@@ -53,6 +53,14 @@ export const optionsSchema = {
           maximum: 3600,
           default: 5,
         },
+        plannerEstimatesUnderScope: {
+          description:
+            "With a scope or scopeModel hook, total=estimated past estimateAbove answers estimateAbove + 1 (a lower bound), since the planner's " +
+            'estimate counts the rows the hooks hide too; true (or true per collection name) gives the estimate anyway, which tells clients ' +
+            'roughly how many hidden rows there are.',
+          oneOf: [{ type: 'boolean' }, { type: 'object', additionalProperties: { type: 'boolean' } }],
+          default: false,
+        },
       },
     },
     maxRows: {
@@ -94,7 +102,10 @@ export const optionsSchema = {
       oneOf: [{ const: false }, { type: 'object' }],
     },
     cacheControl: {
-      description: 'Cache-Control of successful responses: one value for all, or per collection name.',
+      description:
+        'Cache-Control of successful responses: one value for all, or per collection name. With an authorize, scope or scopeModel hook, ' +
+        'a value without public, private, s-maxage or no-store gets "private, " in front (default "private, no-cache"); public or ' +
+        's-maxage there needs vary.',
       oneOf: [
         { type: 'string', minLength: 1 },
         { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
@@ -167,6 +178,19 @@ export const optionsSchema = {
       ],
       default: false,
     },
+    vary: {
+      description:
+        'The request headers the hooks read (e.g. ["Authorization", "X-Tenant"]), added to Vary on every answer so a shared cache keeps ' +
+        'one copy per caller; required with a public or s-maxage cacheControl on a mount with hooks.',
+      type: 'array',
+      items: { type: 'string', pattern: "^[A-Za-z0-9!#$%&'+.^_`|~-]+$" },
+      default: [],
+    },
+    serverTiming: {
+      description: 'Send Server-Timing (parse, query and serialize durations) on collection answers.',
+      type: 'boolean',
+      default: false,
+    },
     replicas: {
       description:
         'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, readAfter, revealServer}. ' +
@@ -189,7 +213,8 @@ export const optionsSchema = {
             },
             readAfter: { description: 'readAfter(ctx): the WAL position the answer must include (read-your-writes); may be async.' },
             revealServer: {
-              description: 'Name the answering server in Server-Timing (db;desc="replica-1").',
+              description:
+                'Name the answering server in Server-Timing (db;desc="replica-1"); Server-Timing is sent only with serverTiming: true.',
               type: 'boolean',
               default: false,
             },

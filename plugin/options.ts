@@ -9,6 +9,7 @@ import type { ModelQuery } from './apply';
 import type { ModelClass } from './schema';
 import type { TotalMode } from './syntax';
 import { optionsSchema } from './options-schema';
+import { sharedCacheProblems } from './cache-headers';
 
 /** A read replica: its Knex instance, or one with the name logs and Server-Timing use (default `replica-<n>`). */
 export type ReplicaServer = Knex | { readonly name: string; readonly knex: Knex };
@@ -28,7 +29,7 @@ export interface ReplicaOptions {
    * Undefined or empty: any usable replica. A value that is not a WAL position: the primary.
    */
   readonly readAfter?: (ctx: Context) => string | undefined | Promise<string | undefined>;
-  /** Name the server that answered in `Server-Timing` (`db;desc="replica-1"`); default false. */
+  /** Name the server that answered in `Server-Timing` (`db;desc="replica-1"`), sent only with `serverTiming: true`; default false. */
   readonly revealServer?: boolean;
 }
 
@@ -61,6 +62,13 @@ export interface QueryModifiersOptions {
      * count still runs on every request, so a total of at most `estimateAbove` is always exact.
      */
     readonly estimateTtlSeconds?: number;
+    /**
+     * With a `scope` or `scopeModel` hook, `total=estimated` past `estimateAbove` answers
+     * `estimateAbove + 1` (a lower bound): the planner's estimate is table-wide and moves with the
+     * rows the hooks hide. `true` (or per collection name) gives the planner's estimate anyway,
+     * which lets a client watch how many hidden rows there are, roughly. Default false.
+     */
+    readonly plannerEstimatesUnderScope?: boolean | Readonly<Record<string, boolean>>;
   };
   readonly maxRows?: number;
   readonly limits?: {
@@ -76,8 +84,21 @@ export interface QueryModifiersOptions {
   };
   /** CORS for the plugin's routes (options of @koa/cors); off when absent or false. */
   readonly cors?: false | cors.Options;
-  /** Cache-Control of 200 responses: one value, or per collection name (others get `no-cache`). */
+  /**
+   * Cache-Control of 200 and 304 responses: one value, or per collection name (others get `no-cache`).
+   * With an `authorize`, `scope` or `scopeModel` hook, a value that does not say who may keep it
+   * (`public`, `private`, `s-maxage`, `no-store`) gets `private, ` in front; `public` or `s-maxage`
+   * there needs `vary` (docs/configuration.md).
+   */
   readonly cacheControl?: string | Readonly<Record<string, string>>;
+  /**
+   * The request headers the hooks read (e.g. `['Authorization', 'X-Tenant']`), added to `Vary` on
+   * every answer, so a shared cache keeps one copy per caller. Required for a `public` or `s-maxage`
+   * `cacheControl` on a mount with hooks.
+   */
+  readonly vary?: readonly string[];
+  /** Send `Server-Timing` (parse, query and serialize durations) on collection answers; default false. */
+  readonly serverTiming?: boolean;
   /**
    * Admin UI at `path` (default /admin) and `<prefix>/_meta`. `explain: true` (default false) adds
    * `<prefix>/_explain`, which shows SQL, bindings and plans, scope conditions included, to the clients
@@ -87,11 +108,15 @@ export interface QueryModifiersOptions {
   readonly authorize?: (ctx: Context, collection: string) => AuthorizeResult | Promise<AuthorizeResult>;
   /**
    * Restricts a model wherever its records are read (the collection, every expansion at any depth,
-   * every count, explain): called with the model class of each query. Awaited; may be async.
+   * every count, explain): called with the model class of each query. Awaited; may be async. What it
+   * returns is ignored: returning the query (`=> query.where(...)`) does not run it.
    */
-  readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => void | Promise<void>;
-  /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
-  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
+  readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => unknown;
+  /**
+   * Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited;
+   * may be async. What it returns is ignored: returning the query does not run it.
+   */
+  readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => unknown;
   readonly logger?: { error(message: string, error?: unknown): void };
   /**
    * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
@@ -115,6 +140,7 @@ export interface ResolvedOptions {
   readonly estimateAbove: number;
   /** 0: every estimate planned anew. */
   readonly estimateTtlSeconds: number;
+  readonly plannerEstimatesUnderScope: boolean | Readonly<Record<string, boolean>>;
   readonly maxRows: number;
   readonly maxQueryLength: number;
   readonly maxClauses: number;
@@ -124,6 +150,8 @@ export interface ResolvedOptions {
   readonly maxRelatedRows: number;
   readonly cors: cors.Options | undefined;
   readonly cacheControl: string | Readonly<Record<string, string>>;
+  readonly vary: readonly string[];
+  readonly serverTiming: boolean;
   readonly admin: { readonly path: string; readonly explain: boolean } | undefined;
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
@@ -222,6 +250,7 @@ function codeProblems(options: QueryModifiersOptions): string[] {
         problems.push(`pagination.total.${name} names no collection`);
     }
   }
+  problems.push(...sharedCacheProblems(options));
   return problems;
 }
 
@@ -244,6 +273,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     total: options.pagination?.total ?? 'exact',
     estimateAbove: options.pagination?.estimateAbove ?? 10000,
     estimateTtlSeconds: options.pagination?.estimateTtlSeconds ?? 5,
+    plannerEstimatesUnderScope: options.pagination?.plannerEstimatesUnderScope ?? false,
     maxRows: options.maxRows ?? 1000,
     maxQueryLength: limits.maxQueryLength ?? 8192,
     maxClauses: limits.maxClauses ?? 50,
@@ -254,6 +284,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
     cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,
     cacheControl: options.cacheControl ?? 'no-cache',
+    vary: options.vary ?? [],
+    serverTiming: options.serverTiming === true,
     // Explain shows what the API hides (scope conditions, hidden columns in SQL): only on request.
     admin: options.admin ? { path: options.admin.path ?? '/admin', explain: options.admin.explain === true } : undefined,
     authorize: options.authorize,

@@ -1,10 +1,12 @@
 // How a page's envelope gets its total (decisions.md 26 and 44): the page itself when it shows the
 // end of the results, else a count (exact), or a count capped at `estimateAbove` + 1 rows followed,
 // past that, by PostgreSQL's planner estimate (estimated), which is kept for
-// `pagination.estimateTtlSeconds`; totals are kept in the totals cache when it is on.
+// `pagination.estimateTtlSeconds`, or under a scope hook by that count alone (a lower bound); totals
+// are kept in the totals cache when it is on.
 
 import type { PlannedQueries, Row, Runnable } from './apply';
 import type { TotalsCache } from './caches';
+import type { ResolvedOptions } from './options';
 import type { ValidatedTotal } from './validate';
 
 export interface PageTotal {
@@ -21,9 +23,25 @@ export interface PageTotalRequest {
   readonly total: Exclude<ValidatedTotal, { kind: 'none' }>;
   /** How many records the page holds. */
   readonly shown: number;
+  /**
+   * Whether the planner's estimate may be given past `estimateAbove`: not under a scope hook unless
+   * the collection opts in (`pagination.plannerEstimatesUnderScope`), since it counts hidden rows.
+   */
+  readonly plannerEstimates: boolean;
 }
 
 const countOf = (rows: readonly Row[]): number => Number(rows[0]?.count ?? 0);
+
+/**
+ * Whether `total=estimated` may give the planner's estimate for `collection`: without a `scope` or
+ * `scopeModel` hook, or where the collection opts in (`pagination.plannerEstimatesUnderScope`).
+ */
+export function plannerEstimatesFor(options: ResolvedOptions, collection: string): boolean {
+  if (options.scope === undefined && options.scopeModel === undefined) return true;
+  const setting = options.plannerEstimatesUnderScope;
+  if (typeof setting === 'boolean') return setting;
+  return Object.prototype.hasOwnProperty.call(setting, collection) && setting[collection] === true;
+}
 
 /** The top node's `Plan Rows` of an `EXPLAIN (FORMAT JSON)` result (one row, one column). */
 export function planRows(rows: readonly Row[]): number {
@@ -38,17 +56,18 @@ export function planRows(rows: readonly Row[]): number {
 /**
  * Exact up to `estimateAbove` records (the capped count, run on every request), the planner's
  * estimate past it, never below `estimateAbove` + 1; the estimate as kept in `estimates` when it is
- * there and fresh, else planned now (one more statement).
+ * there and fresh, else planned now (one more statement). Without `planner`, `estimateAbove` + 1
+ * past it: what the capped count proves, and nothing about the rows a scope hides.
  */
 async function estimate(
   queries: NonNullable<PlannedQueries['estimated']>,
-  estimateAbove: number,
+  { estimateAbove, planner }: { readonly estimateAbove: number; readonly planner: boolean },
   ran: () => void,
   estimates: TotalsCache | undefined,
 ): Promise<number> {
   ran();
   const counted = countOf(await queries.capped.rows());
-  if (counted <= estimateAbove) return counted;
+  if (counted <= estimateAbove || !planner) return counted;
   const plan = () => {
     ran();
     return queries.estimate.rows().then(planRows);
@@ -82,7 +101,7 @@ export async function findTotal(
   if (mode.kind === 'estimated' && queries === undefined) throw new Error('koa-query-modifiers: no estimate statements were planned');
   const [statement, find] =
     mode.kind === 'estimated' && queries !== undefined
-      ? [queries.capped, () => estimate(queries, mode.estimateAbove, ran, estimates)]
+      ? [queries.capped, () => estimate(queries, { estimateAbove: mode.estimateAbove, planner: request.plannerEstimates }, ran, estimates)]
       : [
           planned.count,
           () => {

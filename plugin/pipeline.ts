@@ -8,7 +8,7 @@ import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor, lookBehind } from './cursor-page';
-import { findTotal } from './page-total';
+import { findTotal, plannerEstimatesFor } from './page-total';
 import {
   buildCursorEnvelope,
   buildEnvelope,
@@ -131,7 +131,17 @@ export async function runPipeline(
     });
     return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
   }
-  const found = await findTotal(planned, { page: paging.page, pageSize: paging.pageSize, total: paging.total, shown: rows.length }, caches);
+  const found = await findTotal(
+    planned,
+    {
+      page: paging.page,
+      pageSize: paging.pageSize,
+      total: paging.total,
+      shown: rows.length,
+      plannerEstimates: plannerEstimatesFor(options, collection.name),
+    },
+    caches,
+  );
   statements += found.statements;
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {

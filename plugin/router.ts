@@ -4,6 +4,7 @@
 import cors from '@koa/cors';
 import type Router from '@koa/router';
 import { registerAdminRoutes } from './admin/routes';
+import { cachingFor } from './cache-headers';
 import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderFault, renderJson } from './middleware';
 import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
@@ -42,7 +43,7 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
     `${resolved.prefix}/openapi.json`,
     guarded(resolved, async (ctx) => {
       await authorize(ctx, resolved, '_openapi');
-      renderJson(ctx, openApi);
+      renderJson(ctx, openApi, cachingFor(resolved));
     }),
   );
   const caches = createCaches(resolved);

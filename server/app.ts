@@ -74,6 +74,15 @@ export function cachesFromEnv(env: {
   return settings;
 }
 
+/**
+ * Whether the demo sends Server-Timing: while developing, not under `NODE_ENV=production`, where its
+ * durations would tell every client how the database is doing.
+ * Example: `serverTimingFromEnv({ NODE_ENV: 'production' })` -> false.
+ */
+export function serverTimingFromEnv(env: { readonly NODE_ENV?: string | undefined }): boolean {
+  return env.NODE_ENV !== 'production';
+}
+
 const COLLECTIONS = { users: User, posts: Post, phones: Phone, roles: Role };
 
 function normalisePrefix(prefix: string | undefined): string {

@@ -3,7 +3,7 @@
 // ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import type http from 'node:http';
 import type { Knex } from 'knex';
-import { cachesFromEnv, createApp } from './app';
+import { cachesFromEnv, createApp, serverTimingFromEnv } from './app';
 import { corsFromEnv } from './cors';
 import { closeKnex, createKnex, createReplicaKnexes, databaseKind } from './db';
 import { prepareDemoDatabase } from './demo/setup';
@@ -85,8 +85,11 @@ async function main(logger: Logger): Promise<void> {
       logger,
       caches: cachesFromEnv(env),
       explain: env.ADMIN_EXPLAIN === 'true',
-      // The demo names the answering server in Server-Timing, so a reader can watch requests move.
-      plugin: replicas.length === 0 ? undefined : { replicas: { servers: replicas, revealServer: true } },
+      // With replicas the demo names the answering server in Server-Timing, so a reader can watch requests move.
+      plugin: {
+        serverTiming: serverTimingFromEnv(env),
+        ...(replicas.length === 0 ? {} : { replicas: { servers: replicas, revealServer: true } }),
+      },
     });
     const server = createHttpServer(app, logger);
     installShutdown(server, [knex, ...replicas], logger);

@@ -3,6 +3,7 @@
 
 import type Router from '@koa/router';
 import { authorize, findCollection, guarded, pipelineRequest, renderJson, type RouteContext } from '../middleware';
+import { cachingFor } from '../cache-headers';
 import type { ResolvedOptions } from '../options';
 import type { Catalog } from '../schema';
 import { explainRequest } from './explain';
@@ -17,12 +18,16 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
     `${prefix}/_meta`,
     guarded(options, async (ctx) => {
       await authorize(ctx, options, '_meta');
-      renderJson(ctx, {
-        collections: [...catalog.keys()],
-        prefix,
-        openapi: `${prefix}/openapi.json`,
-        explain: await mayExplain(ctx, options),
-      });
+      renderJson(
+        ctx,
+        {
+          collections: [...catalog.keys()],
+          prefix,
+          openapi: `${prefix}/openapi.json`,
+          explain: await mayExplain(ctx, options),
+        },
+        cachingFor(options),
+      );
     }),
   );
   router.get(
@@ -30,7 +35,7 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
     guarded(options, async (ctx) => {
       const collection = await findCollection(ctx, catalog, options, ctx.params.collection ?? '');
       await authorize(ctx, options, collection.name);
-      renderJson(ctx, describeCollection(collection, options));
+      renderJson(ctx, describeCollection(collection, options), cachingFor(options));
     }),
   );
   // Off unless the host asks for it: a hook that answers `true` to everything must not open it.
@@ -43,7 +48,7 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
         await authorize(ctx, options, '_explain');
         await authorize(ctx, options, collection.name);
         const request = pipelineRequest(ctx, options, collection);
-        renderJson(ctx, await explainRequest(collection, options, request, ctx.query.explain === 'plan'));
+        renderJson(ctx, await explainRequest(collection, options, request, ctx.query.explain === 'plan'), cachingFor(options));
       }),
     );
   }

@@ -81,8 +81,9 @@ export function derivedText(rows: RelatedRows, extra: readonly string[] = []): F
 }
 
 /**
- * The derived table as the relation's Objection query: the client's conditions, then the relation's
- * `modify`, then the host's hooks for `<collection>.<relation>`, awaited before it is used. Written as
+ * The derived table as the relation's Objection query: joined through its join table, the client's
+ * conditions, then the relation's `modify`, then the host's hooks for `<collection>.<relation>`,
+ * awaited before it is used. Written as
  * one `?` binding, which knex compiles in parentheses: the same text as derivedText's when nothing
  * was added.
  */
@@ -95,10 +96,12 @@ export async function derivedBuilder(
   const { relation } = rows;
   const query: ModelQuery = relation.scope.modelClass.query(knex);
   query.select(knex.raw([...keySelect(relation), ...extra].join(', ')));
+  // The join table first, as Objection's own relation queries have it: the select list names it,
+  // and the relation's `modify` and the hooks may too.
+  joinOnBuilder(query, knex, relation);
   applyConditions(query, rows.groups.map(relatedGroup));
   if (relation.modify !== undefined) query.modify(relation.modify);
   await hook?.(relation.scope.label, query);
-  joinOnBuilder(query, knex, relation);
   return fragment('?', [query.toKnexQuery()]);
 }
 

@@ -48,8 +48,8 @@ export function relationParts(relation: RelationCatalog): RelationParts {
 }
 
 /**
- * The related model's builder with the compiled select list and order, the alias's conditions, the
- * relation's `modify`, the host's hooks (awaited, with the relation's path) and the join table; the
+ * The related model's builder with the compiled select list and order, the join table, the alias's
+ * conditions, the relation's `modify` and the host's hooks (awaited, with the relation's path); the
  * caller adds which parents it is for. Wrapped in an object: a builder is thenable, so an async
  * function returning it bare would run it.
  */
@@ -57,9 +57,10 @@ export async function relatedBuilder(knex: Knex, expansion: CompiledExpansion, h
   const { relation, scope } = expansion;
   const query: ModelQuery = scope.catalog.modelClass.query(knex);
   applySelectAndOrder(query, knex, scope.select, scope.order);
+  // The join table first (its owner keys are selected), so the hooks are handed a whole relation query.
+  joinOnBuilder(query, knex, relation);
   applyConditions(query, scope.where);
   if (relation.modify !== undefined) query.modify(relation.modify);
   await hook?.(scope.catalog.label, query);
-  joinOnBuilder(query, knex, relation);
   return { query };
 }

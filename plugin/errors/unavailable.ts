@@ -1,6 +1,8 @@
 // Owns the line between "the database cannot serve right now" (503 SERVICE_UNAVAILABLE, worth a
-// retry) and every other server-side fault (500): by SQLSTATE class, a few single SQLSTATEs, and the
-// kind of driver error, looking through the wrappers Objection and knex put around the driver's.
+// retry) and every other server-side fault (500): by SQLSTATE class, a few single SQLSTATEs, a table
+// or column gone since start-up, and the kind of driver error, looking through the wrappers Objection
+// and knex put around the driver's. A statement written wrongly, by the plugin or a host hook, is a
+// fault, never "unavailable".
 
 /** SQLSTATE classes (first two characters) in which every condition means the database cannot serve. */
 const unavailableClasses: ReadonlySet<string> = new Set([
@@ -22,10 +24,19 @@ const unavailableCodes: ReadonlySet<string> = new Set([
   '25006', // read_only_sql_transaction: a standby, or default_transaction_read_only
   '25P03', // idle_in_transaction_session_timeout: the session was ended
   '25P04', // transaction_timeout: cut like a statement timeout
-  // The catalog checked every table and column at start-up, so one missing at run time means the
-  // database changed under the app (restored without it, dropped, renamed), not a bad statement.
-  '42P01', // undefined_table
-  '42703', // undefined_column
+]);
+
+/**
+ * Statement errors that mean a table or column the catalog read at start-up is gone (the database
+ * changed under the app: restored without it, dropped, renamed), told apart from a statement
+ * written wrongly by the routine that raised them. The SQLSTATE alone cannot: 42P01 is also
+ * "missing FROM-clause entry", a statement naming a table it never joined. The routine is the name
+ * of PostgreSQL's function, which pg and PGlite both pass on and `lc_messages` does not translate,
+ * unlike the message. Without a routine it stays a fault.
+ */
+const goneObjects: ReadonlyMap<string, string> = new Map([
+  ['42P01', 'parserOpenTable'], // relation "members" does not exist (not errorMissingRTE: missing FROM-clause entry)
+  ['42703', 'errorMissingColumn'], // column members.status does not exist
 ]);
 
 /** Node's errors on the socket to the database: refused, reset, unreachable, name not resolved. */
@@ -67,13 +78,19 @@ function isSqlState(code: string): boolean {
   return /^[0-9A-Z]{5}$/.test(code);
 }
 
-function isUnavailableLayer(layer: { code?: unknown; name?: unknown; message?: unknown; syscall?: unknown }): boolean {
-  const { code, name, message, syscall } = layer;
+function isUnavailableLayer(layer: { code?: unknown; name?: unknown; message?: unknown; syscall?: unknown; routine?: unknown }): boolean {
+  const { code, name, message, syscall, routine } = layer;
   if (typeof code === 'string') {
     if (socketCodes.has(code)) return true;
     // A Unix socket that is missing (ENOENT) or refused (EACCES) while connecting: the server is not there.
     if (syscall === 'connect') return true;
-    if (isSqlState(code)) return unavailableClasses.has(code.slice(0, 2)) || unavailableCodes.has(code);
+    if (isSqlState(code)) {
+      return (
+        unavailableClasses.has(code.slice(0, 2)) ||
+        unavailableCodes.has(code) ||
+        (routine !== undefined && goneObjects.get(code) === routine)
+      );
+    }
     return false;
   }
   // Knex's pool gave up waiting for a connection (acquireConnectionTimeout). Not any `TimeoutError`:
@@ -87,7 +104,9 @@ function isUnavailableLayer(layer: { code?: unknown; name?: unknown; message?: u
  * Whether `error` means the database cannot serve right now (answered 503 SERVICE_UNAVAILABLE with
  * Retry-After), as opposed to a fault of the plugin or the host (500). Example: the error of a
  * query on a dropped database (SQLSTATE 3D000, wrapped by Objection as `DBError` with the driver's
- * error as `nativeError`) -> true; `invalid input syntax for type integer` (22P02) -> false.
+ * error as `nativeError`) -> true; `relation "members" does not exist` (42P01 from parserOpenTable)
+ * -> true; `missing FROM-clause entry for table "role_user"` (42P01 from errorMissingRTE) -> false;
+ * `invalid input syntax for type integer` (22P02) -> false.
  */
 export function isUnavailable(error: unknown): boolean {
   // Objection wraps driver errors (DBError and its subclasses) and keeps the original as
@@ -98,6 +117,7 @@ export function isUnavailable(error: unknown): boolean {
       name?: unknown;
       message?: unknown;
       syscall?: unknown;
+      routine?: unknown;
       nativeError?: unknown;
       cause?: unknown;
     };

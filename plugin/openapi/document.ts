@@ -7,6 +7,7 @@ import { collectionParameters, pagingParameters } from './parameters';
 import { relationParameters } from './relation-parameters';
 import { collectionSchemas, schemaNames, sharedSchemas } from './schemas';
 import { totalParameter } from './totals';
+import { cachingFor } from '../cache-headers';
 import type { JsonSchema } from './value-forms';
 
 export interface OpenApiInfo {
@@ -52,10 +53,30 @@ function okResponse(collection: CollectionCatalog, options: ResolvedOptions): Js
       'page parameter is present (the simple page envelope with `total=none`, the cursor envelope with `cursor`).',
     headers: {
       ETag: { description: 'A weak validator of the representation.', schema: { type: 'string' } },
+      'Cache-Control': {
+        description: 'Who may keep the answer and how long; `private` where the answer depends on who asks.',
+        schema: { type: 'string', example: cachingFor(options, collection.name).cacheControl },
+      },
+      ...(options.vary.length === 0
+        ? {}
+        : {
+            Vary: {
+              description: 'The request headers the answer depends on.',
+              schema: { type: 'string', example: options.vary.join(', ') },
+            },
+          }),
       'X-Result-Truncated': {
         description: `\`true\` when a bare array was cut at ${options.maxRows} records; paginate or narrow the query.`,
         schema: { type: 'string', enum: ['true'] },
       },
+      ...(options.serverTiming
+        ? {
+            'Server-Timing': {
+              description: 'Milliseconds spent parsing, querying and serializing (`parse;dur=0.12, query;dur=1.50, serialize;dur=0.08`).',
+              schema: { type: 'string' },
+            },
+          }
+        : {}),
     },
     content: {
       'application/json': {

@@ -2,6 +2,7 @@
 // collection's default, and Laravel's simple paginator envelope that `total=none` returns.
 
 import type { ResolvedOptions } from '../options';
+import { plannerEstimatesFor } from '../page-total';
 import type { CollectionCatalog } from '../schema';
 import { totalModes } from '../syntax';
 import { defaultTotalMode } from '../validate';
@@ -10,14 +11,17 @@ import type { JsonSchema } from './value-forms';
 /** `total` for one collection: its schema's default is the collection's default mode. */
 export function totalParameter(collection: CollectionCatalog, options: ResolvedOptions): JsonSchema {
   const mode = defaultTotalMode(options, collection.name);
+  const past = plannerEstimatesFor(options, collection.name)
+    ? "PostgreSQL's planner estimate (never below that number plus one)"
+    : `${options.estimateAbove + 1}, a lower bound (the planner's estimate would count records hidden from this client)`;
   return {
     name: 'total',
     in: 'query',
     required: false,
     description:
       `How a page envelope gets its total (default here: \`${mode}\`). \`exact\` counts every matching record. ` +
-      `\`estimated\` counts up to ${options.estimateAbove} matching records and past that gives PostgreSQL's planner estimate ` +
-      '(never below that number plus one); the envelope then ends with `total_is_estimate`. `none` returns the simple ' +
+      `\`estimated\` counts up to ${options.estimateAbove} matching records and past that gives ${past}; ` +
+      'the envelope then ends with `total_is_estimate`. `none` returns the simple ' +
       'envelope (no `total`, `last_page`, `last_page_url` or `links`) without counting. Ignored without page parameters; ' +
       'any other value is a 400.',
     schema: { type: 'string', enum: [...totalModes], default: mode },

@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import supertest from 'supertest';
-import { cachesFromEnv, createApp, type AppOptions } from '../../server/app';
+import { cachesFromEnv, createApp, serverTimingFromEnv, type AppOptions } from '../../server/app';
 import { corsFromEnv } from '../../server/cors';
 import { prepareDemoDatabase } from '../../server/demo/setup';
 import { createLogger } from '../../server/logging';
@@ -103,6 +103,24 @@ describe('demo server: probes, logs, CORS', function () {
       expect(createLogger({ LOG_LEVEL: 'debug' }).level).to.equal('debug');
       expect(createLogger({ LOG_LEVEL: 'bogus' }).level).to.equal('info');
       expect(createLogger({}).level).to.equal('info');
+    });
+  });
+
+  describe('Server-Timing', function () {
+    it('is on unless NODE_ENV=production', function () {
+      expect(serverTimingFromEnv({})).to.equal(true);
+      expect(serverTimingFromEnv({ NODE_ENV: 'development' })).to.equal(true);
+      expect(serverTimingFromEnv({ NODE_ENV: 'production' })).to.equal(false);
+    });
+
+    it('is sent with the setting, and not without it', async function () {
+      const auth = `Bearer ${TOKEN}`;
+      await start({ plugin: { serverTiming: serverTimingFromEnv({ NODE_ENV: 'development' }) } });
+      const timed = await request().get('/api/users?limit=1').set('Authorization', auth).expect(200);
+      expect(timed.headers['server-timing']).to.match(/^parse;dur=\d+\.\d\d, query;dur=\d+\.\d\d, serialize;dur=\d+\.\d\d$/);
+      await start({ plugin: { serverTiming: serverTimingFromEnv({ NODE_ENV: 'production' }) } });
+      const untimed = await request().get('/api/users?limit=1').set('Authorization', auth).expect(200);
+      expect(untimed.headers['server-timing']).to.equal(undefined);
     });
   });
 

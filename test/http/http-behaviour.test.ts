@@ -8,7 +8,7 @@ import { expectProblem, expectProblemAt } from '../support/problems';
 
 describe('http behaviour', function () {
   describe('conditional GET and caching headers', function () {
-    const h = useApp({ cacheControl: { posts: 'public, max-age=60' } });
+    const h = useApp({ cacheControl: { posts: 'public, max-age=60' }, serverTiming: true });
 
     it('gives every 200 a weak ETag that changes with the body', async function () {
       const a = await h.get('/api/users?fields=id&limit=2');

@@ -138,6 +138,7 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
         knex,
         {
           replicas: { servers: replicaKnexes, revealServer: true, ...replicaSettings },
+          serverTiming: true,
           logger: { error: (message: string) => logged.push(message) },
         },
         { onReport: (report) => reports.push(report === undefined ? undefined : { ...report }) },
@@ -192,6 +193,7 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
       const { knex, replicas: replicaKnexes, statements } = servers();
       const started = await serve(knex, {
         replicas: { servers: replicaKnexes, revealServer: true, checkIntervalMs: 100 },
+        serverTiming: true,
         // The planner's estimate asked on every request, not kept.
         pagination: { estimateAbove: 1, estimateTtlSeconds: 0 },
         logger: { error: (message: string) => logged.push(message) },

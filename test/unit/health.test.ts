@@ -34,7 +34,7 @@ describe('GET /ready (demo server)', function () {
   });
 
   for (const [what, error] of [
-    ['a table gone (42P01)', Object.assign(new Error('relation "posts" does not exist'), { code: '42P01' })],
+    ['a table gone (42P01)', Object.assign(new Error('relation "posts" does not exist'), { code: '42P01', routine: 'parserOpenTable' })],
     ['the database dropped (3D000)', Object.assign(new Error('database "x" does not exist'), { code: '3D000' })],
     ['connections refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' })],
   ] as const) {

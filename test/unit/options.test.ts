@@ -41,3 +41,26 @@ describe('options: planCache', function () {
     });
   }
 });
+
+describe('options: vary, serverTiming, plannerEstimatesUnderScope', function () {
+  it('default to no Vary headers, no Server-Timing and no planner estimates under a scope', function () {
+    const resolved = resolve({});
+    expect([resolved.vary, resolved.serverTiming, resolved.plannerEstimatesUnderScope]).to.deep.equal([[], false, false]);
+    expect(resolve({ vary: ['X-Tenant'], serverTiming: true }).vary).to.deep.equal(['X-Tenant']);
+    expect(resolve({ pagination: { plannerEstimatesUnderScope: { people: true } } }).plannerEstimatesUnderScope).to.deep.equal({
+      people: true,
+    });
+  });
+
+  for (const [name, options] of [
+    ['vary', { vary: 'Authorization' }],
+    ['vary', { vary: ['X Tenant'] }],
+    ['vary', { vary: ['*'] }],
+    ['serverTiming', { serverTiming: 'yes' }],
+    ['plannerEstimatesUnderScope', { pagination: { plannerEstimatesUnderScope: 'people' } }],
+  ] as const) {
+    it(`refuses ${JSON.stringify(options)} at start-up, naming ${name}`, function () {
+      expect(() => resolve(options as unknown as Partial<QueryModifiersOptions>)).to.throw(new RegExp(`invalid options[\\s\\S]*${name}`));
+    });
+  }
+});

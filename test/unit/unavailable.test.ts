@@ -39,8 +39,6 @@ describe('isUnavailable (503 classification)', function () {
     ['25006', 'read_only_sql_transaction'],
     ['25P03', 'idle_in_transaction_session_timeout'],
     ['25P04', 'transaction_timeout'],
-    ['42P01', 'undefined_table at run time'],
-    ['42703', 'undefined_column at run time'],
   ];
   for (const [code, what] of unavailable) {
     it(`${code} ${what} is unavailable, bare and wrapped`, function () {
@@ -68,6 +66,36 @@ describe('isUnavailable (503 classification)', function () {
       expect(isUnavailable(wrapped(pgError(code)))).to.equal(false);
     });
   }
+
+  /** As pg and PGlite report a statement error: the SQLSTATE and the PostgreSQL function that raised it. */
+  const raisedBy = (code: string, routine: string | undefined, message: string): Error =>
+    Object.assign(pgError(code, message), routine === undefined ? {} : { routine, file: 'parse_relation.c', position: '8' });
+
+  it('a table or column gone since start-up is unavailable, told by the routine that raised it', function () {
+    for (const error of [
+      raisedBy('42P01', 'parserOpenTable', 'relation "members" does not exist'),
+      raisedBy('42703', 'errorMissingColumn', 'column members.status does not exist'),
+      // The message is translated with lc_messages; the routine is not.
+      raisedBy('42P01', 'parserOpenTable', "la relation « members » n'existe pas"),
+    ]) {
+      expect(isUnavailable(error), error.message).to.equal(true);
+      expect(isUnavailable(wrapped(error)), error.message).to.equal(true);
+    }
+  });
+
+  it('a statement written wrongly is a fault, though it shares the SQLSTATE of a dropped table', function () {
+    for (const error of [
+      raisedBy('42P01', 'errorMissingRTE', 'missing FROM-clause entry for table "role_user"'),
+      raisedBy('42P01', 'errorMissingRTE', 'invalid reference to FROM-clause entry for table "users"'),
+      // In English, but without the routine nothing tells a dropped table from a bad statement.
+      raisedBy('42P01', undefined, 'relation "members" does not exist'),
+      raisedBy('42703', undefined, 'column members.status does not exist'),
+      raisedBy('42703', 'ParseFuncOrColumn', 'column members.status does not exist'),
+    ]) {
+      expect(isUnavailable(error), error.message).to.equal(false);
+      expect(isUnavailable(wrapped(error)), error.message).to.equal(false);
+    }
+  });
 
   it('Node socket errors are unavailable, also a missing Unix socket while connecting', function () {
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']) {
