@@ -1,7 +1,7 @@
-// A cursor's content (decisions.md 43): a small JSON array naming the direction it pages in, the
-// sort it was made for and the boundary row's sort values in their text forms. What a client holds
-// is this content sealed (cursor-seal.ts); this file knows neither keys nor models: whether the sort
-// and the values fit the request is the validate stage's question.
+// A cursor's content (docs/query-language.md, "Cursors: cursor"): a small JSON array naming the
+// direction it pages in, the sort it was made for and the boundary row's sort values in their text
+// forms. What a client holds is this content sealed (cursor-seal.ts); this file knows neither keys
+// nor models: whether the sort and the values fit the request is the validate stage's question.
 
 /** Which side of the boundary a cursor's page lies on, in the request's sort order. */
 export type CursorDirection = 'next' | 'prev';

@@ -1,8 +1,9 @@
-// Validates `cursor` (decisions.md 43, 48): the parameters it cannot be combined with, the page size,
-// and the cursor itself: opened with the mount's seal for this collection (a cursor that does not open
-// is refused before any of its values is read), then checked against the request's sort (the same keys
-// and directions) and each boundary value against its key's type with the coercion a filter value
-// gets. A refusal names no field, type or value: a cursor's content is the server's, not the client's.
+// Validates `cursor` (docs/query-language.md, "Cursors: cursor"): the parameters it cannot be
+// combined with, the page size, and the cursor itself: opened with the mount's seal for this
+// collection (a cursor that does not open is refused before any of its values is read), then checked
+// against the request's sort (the same keys and directions) and each boundary value against its
+// key's type with the coercion a filter value gets. A refusal names no field, type or value: a
+// cursor's content is the server's, not the client's.
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { Column } from '../schema';

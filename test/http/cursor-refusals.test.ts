@@ -1,9 +1,9 @@
-// Cursors a client did not get from the API (decisions.md 43, 45, 48): ones that do not open (not
-// sealed, tampered with, or sealed for another collection), made for another sort, or sealed (with a
-// leaked key) holding values their sort keys cannot hold, are 400 INVALID_CURSOR naming no field, type
-// or value, never a 5xx; `cursor` with page, limit, offset or total is CONFLICTING_PARAMETERS. And
-// cursors over the column types beyond the basics (enums, arrays, jsonb, real, intervals, inet) walk
-// every record once.
+// Cursors a client did not get from the API (docs/query-language.md, "Cursors: cursor"): ones that
+// do not open (not sealed, tampered with, or sealed for another collection), made for another sort,
+// or sealed (with a leaked key) holding values their sort keys cannot hold, are 400 INVALID_CURSOR
+// naming no field, type or value, never a 5xx; `cursor` with page, limit, offset or total is
+// CONFLICTING_PARAMETERS. And cursors over the column types beyond the basics (enums, arrays, jsonb,
+// real, intervals, inet, tsvector, tsquery) walk every record once.
 
 import { expect } from 'chai';
 import { expectOk, objectOf, useApp } from '../support/app';

@@ -213,8 +213,9 @@ describe('hostile input (reliability)', function () {
       '&',
       '[',
       ']',
-      // Cursors a client forged (decisions.md 43, 48): hostile values, for the default order and for sort[name],
-      // readable (they never open) and sealed with the test apps' key (what a leaked key could make).
+      // Cursors a client forged (docs/query-language.md, "Cursors: cursor"): hostile values, for the
+      // default order and for sort[name], readable (they never open) and sealed with the test apps'
+      // key (what a leaked key could make).
       cursor(['id:asc'], 'next', ['99999999999999999999']),
       cursor(['id:asc'], 'prev', [`${MARK}'; drop table users; --`]),
       cursor(['name:asc', 'id:asc'], 'next', [MARK, '1']),
