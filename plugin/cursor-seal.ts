@@ -103,8 +103,46 @@ function sealedBytes(text: string): Buffer | undefined {
 }
 
 /**
+ * A map that keeps at least its newest `size` entries and at most twice as many: when the newer of
+ * its two generations is full, the older is dropped whole (deleting a Map's oldest entry one at a
+ * time makes V8 walk over the deleted ones to find the next).
+ */
+class Recent<V> {
+  private newer = new Map<string, V>();
+  private older = new Map<string, V>();
+
+  constructor(private readonly size: number) {}
+
+  get(key: string): V | undefined {
+    return this.newer.get(key) ?? this.older.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (this.newer.size >= this.size) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(key, value);
+  }
+}
+
+/** How many cursors each mount remembers at least, either way; only content this long or shorter is remembered. */
+const RECENT = 512;
+const RECENT_CONTENT = 256;
+
+const frozenCopy = (token: CursorToken): CursorToken =>
+  Object.freeze({
+    sort: Object.freeze([...token.sort]),
+    direction: token.direction,
+    at: token.at === null ? null : Object.freeze([...token.at]),
+  });
+
+/**
  * The seal of a mount: `cursorSecret` as given (a string, or a list whose first entry seals and
- * every entry opens), or a random key for this process when there is none.
+ * every entry opens), or a random key for this process when there is none. The same content always
+ * seals to the same text, so the texts of the cursors it sealed or opened lately are remembered: a
+ * walk opens the cursor the page before sealed, and the first page of a query seals the same one
+ * for every client, without the cipher.
  */
 export function createCursorSeal(secret: string | readonly string[] | undefined): CursorSeal {
   const secrets = secret === undefined ? [ephemeralSecret()] : typeof secret === 'string' ? [secret] : secret;
@@ -122,21 +160,40 @@ export function createCursorSeal(secret: string | readonly string[] | undefined)
     }
     return data;
   };
+  const sealed = new Recent<string>(RECENT);
+  const opened = new Recent<CursorToken>(RECENT);
+  const openAnew = (collection: string, text: string): CursorToken | undefined => {
+    const bytes = sealedBytes(text);
+    if (bytes === undefined) return undefined;
+    const data = associated(collection);
+    for (const key of keys) {
+      const padded = decrypt(key, data, bytes);
+      if (padded === undefined) continue;
+      const content = unpad(padded);
+      return content === undefined ? undefined : readCursorContent(content);
+    }
+    return undefined;
+  };
   return Object.freeze({
     ephemeral: secret === undefined,
-    seal: (collection: string, token: CursorToken) =>
-      encrypt(sealing, associated(collection), pad(writeCursorContent(token))).toString('base64url'),
+    seal(collection: string, token: CursorToken): string {
+      const content = writeCursorContent(token);
+      if (content.length > RECENT_CONTENT) return encrypt(sealing, associated(collection), pad(content)).toString('base64url');
+      // Collection names hold no NUL, so neither key can be another collection's.
+      const kept = sealed.get(`${collection}\u0000${content}`);
+      if (kept !== undefined) return kept;
+      const text = encrypt(sealing, associated(collection), pad(content)).toString('base64url');
+      sealed.set(`${collection}\u0000${content}`, text);
+      // What open() gives for this text: this token, frozen as an opened one is.
+      opened.set(`${collection}\u0000${text}`, frozenCopy(token));
+      return text;
+    },
     open(collection: string, text: string): CursorToken | undefined {
-      const sealed = sealedBytes(text);
-      if (sealed === undefined) return undefined;
-      const data = associated(collection);
-      for (const key of keys) {
-        const padded = decrypt(key, data, sealed);
-        if (padded === undefined) continue;
-        const content = unpad(padded);
-        return content === undefined ? undefined : readCursorContent(content);
-      }
-      return undefined;
+      const kept = opened.get(`${collection}\u0000${text}`);
+      if (kept !== undefined) return kept;
+      const token = openAnew(collection, text);
+      if (token !== undefined && text.length <= 2 * RECENT_CONTENT) opened.set(`${collection}\u0000${text}`, token);
+      return token;
     },
   });
 }

@@ -88,6 +88,19 @@ describe('sealed cursors', function () {
     expect([...lengths.keys()]).to.deep.equal([64, 96, 128, 160, 192, 224, 256]);
   });
 
+  it('opens a cursor it sealed lately as one it sealed long ago, and as another instance with the secret does', function () {
+    const tokens = Array.from({ length: 3000 }, (_, i): CursorToken => ({ ...TOKEN, at: [`${i}@example.com`, String(i)] }));
+    const texts = tokens.map((token) => seal.seal('users', token));
+    const elsewhere = createCursorSeal(NEW);
+    for (const i of [0, 1, 1500, 2998, 2999]) {
+      expect(seal.open('users', texts[i] ?? ''), `cursor ${i}`).to.deep.equal(tokens[i]);
+      expect(elsewhere.open('users', texts[i] ?? ''), `cursor ${i} elsewhere`).to.deep.equal(tokens[i]);
+      expect(seal.open('posts', texts[i] ?? ''), `cursor ${i} for posts`).to.equal(undefined);
+      expect(elsewhere.seal('users', tokens[i] as CursorToken)).to.equal(texts[i]);
+    }
+    expect(Object.isFrozen(seal.open('users', texts[2999] ?? ''))).to.equal(true);
+  });
+
   it('gives the same cursor for the same position, and another for another', function () {
     expect(seal.seal('users', TOKEN)).to.equal(seal.seal('users', TOKEN));
     expect(seal.seal('users', TOKEN)).to.not.equal(seal.seal('posts', TOKEN));
