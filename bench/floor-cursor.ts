@@ -1,9 +1,12 @@
 // The floor's keyset pages (shapes 20 and 21, decisions.md 43), written by hand as a careful developer
-// would: the cursor decoded (base64url JSON, the plugin's format, so the bodies match), a seek on
+// would: the cursor opened (sealed as the plugin seals it, with the plugin's own module and the run's
+// CURSOR_SECRET, so the bodies match and sealing costs both sides the same), a seek on
 // `(created_at, id)` in the index's order (created_at descending, id ascending) from the boundary row
 // on, itself included (read again, it tells that a previous page exists), one row read past the page,
 // a probe for a previous page only when the boundary row is gone (bounded by `created_at` so the index
 // bounds it), and Laravel's cursor envelope.
+
+import { createCursorSeal } from '../plugin/cursor-seal';
 
 type Run = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
 type Row = Record<string, unknown>;
@@ -16,19 +19,18 @@ interface Cursor {
   readonly at: [string, string] | null;
 }
 
+const seal = createCursorSeal(process.env.CURSOR_SECRET);
+
 function decode(text: string): Cursor | undefined {
   if (text === '') return undefined;
-  const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as {
-    sort: string[];
-    dir: 'next' | 'prev';
-    at: [string, string] | null;
-  };
+  const token = seal.open('users', text);
+  if (token === undefined) throw new Error('a cursor that does not open');
   if (token.sort.join() !== SORT.join()) throw new Error('a cursor of another sort');
-  return { dir: token.dir, at: token.at };
+  return { dir: token.direction, at: token.at as [string, string] | null };
 }
 
 const encode = (dir: 'next' | 'prev', row: Row): string =>
-  Buffer.from(JSON.stringify({ sort: SORT, dir, at: [row.__at, String(row.id)] }), 'utf8').toString('base64url');
+  seal.seal('users', { sort: SORT, direction: dir, at: [row.__at as string, String(row.id)] });
 
 /**
  * Rows after (`next`) or before (`prev`) the boundary, in the order they are read, led by a bound on `created_at` the index range

@@ -7,14 +7,14 @@
 // With BENCH_MODEL_JSON=1 the demo models override `$formatJson` (returning what Objection's would), so
 // the plugin builds every record through the model: the cost of a host model that customises its JSON.
 // It serves the explain view, which the bench reads before a run to tell the statements a shape runs.
-// Env: DATABASE_URL (the bench database), DATABASE_REPLICA_URLS (its replicas, for --replica), PORT (0 = any), PLAN_CACHE and TOTALS_CACHE_SECONDS (as the
-// demo server reads them); prints `listening <port>` when ready.
+// Env: DATABASE_URL (the bench database), DATABASE_REPLICA_URLS (its replicas, for --replica), PORT (0 = any), PLAN_CACHE, TOTALS_CACHE_SECONDS and
+// CURSOR_SECRET (as the demo server reads them); prints `listening <port>` when ready.
 
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import { Model, type Pojo } from 'objection';
 import { queryModifiers } from '../plugin';
-import { cachesFromEnv, createApp } from '../server/app';
+import { cachesFromEnv, createApp, cursorSecretFromEnv } from '../server/app';
 import { closeKnex, createKnex, createReplicaKnexes } from '../server/db';
 import { Phone, Post, Role, User } from '../server/demo/models';
 import { newCounters, serveBench } from './bench-server';
@@ -31,6 +31,7 @@ async function bareApp(knex: Knex): Promise<Koa> {
     prefix: '/api',
     admin: { explain: true },
     ...cachesFromEnv(process.env),
+    cursorSecret: cursorSecretFromEnv(process.env),
     ...pagination,
   });
   const app = new Koa();
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
       : await createApp({
           knex,
           caches: cachesFromEnv(process.env),
+          cursorSecret: cursorSecretFromEnv(process.env),
           // The explain view tells the bench which statements a shape runs; it is never requested under load.
           explain: true,
           plugin: { ...pagination, ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }) },

@@ -34,10 +34,20 @@ export interface StartOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/** Every server of a run seals cursors with this secret, so the floor opens the plugin's cursors and writes the same ones. */
+const BENCH_CURSOR_SECRET = 'the benchmark seals its cursors with this secret';
+
 /** Spawns `node <flags> <script>` with PORT=0 and waits for its `listening <port>` line. */
 export function startServer(options: StartOptions): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), options.script], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: '0', NODE_ENV: 'production', ...options.env },
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      PORT: '0',
+      NODE_ENV: 'production',
+      CURSOR_SECRET: BENCH_CURSOR_SECRET,
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -6,7 +6,8 @@
 
 import { keyAlias, keyTexts, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
 import { isUnavailable, raise } from './errors';
-import { encodeCursor, type CursorDirection } from './syntax';
+import type { CursorDirection, CursorToken } from './syntax';
+import { UNFIT_VALUE } from './validate';
 
 export interface CursorPage {
   /** The records' rows in the request's order, without the key columns. */
@@ -35,8 +36,17 @@ export async function lookBehind(probe: Runnable | undefined, readBoundary: bool
   return { found: (await probe.rows()).length > 0, statements: 1 };
 }
 
-/** `rows` (read in the reading order, one past the page) and what lies behind -> the page and its cursors. */
-export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly Row[], behind: boolean): CursorPage {
+/**
+ * `rows` (read in the reading order, one past the page) and what lies behind -> the page and its
+ * cursors, each sealed by `seal` (the mount's seal for this collection, cursor-seal.ts).
+ */
+export function cursorPage(
+  paging: CursorPaging,
+  sql: CursorSql,
+  read: readonly Row[],
+  behind: boolean,
+  seal: (token: CursorToken) => string,
+): CursorPage {
   const direction: CursorDirection = paging.cursor?.direction ?? 'next';
   const page = read.slice(0, paging.pageSize);
   if (direction === 'prev') page.reverse();
@@ -47,7 +57,7 @@ export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly 
   const last = page[page.length - 1];
   // An empty page past a boundary: every record lies on the other side, so that page starts at the start or the end.
   const make = (towards: CursorDirection, row: Row | undefined): string =>
-    encodeCursor({ sort: sql.signature, direction: towards, at: row === undefined ? null : keyTexts(row, count) });
+    seal({ sort: sql.signature, direction: towards, at: row === undefined ? null : keyTexts(row, count) });
   const nextCursor = hasNext ? make('next', last) : null;
   const prevCursor = hasPrev ? make('prev', first) : null;
   for (const row of page) {
@@ -59,9 +69,26 @@ export function cursorPage(paging: CursorPaging, sql: CursorSql, read: readonly 
   return { rows: page, nextCursor, prevCursor };
 }
 
+/** `unnamed portal parameter $2 = '...'`: PostgreSQL's context of an error met while reading a bound value as its type. */
+const readingParameter = /^(unnamed portal|portal ".*") parameter \$\d+/s;
+
+/**
+ * Whether the database refused a value it was handed, rather than the statement: a data exception
+ * (SQLSTATE class 22), a program limit (class 54: a seventh array dimension, a tsvector word too
+ * long), or any error met while reading a bound value as its type (a tsquery's syntax error is 42601).
+ */
+function refusedValue(error: unknown): boolean {
+  const { code, where } = (error ?? {}) as { code?: unknown; where?: unknown };
+  if (typeof code !== 'string') return false;
+  return code.startsWith('22') || code.startsWith('54') || (typeof where === 'string' && readingParameter.test(where));
+}
+
 /**
  * A cursor's values of types checked only by the database (`other`, arrays: decisions.md 43) are read
- * as `?::type`; a data exception (SQLSTATE class 22) then means the cursor was edited: INVALID_CURSOR.
+ * as `?::type` (every other value of such a page is checked before SQL, or compared as text), so the
+ * database's refusal of a value means the cursor holds what its key cannot: INVALID_CURSOR. A cursor
+ * opens only when this server sealed it, so that takes a leaked key or a fault of the plugin's; it is
+ * still no 5xx.
  */
 export async function guardCursor<T>(compiled: CompiledQuery, running: Promise<T>): Promise<T> {
   const { paging } = compiled;
@@ -69,12 +96,7 @@ export async function guardCursor<T>(compiled: CompiledQuery, running: Promise<T
   try {
     return await running;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (isUnavailable(error) || typeof code !== 'string' || !code.startsWith('22')) throw error;
-    return raise(
-      'INVALID_CURSOR',
-      'cursor',
-      '`cursor` has a value its sort key cannot hold: use a `next_cursor` or `prev_cursor` as given',
-    );
+    if (isUnavailable(error) || !refusedValue(error)) throw error;
+    return raise('INVALID_CURSOR', 'cursor', `\`cursor\` ${UNFIT_VALUE}`);
   }
 }

@@ -222,5 +222,14 @@ export const optionsSchema = {
         },
       ],
     },
+    cursorSecret: {
+      description:
+        'The secret cursors are sealed with (AES-256-GCM under a key derived from it): at least 32 characters, the same on every instance; ' +
+        'or a list whose first entry seals and every entry opens, to rotate it. Absent: a random key per process (cursors do not survive a restart).',
+      oneOf: [
+        { type: 'string', minLength: 32 },
+        { type: 'array', minItems: 1, items: { type: 'string', minLength: 32 } },
+      ],
+    },
   },
 } as const;

@@ -6,6 +6,7 @@ import Ajv from 'ajv';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ModelQuery } from './apply';
+import { createCursorSeal, type CursorSeal } from './cursor-seal';
 import type { ModelClass } from './schema';
 import type { TotalMode } from './syntax';
 import { optionsSchema } from './options-schema';
@@ -40,6 +41,12 @@ export interface ResolvedReplicas {
   readonly checkTimeoutMs: number;
   readonly readAfter: ReplicaOptions['readAfter'];
   readonly revealServer: boolean;
+}
+
+/** Where the plugin logs faults (`error`) and its one start-up warning (`warn`, else `error`). */
+export interface PluginLogger {
+  error(message: string, error?: unknown): void;
+  warn?(message: string): void;
 }
 
 /** `true` allows; `false` is 403; `{status: 401}` asks the client to authenticate. */
@@ -117,7 +124,7 @@ export interface QueryModifiersOptions {
    * may be async. What it returns is ignored: returning the query does not run it.
    */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => unknown;
-  readonly logger?: { error(message: string, error?: unknown): void };
+  readonly logger?: PluginLogger;
   /**
    * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
    * their estimated memory (default `{ maxBytes: 8 MiB }`), optionally with `maxEntries`; a number
@@ -128,6 +135,12 @@ export interface QueryModifiersOptions {
   readonly totalsCache?: false | { readonly ttlSeconds: number; readonly maxEntries?: number };
   /** Read replicas: a list of Knex instances, or the list with settings (docs/scaling.md). Off when absent. */
   readonly replicas?: readonly ReplicaServer[] | ReplicaOptions;
+  /**
+   * The secret cursors are sealed with (docs/configuration.md): at least 32 characters, the same on
+   * every instance; or a list whose first entry seals and every entry opens, to rotate it. Absent: a
+   * random key per process, so cursors do not survive a restart or cross instances.
+   */
+  readonly cursorSecret?: string | readonly string[];
 }
 
 export interface ResolvedOptions {
@@ -156,11 +169,13 @@ export interface ResolvedOptions {
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
   readonly scopeModel: QueryModifiersOptions['scopeModel'];
-  readonly logger: { error(message: string, error?: unknown): void };
+  readonly logger: PluginLogger;
   /** undefined: off. Unbounded sides are `Infinity`. */
   readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
   readonly replicas: ResolvedReplicas | undefined;
+  /** Seals and opens the cursors (the keys derived from `cursorSecret`, never the secret itself). */
+  readonly cursorSeal: CursorSeal;
 }
 
 /** The default plan cache: 8 MiB of prepared queries, however many that is. */
@@ -254,12 +269,31 @@ function codeProblems(options: QueryModifiersOptions): string[] {
   return problems;
 }
 
+/** The shortest `cursorSecret` accepted: 32 characters, as many as the key it is turned into has bytes. */
+const MIN_SECRET_LENGTH = 32;
+
+/** What is wrong with `cursorSecret`, in one sentence naming its path (never its value). */
+function cursorSecretProblems(secret: unknown): string[] {
+  if (secret === undefined) return [];
+  const short = (path: string) =>
+    `${path} must be at least ${MIN_SECRET_LENGTH} characters long (a random string, e.g. from \`openssl rand -base64 48\`)`;
+  if (typeof secret === 'string') return secret.length < MIN_SECRET_LENGTH ? [short('options.cursorSecret')] : [];
+  if (!Array.isArray(secret) || secret.length === 0 || !secret.every((entry) => typeof entry === 'string')) {
+    return ['options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them (the first seals)'];
+  }
+  return secret.flatMap((entry, i) => (entry.length < MIN_SECRET_LENGTH ? [short(`options.cursorSecret[${i}]`)] : []));
+}
+
 /** Checks the options and fills in defaults; throws one Error listing every problem. */
 export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions {
   const schemaOk = checkSchema(options);
   const problems = schemaOk
     ? []
-    : (checkSchema.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+    : (checkSchema.errors ?? [])
+        // cursorSecret's problems are told once, below, instead of once per branch of its schema.
+        .filter((e) => !e.instancePath.startsWith('/cursorSecret'))
+        .map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+  problems.push(...cursorSecretProblems((options as { cursorSecret?: unknown } | null)?.cursorSecret));
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
   if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);
@@ -297,6 +331,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
       ? { ttlSeconds: options.totalsCache.ttlSeconds, maxEntries: options.totalsCache.maxEntries ?? 1000 }
       : undefined,
     replicas: resolveReplicas(options.replicas),
+    cursorSeal: createCursorSeal(options.cursorSecret),
   });
 }
 

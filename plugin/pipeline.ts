@@ -21,7 +21,7 @@ import {
 } from './respond';
 import type { CollectionCatalog } from './schema';
 import { prepareQuery, type PreparedQuery } from './prepared';
-import { querySegments } from './syntax';
+import { querySegments, type CursorToken } from './syntax';
 
 export interface PipelineRequest {
   readonly queryString: string;
@@ -105,7 +105,8 @@ export async function runPipeline(
     // The rows statement read the boundary row again, if it is still there (decisions.md 43); if not, the probe asks.
     const behind = await guardCursor(compiled, lookBehind(planned.probe, readBoundary));
     statements += behind.statements;
-    const page = cursorPage(paging, compiled.cursor, rows, behind.found);
+    const seal = (token: CursorToken): string => options.cursorSeal.seal(collection.name, token);
+    const page = cursorPage(paging, compiled.cursor, rows, behind.found, seal);
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
       pageSize: paging.pageSize,

@@ -2,13 +2,15 @@
 // requests (the plan cache). A cursor page is kept once per query, not once per cursor: every page of
 // a walk has its own `cursor=` value, so keyed by the whole string each page would be compiled anew
 // and would push the queries that do repeat out of the cache. The cursor's value is checked for each
-// request against the kept query's sort, and only its seek is written again (decisions.md 43).
+// request against the kept query's sort, and only its seek is written again (decisions.md 43). The
+// cursor is opened (cursor-seal.ts) before its direction picks the kept query: a cursor that does not
+// open takes the full path, whose validation refuses it.
 
 import { compiledBytes, compileQuery, cursorSqlAt, stringBytes, type CompiledQuery } from './apply';
 import type { LruMap } from './caches';
 import type { CollectionCatalog } from './schema';
-import { decodeCursor, describeQuery, parseQueryString, type CursorToken } from './syntax';
-import { checkCursor, validateQuery, type ValidationLimits } from './validate';
+import { describeQuery, parseQueryString, type CursorToken } from './syntax';
+import { checkCursor, validateQuery, type CursorOpener, type ValidationLimits } from './validate';
 
 /**
  * What a query string means for a collection; depends on nothing else, so it is kept between
@@ -34,18 +36,18 @@ interface KeptCursor {
 }
 
 /**
- * `users` + `sort[name]&cursor=eyJ…` -> the key `\0users?sort[name]&cursor=next.1`: what the compiled
+ * `users` + `sort[name]&cursor=Jx9…` -> the key `\0users?sort[name]&cursor=next.1`: what the compiled
  * query depends on is the cursor's direction and whether it has a boundary row, not its values. A
  * NUL starts the key, which no `<collection>?<query string>` key does. Undefined when the string has
- * no cursor with a boundary, or one this plugin did not write (the full parse then reports it).
+ * no cursor with a boundary, or one that does not open (the full parse then reports it).
  */
-function keptCursor(collection: string, queryString: string): KeptCursor | undefined {
+function keptCursor(collection: string, queryString: string, seal: CursorOpener): KeptCursor | undefined {
   // Found in the raw string, not split into segments: this runs on every request of a walk.
   const segment = queryString.startsWith('cursor=') ? 0 : queryString.indexOf('&cursor=') + 1;
   if (segment === 0 && !queryString.startsWith('cursor=')) return undefined;
   const from = segment + 'cursor='.length;
   const to = queryString.indexOf('&', from);
-  const token = decodeCursor(to === -1 ? queryString.slice(from) : queryString.slice(from, to));
+  const token = seal.open(collection, to === -1 ? queryString.slice(from) : queryString.slice(from, to));
   if (token === undefined || token.at === null) return undefined;
   const rest = to === -1 ? '' : queryString.slice(to);
   return { token, key: `\u0000${collection}?${queryString.slice(0, from)}${token.direction}.1${rest}` };
@@ -73,7 +75,7 @@ export function prepareQuery(
   queryString: string,
   plans?: LruMap<string, PreparedQuery>,
 ): PreparedQuery {
-  const cursor = plans === undefined ? undefined : keptCursor(collection.name, queryString);
+  const cursor = plans === undefined ? undefined : keptCursor(collection.name, queryString, limits.cursorSeal);
   const key = cursor?.key ?? `${collection.name}?${queryString}`;
   const kept = plans?.get(key);
   if (kept !== undefined) return cursor === undefined ? kept : atCursor(kept, cursor.token);

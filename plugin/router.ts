@@ -8,7 +8,7 @@ import { cachingFor } from './cache-headers';
 import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderFault, renderJson } from './middleware';
 import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
-import { resolveOptions, type QueryModifiersOptions } from './options';
+import { resolveOptions, type PluginLogger, type QueryModifiersOptions } from './options';
 import { ReplicaSet, type ReplicaStatus } from './replicas';
 import { buildCatalog } from './schema';
 
@@ -20,12 +20,23 @@ export type QueryModifiersRouter = Router & {
   close(): void;
 };
 
+/** Told at start-up, once per mount, when cursors are sealed with a key only this process has. */
+const EPHEMERAL_CURSORS =
+  'koa-query-modifiers: no cursorSecret is set, so cursors are sealed with a random key of this process: ' +
+  'they will not survive a restart or work on another instance (docs/configuration.md, cursorSecret)';
+
+function warnOnce(logger: PluginLogger): void {
+  if (logger.warn === undefined) logger.error(EPHEMERAL_CURSORS);
+  else logger.warn(EPHEMERAL_CURSORS);
+}
+
 /**
  * `await queryModifiers({knex, collections: {users: User}})` -> a Router answering
  * `GET /api/users?filter[id]=>=5&sort[name]=desc&per-page=10`.
  */
 export async function queryModifiers(options: QueryModifiersOptions): Promise<QueryModifiersRouter> {
   const resolved = resolveOptions(options);
+  if (resolved.cursorSeal.ephemeral) warnOnce(resolved.logger);
   const catalog = await buildCatalog(resolved.knex, resolved.collections);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
   const router = new MountedRouter({

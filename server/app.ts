@@ -31,6 +31,8 @@ export interface AppOptions {
   readonly logger?: Logger | undefined;
   /** The plugin's `planCache` and `totalsCache` (see cachesFromEnv); plugin defaults when absent. */
   readonly caches?: CacheSettings | undefined;
+  /** The plugin's `cursorSecret` (see cursorSecretFromEnv); absent: a random key per process. */
+  readonly cursorSecret?: string | readonly string[] | undefined;
   /** More plugin options laid over the demo's, e.g. `{ limits: { maxRelatedRows: 100 } }` (the docs' examples of other settings). */
   readonly plugin?: Partial<Omit<QueryModifiersOptions, 'knex' | 'collections' | 'prefix'>> | undefined;
 }
@@ -83,6 +85,22 @@ export function serverTimingFromEnv(env: { readonly NODE_ENV?: string | undefine
   return env.NODE_ENV !== 'production';
 }
 
+/**
+ * `CURSOR_SECRET`: the secret cursors are sealed with, or several separated by commas while rotating
+ * (the first seals, every one opens); unset or empty: none. Example:
+ * `cursorSecretFromEnv({ CURSOR_SECRET: 'new…,old…' })` -> `['new…', 'old…']`. Throws on a secret
+ * shorter than the plugin accepts, naming the variable (never its value).
+ */
+export function cursorSecretFromEnv(env: { readonly CURSOR_SECRET?: string | undefined }): string | string[] | undefined {
+  const value = env.CURSOR_SECRET;
+  if (value === undefined || value === '') return undefined;
+  const secrets = value.split(',');
+  if (secrets.some((secret) => secret.length < 32)) {
+    throw new Error('CURSOR_SECRET must be at least 32 characters long, or a comma-separated list of such secrets (the first seals)');
+  }
+  return secrets.length === 1 ? value : secrets;
+}
+
 const COLLECTIONS = { users: User, posts: Post, phones: Phone, roles: Role };
 
 function normalisePrefix(prefix: string | undefined): string {
@@ -103,6 +121,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     prefix,
     admin: options.admin === false ? false : { explain: options.explain === true },
     logger: pluginLogger(logger),
+    ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
     ...options.caches,
     ...options.plugin,
   });

@@ -41,13 +41,18 @@ export function requestIdFrom(given: string | undefined): string {
 /**
  * The `logger` option of the plugin. The plugin also puts a 503's database error on the request's
  * report, so the request line carries it with the request id; this logger keeps the plugin's own
- * message at debug level only, to avoid writing the same error twice. (No AsyncLocalStorage: its
- * promise hooks cost every request, measured in docs/design/request-log-context.md.)
+ * message at debug level only, to avoid writing the same error twice; its start-up warnings stay
+ * warnings. (No AsyncLocalStorage: its promise hooks cost every request, measured in
+ * docs/design/request-log-context.md.)
  */
-export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void } {
+export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void; warn(message: string): void } {
   return {
     error(message, error) {
       logger.debug({ err: error }, message);
+    },
+    // A start-up warning (cursors without CURSOR_SECRET) belongs to no request's line.
+    warn(message) {
+      logger.warn(message);
     },
   };
 }

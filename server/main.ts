@@ -1,9 +1,9 @@
 // Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL,
 // DATABASE_REPLICA_URLS, API_TOKEN, CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS,
-// ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+// ADMIN_EXPLAIN, CURSOR_SECRET), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import type http from 'node:http';
 import type { Knex } from 'knex';
-import { cachesFromEnv, createApp, serverTimingFromEnv } from './app';
+import { cachesFromEnv, createApp, cursorSecretFromEnv, serverTimingFromEnv } from './app';
 import { corsFromEnv } from './cors';
 import { closeKnex, createKnex, createReplicaKnexes, databaseKind } from './db';
 import { prepareDemoDatabase } from './demo/setup';
@@ -84,6 +84,7 @@ async function main(logger: Logger): Promise<void> {
       cors: corsFromEnv(env.CORS_ORIGIN),
       logger,
       caches: cachesFromEnv(env),
+      cursorSecret: cursorSecretFromEnv(env),
       explain: env.ADMIN_EXPLAIN === 'true',
       // With replicas the demo names the answering server in Server-Timing, so a reader can watch requests move.
       plugin: {

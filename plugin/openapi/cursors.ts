@@ -1,4 +1,4 @@
-// What rule 43 (cursor pagination) adds to the document: the `cursor` parameter and Laravel's cursor
+// What cursor pagination (docs/query-language.md, "Cursors: cursor") adds to the document: the `cursor` parameter and Laravel's cursor
 // paginator envelope it returns.
 
 import type { JsonSchema } from './value-forms';
@@ -12,7 +12,9 @@ export const cursorParameter: JsonSchema = {
   description:
     'Keyset pagination: empty for the first page, otherwise a `next_cursor` or `prev_cursor` exactly as given; the ' +
     'response is the cursor envelope. The page size follows `per-page`. Not with `page`, `limit`, `offset` or `total`. A cursor ' +
-    'that cannot be decoded, or was made for another sort, is a 400 `INVALID_CURSOR`.',
+    'is opaque: sealed (encrypted and authenticated) by the server for one collection and sort, so it can be neither read nor ' +
+    'made. One that was changed, was made for another collection or sort, or was sealed with a secret the server no longer ' +
+    'has (a restart or another instance without a shared secret) is a 400 `INVALID_CURSOR`: start again with an empty `cursor`.',
   schema: { type: 'string', pattern: '^[A-Za-z0-9_-]*$' },
   example: '',
 };
@@ -27,9 +29,15 @@ export function cursorPageSchema(record: JsonSchema): JsonSchema {
     data: { type: 'array', items: record },
     path: { type: 'string', description: 'An absolute URL.' },
     per_page: { type: 'integer', minimum: 1 },
-    next_cursor: { ...cursorOrNull, description: 'The cursor of the next page, or null when no record lies past this page.' },
+    next_cursor: {
+      ...cursorOrNull,
+      description: 'The (opaque, sealed) cursor of the next page, or null when no record lies past this page.',
+    },
     next_page_url: { ...urlOrNull, description: 'This request with `cursor` replaced by `next_cursor`, or null.' },
-    prev_cursor: { ...cursorOrNull, description: 'The cursor of the previous page, or null when no record lies before this page.' },
+    prev_cursor: {
+      ...cursorOrNull,
+      description: 'The (opaque, sealed) cursor of the previous page, or null when no record lies before this page.',
+    },
     prev_page_url: { ...urlOrNull, description: 'This request with `cursor` replaced by `prev_cursor`, or null.' },
   };
   return {

@@ -1,6 +1,7 @@
-// The cursor's wire form (decisions.md 43): base64url of a small JSON object naming the sort it was
-// made for, the direction it pages in and the boundary row's sort values in their text forms. It
-// knows no model: whether the sort and the values fit the request is the validate stage's question.
+// A cursor's content (docs/query-language.md, "Cursors: cursor"): a small JSON array naming the
+// direction it pages in, the sort it was made for and the boundary row's sort values in their text
+// forms. What a client holds is this content sealed (cursor-seal.ts); this file knows neither keys
+// nor models: whether the sort and the values fit the request is the validate stage's question.
 
 /** Which side of the boundary a cursor's page lies on, in the request's sort order. */
 export type CursorDirection = 'next' | 'prev';
@@ -16,41 +17,28 @@ export interface CursorToken {
   readonly at: readonly (string | null)[] | null;
 }
 
-const base64url = /^[A-Za-z0-9_-]+$/;
-
-/** `{sort: ['id:asc'], direction: 'next', at: ['15']}` -> `eyJzb3J0IjpbImlkOmFzYyJdLC…`. */
-export function encodeCursor(token: CursorToken): string {
-  const json = JSON.stringify({ sort: token.sort, dir: token.direction, at: token.at });
-  return Buffer.from(json, 'utf8').toString('base64url');
+/** `{sort: ['id:asc'], direction: 'next', at: ['15']}` -> `["next",["id:asc"],["15"]]`. */
+export function writeCursorContent(token: CursorToken): string {
+  return JSON.stringify([token.direction, token.sort, token.at]);
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 
-function tokenOf(parsed: unknown): CursorToken | undefined {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const { sort, dir, at, ...rest } = parsed as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) return undefined;
-  if (!Array.isArray(sort) || sort.length === 0 || !sort.every(isText)) return undefined;
-  if (dir !== 'next' && dir !== 'prev') return undefined;
-  if (at !== null && (!Array.isArray(at) || !at.every((v) => v === null || isText(v)))) return undefined;
-  return Object.freeze({ sort: Object.freeze(sort), direction: dir, at: at === null ? null : Object.freeze(at) });
-}
-
 /**
- * `eyJzb3J0Ijpb…` -> the token, or undefined when the text is not one this plugin wrote: not
- * base64url in its one canonical spelling, not UTF-8 JSON, or not the token's shape.
+ * `["next",["id:asc"],["15"]]` -> the token, or undefined when the text is not the content
+ * writeCursorContent writes: not JSON, or not a direction, a sort and the values (or null).
  */
-export function decodeCursor(text: string): CursorToken | undefined {
-  if (!base64url.test(text)) return undefined;
-  const bytes = Buffer.from(text, 'base64url');
-  // Node ignores trailing bits; only the spelling encodeCursor writes is accepted.
-  if (bytes.toString('base64url') !== text) return undefined;
+export function readCursorContent(text: string): CursorToken | undefined {
+  let parsed: unknown;
   try {
-    // Bytes that are not UTF-8 throw; a byte-order mark is kept, and JSON.parse refuses it.
-    return tokenOf(JSON.parse(utf8.decode(bytes)));
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
+  const [direction, sort, at] = parsed as unknown[];
+  if (direction !== 'next' && direction !== 'prev') return undefined;
+  if (!Array.isArray(sort) || sort.length === 0 || !sort.every(isText)) return undefined;
+  if (at !== null && (!Array.isArray(at) || !at.every((v) => v === null || isText(v)))) return undefined;
+  return Object.freeze({ sort: Object.freeze(sort), direction, at: at === null ? null : Object.freeze(at) });
 }
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

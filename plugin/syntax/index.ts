@@ -2,4 +2,4 @@ export { parseQueryString, querySegments, type QueryPair } from './query-string'
 export { describeQuery } from './describe';
 export type * from './types';
 export * from './vocabulary';
-export { decodeCursor, encodeCursor, type CursorDirection, type CursorToken } from './cursor';
+export { readCursorContent, writeCursorContent, type CursorDirection, type CursorToken } from './cursor';

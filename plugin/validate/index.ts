@@ -2,4 +2,4 @@ export { validateQuery, type ValidationLimits } from './validate';
 export { coerceValue } from './values';
 export type * from './types';
 export { defaultTotalMode, type TotalSettings } from './total';
-export { checkCursor, sortSignature } from './cursor';
+export { checkCursor, sortSignature, UNFIT_VALUE } from './cursor';

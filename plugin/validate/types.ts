@@ -2,7 +2,7 @@
 // accepts these types, so it can never be handed unchecked client text.
 
 import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
-import type { CursorDirection, Operator, SortDirection } from '../syntax';
+import type { CursorDirection, CursorToken, Operator, SortDirection } from '../syntax';
 
 export type BoundValue = string | number | boolean;
 
@@ -102,6 +102,14 @@ export interface ValidatedExpansion {
  */
 export type ValidatedTotal =
   { readonly kind: 'exact' } | { readonly kind: 'estimated'; readonly estimateAbove: number } | { readonly kind: 'none' };
+
+/**
+ * Opens a client's `cursor=` text for a collection (the mount's seal, cursor-seal.ts): its content, or
+ * undefined when it is not a cursor sealed for that collection with a key the mount still has.
+ */
+export interface CursorOpener {
+  open(collection: string, text: string): CursorToken | undefined;
+}
 
 /**
  * Where a cursor page starts (decisions.md 43): after (`next`) or before (`prev`) the boundary row's

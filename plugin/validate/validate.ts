@@ -6,13 +6,13 @@ import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog, Column, RelationCatalog } from '../schema';
 import type { QueryDescription } from '../syntax';
 import { AliasScopes } from './alias-scopes';
-import { validateCursorPaging } from './cursor';
+import { validateCursorPaging, type CursorLimits } from './cursor';
 import { labelled, relationNamed, validateExpansions } from './expansions';
 import { validateScope } from './scope';
 import { validateTotal, type TotalSettings } from './total';
 import type { ConditionGroup, RelationJoin, ValidatedPaging, ValidatedQuery } from './types';
 
-export interface ValidationLimits extends TotalSettings {
+export interface ValidationLimits extends TotalSettings, CursorLimits {
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
   readonly maxRows: number;
@@ -181,7 +181,7 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const paging =
     description.cursor === undefined
       ? validatePaging(description, collection, limits, problems)
-      : validateCursorPaging(description, root.order, limits, problems);
+      : validateCursorPaging(description, collection.name, root.order, limits, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
   return Object.freeze({ collection, root, expansions, paging });

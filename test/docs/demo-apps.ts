@@ -3,7 +3,7 @@
 
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Knex } from 'knex';
-import { cachesFromEnv, createApp, type AppOptions } from '../../server/app';
+import { cachesFromEnv, createApp, cursorSecretFromEnv, type AppOptions } from '../../server/app';
 import { corsFromEnv } from '../../server/cors';
 import { createLogger } from '../../server/logging';
 import { listen, type TestApp } from '../support/app';
@@ -21,10 +21,15 @@ export interface Answer {
 
 /** The demo server's environment variables a marker may set, as createApp options. */
 function fromEnv(env: Readonly<Record<string, string>>): Partial<AppOptions> {
-  const known = ['API_TOKEN', 'CORS_ORIGIN', 'PLAN_CACHE', 'TOTALS_CACHE_SECONDS'];
+  const known = ['API_TOKEN', 'CORS_ORIGIN', 'PLAN_CACHE', 'TOTALS_CACHE_SECONDS', 'CURSOR_SECRET'];
   const unknown = Object.keys(env).filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`env=${unknown.join(', ')}: the docs check sets only ${known.join(', ')}`);
-  return { apiToken: env.API_TOKEN, cors: corsFromEnv(env.CORS_ORIGIN), caches: cachesFromEnv(env) };
+  return {
+    apiToken: env.API_TOKEN,
+    cors: corsFromEnv(env.CORS_ORIGIN),
+    caches: cachesFromEnv(env),
+    cursorSecret: cursorSecretFromEnv(env),
+  };
 }
 
 /** What a client sends for a target the docs write unencoded: spaces and non-ASCII percent-encoded. */

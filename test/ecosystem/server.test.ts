@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import supertest from 'supertest';
-import { cachesFromEnv, createApp, serverTimingFromEnv, type AppOptions } from '../../server/app';
+import { cachesFromEnv, createApp, cursorSecretFromEnv, serverTimingFromEnv, type AppOptions } from '../../server/app';
 import { corsFromEnv } from '../../server/cors';
 import { prepareDemoDatabase } from '../../server/demo/setup';
 import { createLogger } from '../../server/logging';
@@ -140,6 +140,29 @@ describe('demo server: probes, logs, CORS', function () {
         expect(() => cachesFromEnv({ PLAN_CACHE: wrong })).to.throw(/PLAN_CACHE must be/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: '0' })).to.throw(/TOTALS_CACHE_SECONDS must be a number of seconds above 0/);
       expect(() => cachesFromEnv({ TOTALS_CACHE_SECONDS: 'soon' })).to.throw(/TOTALS_CACHE_SECONDS/);
+    });
+
+    it('reads CURSOR_SECRET, several separated by commas while rotating, and refuses a short one naming the variable', function () {
+      const secret = 'a secret of at least thirty-two characters';
+      expect(cursorSecretFromEnv({})).to.equal(undefined);
+      expect(cursorSecretFromEnv({ CURSOR_SECRET: '' })).to.equal(undefined);
+      expect(cursorSecretFromEnv({ CURSOR_SECRET: secret })).to.equal(secret);
+      expect(cursorSecretFromEnv({ CURSOR_SECRET: `${secret}!,${secret}` })).to.deep.equal([`${secret}!`, secret]);
+      for (const wrong of ['short', `${secret},short`, `${secret},`]) {
+        expect(() => cursorSecretFromEnv({ CURSOR_SECRET: wrong }))
+          .to.throw(/^CURSOR_SECRET must be at least 32 characters long/)
+          .with.property('message')
+          .that.does.not.include('short');
+      }
+    });
+
+    it('warns once at start-up, at warn level, when CURSOR_SECRET is not set, and not when it is', async function () {
+      const warnings = (): LogLine[] => lines.filter((l) => l.level === 40 && String(l.msg).includes('cursorSecret'));
+      await start();
+      expect(warnings()).to.have.length(1);
+      expect(warnings()[0]?.msg).to.include('will not survive a restart');
+      await start({ cursorSecret: cursorSecretFromEnv({ CURSOR_SECRET: 'a secret of at least thirty-two characters' }) });
+      expect(warnings()).to.deep.equal([]);
     });
 
     it('a server with kept totals answers with the same envelope', async function () {

@@ -15,7 +15,7 @@ import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
-import { startApp, TestApp } from '../support/app';
+import { startApp, TEST_CURSOR_SECRET, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { expectSameRows } from '../support/same-rows';
 import { querySpecArb } from './arbitraries';
@@ -120,8 +120,14 @@ describe('differential: the API against the reference evaluator', function () {
     const collation = await textInByteOrder(db.knex);
     textOrder = collation.byteOrder;
     if (!textOrder) console.log(`    collation ${collation.collation}: text ordering is left out of the generated queries`);
-    app = await startApp(db.knex, { collections, maxRows: DIFFERENTIAL_MAX_ROWS });
-    resolved = resolveOptions({ knex: db.knex, collections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    app = await startApp(db.knex, { collections: collections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    // The app's secret: the second page's cursor, sealed by the app, is validated here again.
+    resolved = resolveOptions({
+      knex: db.knex,
+      collections: collections,
+      maxRows: DIFFERENTIAL_MAX_ROWS,
+      cursorSecret: TEST_CURSOR_SECRET,
+    });
     catalog = await buildCatalog(db.knex, resolved.collections);
   });
 

@@ -7,12 +7,16 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { rawGet } from './http';
+import { sealedCursor } from '../support/cursor-walk';
 import { codeOf, enc, MARK, useHostileApps } from './hostile-harness';
 import { expectValidProblem } from './problem';
 
-/** A cursor in the plugin's wire form (base64url JSON), holding whatever values a client chose. */
+/** A readable cursor (base64url JSON, as cursors once were), holding whatever values a client chose: it never opens. */
 const cursor = (sort: string[], dir: string, at: (string | null)[] | null): string =>
   Buffer.from(JSON.stringify({ sort, dir, at }), 'utf8').toString('base64url');
+
+/** The same values sealed for users with the test apps' key: what only a leaked key could make. */
+const sealed = (sort: string[], direction: 'next' | 'prev', at: (string | null)[] | null): string => sealedCursor({ sort, direction, at });
 
 describe('hostile input (reliability)', function () {
   const h = useHostileApps();
@@ -209,12 +213,19 @@ describe('hostile input (reliability)', function () {
       '&',
       '[',
       ']',
-      // Cursors a client forged (decisions.md 43): hostile values, for the default order and for sort[name].
+      // Cursors a client forged (docs/query-language.md, "Cursors: cursor"): hostile values, for the
+      // default order and for sort[name], readable (they never open) and sealed with the test apps'
+      // key (what a leaked key could make).
       cursor(['id:asc'], 'next', ['99999999999999999999']),
       cursor(['id:asc'], 'prev', [`${MARK}'; drop table users; --`]),
       cursor(['name:asc', 'id:asc'], 'next', [MARK, '1']),
       cursor(['name:asc', 'id:asc'], 'prev', [null, '1e309']),
       cursor(['id:asc'], 'next', null),
+      sealed(['id:asc'], 'next', ['99999999999999999999']),
+      sealed(['id:asc'], 'prev', [`${MARK}'; drop table users; --`]),
+      sealed(['name:asc', 'id:asc'], 'next', [MARK, '1']),
+      sealed(['name:asc', 'id:asc'], 'prev', [null, '1e309']),
+      sealed(['id:asc'], 'next', null),
     );
     const valueArb = fc.oneof(
       { arbitrary: fc.array(piece, { minLength: 0, maxLength: 5 }).map((p) => p.join('')), weight: 6 },

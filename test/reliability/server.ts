@@ -8,6 +8,7 @@ import Koa from 'koa';
 import { Knex } from 'knex';
 import { queryModifiers, QueryModifiersOptions, type QueryModifiersRouter, type RequestReport } from '../../plugin';
 import { collections } from '../support/fixture';
+import { TEST_CURSOR_SECRET } from '../support/app';
 
 export interface Served {
   readonly origin: string;
@@ -25,7 +26,7 @@ export interface ServeOptions {
 }
 
 export async function serve(knex: Knex, options: Partial<QueryModifiersOptions> = {}, serveOptions: ServeOptions = {}): Promise<Served> {
-  const router = await queryModifiers({ knex, collections, ...options });
+  const router = await queryModifiers({ knex, collections, cursorSecret: TEST_CURSOR_SECRET, ...options });
   const app = new Koa();
   app.silent = true;
   if (serveOptions.onError) app.on('error', serveOptions.onError);

@@ -21,9 +21,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The `cursorSecret` of every app startApp starts (unless a test gives its own), so tests can seal cursors (cursor-walk.ts). */
+export const TEST_CURSOR_SECRET = 'the test apps seal their cursors with this secret';
+
 /** Starts the plugin on `knex` with the fixture's collections (overridable) and any other options. */
 export async function startApp(knex: Knex, options: AppOptions = {}): Promise<TestApp> {
-  const router = await queryModifiers({ knex, collections, ...options });
+  const router = await queryModifiers({ knex, collections, cursorSecret: TEST_CURSOR_SECRET, ...options });
   const app = new Koa();
   app.use(router.routes()).use(router.allowedMethods());
   return listen(app);

@@ -3,7 +3,9 @@
 
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { asRows, expectOk, objectOf, type Row } from './app';
+import { createCursorSeal } from '../../plugin/cursor-seal';
+import type { CursorToken } from '../../plugin/syntax';
+import { asRows, expectOk, objectOf, TEST_CURSOR_SECRET, type Row } from './app';
 import { CURSOR_ENVELOPE_KEYS } from './envelope-keys';
 
 export interface CursorEnvelope {
@@ -63,7 +65,17 @@ export async function walkBack(get: Get, last: CursorEnvelope, max = 200): Promi
   return { pages, records: pages.flatMap((p) => p.data) };
 }
 
-/** base64url of a JSON value: a cursor as a client could forge it. */
+/** base64url of a JSON value: a cursor in the readable form a client could forge (and cursors once had). */
 export function forgedCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+const testSeal = createCursorSeal(TEST_CURSOR_SECRET);
+
+/**
+ * A cursor holding `token`, sealed for `collection` with the test apps' secret: what the plugin gives
+ * for that position, or (with values it would never write) what only a leaked key could make.
+ */
+export function sealedCursor(token: CursorToken, collection = 'users'): string {
+  return testSeal.seal(collection, token);
 }

@@ -9,9 +9,9 @@ import { compileQuery } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
 import { QueryError } from '../../plugin/errors';
 import type { CollectionCatalog, Column, RelationCatalog } from '../../plugin/schema';
-import { describeQuery, encodeCursor, parseQueryString } from '../../plugin/syntax';
+import { describeQuery, parseQueryString } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
-import { limits, people } from './catalog-stub';
+import { limits, people, sealed } from './catalog-stub';
 
 const knex = knexFactory({ client: 'pg' });
 
@@ -50,7 +50,7 @@ describe('apply: expansions read inside the root statement', () => {
     );
     expect(cut.bindings).to.deep.equal([1001, 1000, 51]);
     // A backward cursor page from the end reads in the turned order: its first rows are the ones shown.
-    const token = encodeCursor({ sort: ['name:desc', 'id:asc'], direction: 'prev', at: null });
+    const token = sealed({ sort: ['name:desc', 'id:asc'], direction: 'prev', at: null });
     const prev = await rowsOf(`fields=id&expand[notes]=n&sort[name]=desc&per-page=2&cursor=${token}`);
     expect(parents(prev.sql)).to.equal(
       'select "__kqm_rows"."id" from "__kqm_rows" order by "__kqm_rows"."name" asc, "__kqm_rows"."id" desc limit ?',
@@ -59,7 +59,7 @@ describe('apply: expansions read inside the root statement', () => {
     // The cursor's key columns, then the aggregate.
     expect(prev.sql).to.include('"__kqm_k0", "__kqm_k1", coalesce(');
     // Past a boundary the first row read may be the boundary row, no parent: the expansion has its own statement.
-    const past = encodeCursor({ sort: ['name:desc', 'id:asc'], direction: 'prev', at: ['b', '3'] });
+    const past = sealed({ sort: ['name:desc', 'id:asc'], direction: 'prev', at: ['b', '3'] });
     const query = `fields=id&expand[notes]=n&sort[name]=desc&per-page=2&cursor=${past}`;
     expect(compileQuery(validateQuery(describeQuery(parseQueryString(query)), people, limits)).aggregated).to.equal(undefined);
     expect((await rowsOf(query)).sql).to.not.include('json_agg');

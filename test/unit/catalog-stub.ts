@@ -1,7 +1,9 @@
 // A hand-built catalog for unit tests of the validate and apply stages (no database needed).
 
 import { Model } from 'objection';
+import { createCursorSeal } from '../../plugin/cursor-seal';
 import type { CollectionCatalog, Column, ColumnType, RelationCatalog, ScopeCatalog } from '../../plugin/schema';
+import type { CursorToken } from '../../plugin/syntax';
 
 class Person extends Model {
   static override tableName = 'people';
@@ -177,7 +179,11 @@ export const limits = {
   maxRelatedRows: 50,
   total: 'exact' as const,
   estimateAbove: 100,
+  cursorSeal: createCursorSeal('the unit tests seal their cursors with this secret'),
 };
+
+/** A cursor as the plugin gives it for `collection` (default people) under `limits`' seal. */
+export const sealed = (token: CursorToken, collection = 'people'): string => limits.cursorSeal.seal(collection, token);
 
 /** An enum in a schema whose name needs quoting, a text array, an integer array, a real and a jsonb. */
 const thingColumns = new Map<string, Column>([

@@ -7,14 +7,13 @@ import { expect } from 'chai';
 import { LruMap } from '../../plugin/caches';
 import { QueryError } from '../../plugin/errors';
 import { prepareQuery, type PreparedQuery } from '../../plugin/prepared';
-import { encodeCursor, type CursorToken } from '../../plugin/syntax';
-import { limits, people } from './catalog-stub';
+import type { CursorToken } from '../../plugin/syntax';
+import { limits, people, sealed } from './catalog-stub';
 
 const SORT = ['name:desc', 'id:asc'];
 const QUERY = 'fields=id,name&sort[name]=desc&per-page=5';
 
-const cursor = (token: Partial<CursorToken> & { at: CursorToken['at'] }): string =>
-  encodeCursor({ sort: SORT, direction: 'next', ...token });
+const cursor = (token: Partial<CursorToken> & { at: CursorToken['at'] }): string => sealed({ sort: SORT, direction: 'next', ...token });
 
 const newMap = (): LruMap<string, PreparedQuery> => new LruMap({ maxBytes: Number.POSITIVE_INFINITY }, (_, prepared) => prepared.bytes);
 

@@ -64,3 +64,42 @@ describe('options: vary, serverTiming, plannerEstimatesUnderScope', function () 
     });
   }
 });
+
+describe('options: cursorSecret', function () {
+  const SECRET = 'a secret of at least thirty-two characters';
+
+  it('takes a string of 32 characters or more, or a list of them; without one the key is random', function () {
+    expect(resolve({ cursorSecret: 'x'.repeat(32) }).cursorSeal.ephemeral).to.equal(false);
+    expect(resolve({ cursorSecret: [SECRET, 'y'.repeat(40)] }).cursorSeal.ephemeral).to.equal(false);
+    expect(resolve({}).cursorSeal.ephemeral).to.equal(true);
+  });
+
+  it('keeps derived keys, never the secret itself', function () {
+    const resolved = resolve({ cursorSecret: SECRET });
+    expect(JSON.stringify(resolved, (_, value: unknown) => (typeof value === 'function' ? String(value) : value))).to.not.include(SECRET);
+    expect(Object.values(resolved)).to.not.include(SECRET);
+  });
+
+  for (const [cursorSecret, path] of [
+    ['x'.repeat(31), 'options.cursorSecret must be at least 32 characters long'],
+    ['', 'options.cursorSecret must be at least 32 characters long'],
+    [[SECRET, 'short secret'], 'options.cursorSecret[1] must be at least 32 characters long'],
+    [[], 'options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
+    [42, 'options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
+    [[SECRET, 7], 'options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
+  ] as const) {
+    it(`refuses ${JSON.stringify(cursorSecret)} at start-up with one line naming the option, not the secret`, function () {
+      let message = '';
+      try {
+        resolve({ cursorSecret } as unknown as Partial<QueryModifiersOptions>);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      const lines = message.split('\n').slice(1);
+      expect(lines, message).to.have.length(1);
+      expect(lines[0]).to.satisfy((line: string) => line.startsWith(`- ${path}`));
+      if (Array.isArray(cursorSecret)) expect(message).to.not.include(SECRET);
+      if (typeof cursorSecret === 'string' && cursorSecret !== '') expect(message).to.not.include(cursorSecret);
+    });
+  }
+});

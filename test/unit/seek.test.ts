@@ -8,16 +8,16 @@ import knexFactory from 'knex';
 import { compileQuery } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
 import { isBoundary } from '../../plugin/apply/seek';
-import { describeQuery, encodeCursor, parseQueryString, type CursorToken } from '../../plugin/syntax';
+import { describeQuery, parseQueryString, type CursorToken } from '../../plugin/syntax';
 import { validateQuery } from '../../plugin/validate';
 import type { CollectionCatalog, Column } from '../../plugin/schema';
-import { limits, people } from './catalog-stub';
+import { limits, people, sealed } from './catalog-stub';
 import { expectSameRows } from '../support/same-rows';
 
 const knex = knexFactory({ client: 'pg' });
 
 const compiled = (qs: string) => compileQuery(validateQuery(describeQuery(parseQueryString(qs)), people, limits));
-const cursor = (token: CursorToken): string => encodeCursor(token);
+const cursor = (token: CursorToken): string => sealed(token);
 
 /** The page statement (the probe is a statement of its own, run only when the boundary row is gone). */
 async function rowsSql(qs: string): Promise<{ sql: string; bindings: readonly unknown[] }> {
