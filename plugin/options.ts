@@ -23,6 +23,12 @@ export interface ReplicaOptions {
   /** A replica whose check takes longer is taken out of rotation (default 2000). */
   readonly checkTimeoutMs?: number;
   /**
+   * How long one request's statements may take on a replica, together, before the replica is taken
+   * out of rotation and the request is answered by another server (default 5000): a replica that
+   * hangs (frozen, not stopped) costs a request at most this much.
+   */
+  readonly queryTimeoutMs?: number;
+  /**
    * The WAL position (`pg_current_wal_lsn()` after the client's last write, e.g. from a cookie) this
    * request's answer must include: only a replica that has replayed it may answer, else the primary.
    * Undefined or empty: any usable replica. A value that is not a WAL position: the primary.
@@ -37,8 +43,20 @@ export interface ResolvedReplicas {
   readonly maxLagMs: number;
   readonly checkIntervalMs: number;
   readonly checkTimeoutMs: number;
+  readonly queryTimeoutMs: number;
   readonly readAfter: ReplicaOptions['readAfter'];
   readonly revealServer: boolean;
+}
+
+/**
+ * Where the plugin reports what clients are not told: `error` for database failures and faults,
+ * `warn` for a replica leaving rotation (falls back to `error`), `info` for one coming back (skipped
+ * without it).
+ */
+export interface Logger {
+  error(message: string, error?: unknown): void;
+  warn?(message: string, error?: unknown): void;
+  info?(message: string): void;
 }
 
 /** `true` allows; `false` is 403; `{status: 401}` asks the client to authenticate. */
@@ -92,7 +110,7 @@ export interface QueryModifiersOptions {
   readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => void | Promise<void>;
   /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
-  readonly logger?: { error(message: string, error?: unknown): void };
+  readonly logger?: Logger;
   /**
    * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
    * their estimated memory (default `{ maxBytes: 8 MiB }`), optionally with `maxEntries`; a number
@@ -128,7 +146,7 @@ export interface ResolvedOptions {
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
   readonly scopeModel: QueryModifiersOptions['scopeModel'];
-  readonly logger: { error(message: string, error?: unknown): void };
+  readonly logger: Logger;
   /** undefined: off. Unbounded sides are `Infinity`. */
   readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
@@ -278,6 +296,7 @@ function resolveReplicas(replicas: QueryModifiersOptions['replicas']): ResolvedR
     maxLagMs: settings.maxLagMs ?? 2000,
     checkIntervalMs,
     checkTimeoutMs: settings.checkTimeoutMs ?? 2000,
+    queryTimeoutMs: settings.queryTimeoutMs ?? 5000,
     readAfter: settings.readAfter,
     revealServer: settings.revealServer === true,
   };

@@ -8,7 +8,7 @@ import { authorize, collectionRoute, createCaches, guarded, mayListCollections, 
 import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
 import { resolveOptions, type QueryModifiersOptions } from './options';
-import { ReplicaSet, type ReplicaStatus } from './replicas';
+import { ReplicaSet, replicaLog, type ReplicaStatus } from './replicas';
 import { buildCatalog } from './schema';
 
 /** The router, and what a host may ask of the plugin's background work. */
@@ -47,9 +47,7 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   );
   const caches = createCaches(resolved);
   const replicas =
-    resolved.replicas === undefined
-      ? undefined
-      : new ReplicaSet(resolved.knex, resolved.replicas, (message, error) => resolved.logger.error(message, error));
+    resolved.replicas === undefined ? undefined : new ReplicaSet(resolved.knex, resolved.replicas, replicaLog(resolved.logger));
   // One route per collection, GET and HEAD only, so the allowedMethods() of any router in the app
   // sees exactly which methods the plugin serves on which path.
   for (const collection of catalog.values()) {
