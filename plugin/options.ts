@@ -53,7 +53,7 @@ export interface ResolvedReplicas {
  * `warn` for a replica leaving rotation (falls back to `error`), `info` for one coming back (skipped
  * without it).
  */
-export interface Logger {
+export interface QueryModifiersLogger {
   error(message: string, error?: unknown): void;
   warn?(message: string, error?: unknown): void;
   info?(message: string): void;
@@ -110,7 +110,7 @@ export interface QueryModifiersOptions {
   readonly scopeModel?: (ctx: Context, model: ModelClass, query: ModelQuery, label: string) => void | Promise<void>;
   /** Restricts one label: the collection name (`users`) or a relation path (`users.posts`). Awaited; may be async. */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => void | Promise<void>;
-  readonly logger?: Logger;
+  readonly logger?: QueryModifiersLogger;
   /**
    * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
    * their estimated memory (default `{ maxBytes: 8 MiB }`), optionally with `maxEntries`; a number
@@ -146,7 +146,7 @@ export interface ResolvedOptions {
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
   readonly scopeModel: QueryModifiersOptions['scopeModel'];
-  readonly logger: Logger;
+  readonly logger: QueryModifiersLogger;
   /** undefined: off. Unbounded sides are `Infinity`. */
   readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type Koa from 'koa';
 import pino, { type Logger } from 'pino';
-import type { RequestReport } from '../plugin';
+import type { QueryModifiersLogger, RequestReport } from '../plugin';
 
 export type { Logger } from 'pino';
 
@@ -41,13 +41,21 @@ export function requestIdFrom(given: string | undefined): string {
 /**
  * The `logger` option of the plugin. The plugin also puts a 503's database error on the request's
  * report, so the request line carries it with the request id; this logger keeps the plugin's own
- * message at debug level only, to avoid writing the same error twice. (No AsyncLocalStorage: its
- * promise hooks cost every request, measured in docs/benchmarks.md.)
+ * error message at debug level only, to avoid writing the same error twice. (No AsyncLocalStorage:
+ * its promise hooks cost every request, measured in docs/benchmarks.md.) A replica leaving rotation
+ * (`warn`) and coming back (`info`) belong to no request, so they are logged at their own level.
  */
-export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void } {
+export function pluginLogger(logger: Logger): Required<QueryModifiersLogger> {
   return {
     error(message, error) {
       logger.debug({ err: error }, message);
+    },
+    warn(message, error) {
+      if (error === undefined) logger.warn(message);
+      else logger.warn({ err: error }, message);
+    },
+    info(message) {
+      logger.info(message);
     },
   };
 }

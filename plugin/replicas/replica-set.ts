@@ -4,7 +4,7 @@
 // request gets no new requests until a later check finds it well again.
 
 import type { Knex } from 'knex';
-import type { Logger } from '../options';
+import type { QueryModifiersLogger } from '../options';
 import { readServer, PrimaryTimeline, type Reading } from './health';
 import { formatLsn } from './lsn';
 
@@ -61,7 +61,7 @@ function localLag(reading: Reading): number {
 }
 
 /** The host's logger as a ReplicaLog: `warn` falls back to `error`; without `info`, a recovery is not logged. */
-export function replicaLog(logger: Logger): ReplicaLog {
+export function replicaLog(logger: QueryModifiersLogger): ReplicaLog {
   return {
     warn: (message, error) => {
       const args: [string, unknown?] = error === undefined ? [message] : [message, error];
