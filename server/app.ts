@@ -31,6 +31,8 @@ export interface AppOptions {
   readonly logger?: Logger | undefined;
   /** The plugin's `planCache` and `totalsCache` (see cachesFromEnv); plugin defaults when absent. */
   readonly caches?: CacheSettings | undefined;
+  /** Trust X-Forwarded-Proto/-Host from a reverse proxy in front (Koa's `app.proxy`), for page URLs; default false. */
+  readonly trustProxy?: boolean | undefined;
   /** More plugin options laid over the demo's, e.g. `{ limits: { maxRelatedRows: 100 } }` (the docs' examples of other settings). */
   readonly plugin?: Partial<Omit<QueryModifiersOptions, 'knex' | 'collections' | 'prefix'>> | undefined;
 }
@@ -98,6 +100,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ...options.plugin,
   });
   const app = new Koa();
+  app.proxy = options.trustProxy === true;
   logAppErrors(app, logger);
   // Outermost first: the log line sees the final answer; problems.ts has the last word on it.
   app.use(requestLogger(logger));

@@ -1,6 +1,6 @@
 // Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL,
 // DATABASE_REPLICA_URLS, API_TOKEN, CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS,
-// ADMIN_EXPLAIN), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+// ADMIN_EXPLAIN, TRUST_PROXY), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import type http from 'node:http';
 import type { Knex } from 'knex';
 import { cachesFromEnv, createApp } from './app';
@@ -85,6 +85,7 @@ async function main(logger: Logger): Promise<void> {
       logger,
       caches: cachesFromEnv(env),
       explain: env.ADMIN_EXPLAIN === 'true',
+      trustProxy: env.TRUST_PROXY === 'true',
       // The demo names the answering server in Server-Timing, so a reader can watch requests move.
       plugin: replicas.length === 0 ? undefined : { replicas: { servers: replicas, revealServer: true } },
     });

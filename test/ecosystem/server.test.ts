@@ -133,6 +133,25 @@ describe('demo server: probes, logs, CORS', function () {
     });
   });
 
+  describe('TRUST_PROXY', function () {
+    const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' };
+
+    it('with trustProxy, page URLs and the index at / name the forwarded scheme and host', async function () {
+      await start({ apiToken: undefined, trustProxy: true });
+      const page = await request().get('/api/users?per-page=2').set(forwarded).expect(200);
+      expect(page.body).to.include({ path: 'https://api.example.com/api/users' });
+      expect(page.body.next_page_url).to.equal('https://api.example.com/api/users?per-page=2&page=2');
+      const home = await request().get('/').set('Accept', 'application/json').set(forwarded).expect(200);
+      expect(JSON.stringify(home.body)).to.include('https://api.example.com/api/users');
+    });
+
+    it('without it (the default), forwarded headers are ignored', async function () {
+      await start({ apiToken: undefined });
+      const page = await request().get('/api/users?per-page=2').set(forwarded).set('Host', 'demo.example').expect(200);
+      expect(page.body).to.include({ path: 'http://demo.example/api/users' });
+    });
+  });
+
   describe('CORS', function () {
     it('is off without CORS_ORIGIN', async function () {
       expect(corsFromEnv(undefined)).to.equal(undefined);
