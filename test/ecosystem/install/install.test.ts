@@ -5,7 +5,7 @@
 
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
@@ -24,6 +24,7 @@ import {
 } from './hosts';
 
 const hostSources = join(root, 'test', 'ecosystem', 'install', 'host-app');
+const clientSources = join(root, 'test', 'ecosystem', 'install', 'typed-client');
 
 /**
  * The host's dependencies besides the tarball: the libraries docs/installing.md asks for (Koa,
@@ -37,6 +38,7 @@ describe('installing the packed package into a host Koa app', function () {
   let hostDir: string;
   let child: ChildProcess | undefined;
   let host: supertest.Agent;
+  let origin: string;
 
   before(function () {
     if (!existsSync(join(root, 'dist', 'plugin', 'index.js'))) throw new Error('build first: npm run build');
@@ -98,8 +100,9 @@ describe('installing the packed package into a host Koa app', function () {
     expect(ls.status, `npm ls --all reports a problem:\n${ls.stdout}\n${ls.stderr}`).to.equal(0);
   });
 
-  it("brings none of the demo server's libraries (pino)", function () {
-    for (const name of ['pino']) expect(installedCopies(hostDir, name), name).to.deep.equal([]);
+  it("brings none of the demo server's libraries (pino) nor the project's OpenAPI tools (Prism, openapi-typescript)", function () {
+    for (const name of ['pino', '@stoplight/prism-cli', 'openapi-typescript'])
+      expect(installedCopies(hostDir, name), name).to.deep.equal([]);
   });
 
   it('ships every file plugin.json names (entries, admin UI)', function () {
@@ -134,7 +137,8 @@ describe('installing the packed package into a host Koa app', function () {
     before(async function () {
       const started = await startHost(hostDir);
       child = started.child;
-      host = supertest.agent(`http://127.0.0.1:${started.port}`);
+      origin = `http://127.0.0.1:${started.port}`;
+      host = supertest.agent(origin);
     });
 
     it('filters and sorts its own collection', async function () {
@@ -197,7 +201,33 @@ describe('installing the packed package into a host Koa app', function () {
 
     it("serves the OpenAPI document of the host's collections", async function () {
       const openapi = await host.get('/api/openapi.json').expect(200);
-      expect(Object.keys(openapi.body.paths as object)).to.deep.equal(['/api/authors', '/api/articles']);
+      expect(Object.keys(openapi.body.paths as object).filter((path) => !path.startsWith('/api/_'))).to.deep.equal([
+        '/api/authors',
+        '/api/articles',
+        '/api/openapi.json',
+      ]);
+    });
+
+    it('gives a typed client generated from that document (openapi-typescript) that compiles under --strict and reads the host', async function () {
+      const clientDir = join(workDir, 'client');
+      mkdirSync(join(clientDir, 'src'), { recursive: true });
+      writeFileSync(join(clientDir, 'openapi.json'), (await host.get('/api/openapi.json').expect(200)).text);
+      const generator = join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+      run(process.execPath, [generator, 'openapi.json', '--output', join('src', 'api.cts')], clientDir);
+      for (const file of ['client.cts', 'main.cts']) copyFileSync(join(clientSources, file), join(clientDir, 'src', file));
+      copyFileSync(join(clientSources, 'tsconfig.json'), join(clientDir, 'tsconfig.json'));
+      // Also proves the type errors main.cts expects (an unused @ts-expect-error is an error).
+      expect(typeCheck(clientDir), 'compiler errors').to.deep.equal([]);
+      const read = JSON.parse(run(process.execPath, [join('build', 'main.cjs'), origin], clientDir)) as unknown;
+      expect(read).to.deep.equal({
+        titles: ['PGlite everywhere', 'Koa in practice', 'Objection tips'],
+        total: 3,
+        authors: [
+          { name: 'Cy Quiet', articles: 0 },
+          { name: 'Ben Scribe', articles: 2 },
+        ],
+        next: 'string',
+      });
     });
   });
 });
