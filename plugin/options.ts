@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { ModelQuery } from './apply';
 import type { ModelClass } from './schema';
 import type { TotalMode } from './syntax';
+import { optionProblems } from './options-errors';
 import { optionsSchema } from './options-schema';
 
 /** A read replica: its Knex instance, or one with the name logs and Server-Timing use (default `replica-<n>`). */
@@ -166,7 +167,8 @@ function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): Resolv
   return resolved.maxEntries === 0 || resolved.maxBytes === 0 ? undefined : Object.freeze(resolved);
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: each finding carries its schema and value, from which options-errors.ts writes the expected form.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const checkSchema = ajv.compile(optionsSchema);
 
 function isModelClass(value: unknown): value is ModelClass {
@@ -246,9 +248,7 @@ function codeProblems(options: QueryModifiersOptions): string[] {
 /** Checks the options and fills in defaults; throws one Error listing every problem. */
 export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions {
   const schemaOk = checkSchema(options);
-  const problems = schemaOk
-    ? []
-    : (checkSchema.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+  const problems = schemaOk ? [] : optionProblems(checkSchema.errors ?? []);
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
   if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);
