@@ -6,7 +6,7 @@ import Ajv from 'ajv';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ModelQuery } from './apply';
-import type { ModelClass } from './schema';
+import type { HostModelClass, ModelClass } from './schema';
 import type { TotalMode } from './syntax';
 import { optionProblems } from './options-errors';
 import { optionsSchema } from './options-schema';
@@ -65,7 +65,8 @@ export type AuthorizeResult = boolean | { readonly status: 401 | 403; readonly d
 
 export interface QueryModifiersOptions {
   readonly knex: Knex;
-  readonly collections: Readonly<Record<string, ModelClass>>;
+  /** Collection name -> Objection model class (a custom QueryBuilder of any constructor is fine). */
+  readonly collections: Readonly<Record<string, HostModelClass>>;
   readonly prefix?: string;
   readonly pagination?: {
     readonly defaultPageSize?: number;
@@ -255,7 +256,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
   const limits = options.limits ?? {};
   return Object.freeze({
     knex: options.knex,
-    collections: options.collections,
+    // Checked above (codeProblems): each is a model class; its QueryBuilder's constructor type does not matter here.
+    collections: options.collections as Readonly<Record<string, ModelClass>>,
     prefix: options.prefix ?? '/api',
     defaultPageSize: options.pagination?.defaultPageSize ?? 15,
     maxPageSize: options.pagination?.maxPageSize ?? 100,

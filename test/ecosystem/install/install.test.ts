@@ -1,6 +1,8 @@
 // Installs the packed package into a temporary host Koa application with its own models and tables
-// (test/ecosystem/install/host-app, TypeScript, mounted following only docs/installing.md and plugin.json),
-// type-checks the host against the published types, starts it and runs a few requests.
+// (test/ecosystem/install/host-app, TypeScript, mounted following only docs/installing.md and plugin.json,
+// with a model whose custom QueryBuilder has its own constructor), type-checks the host against the
+// published types, starts it and runs a few requests; also an ES module host reading plugin.json
+// (host-app-esm) and a typed client generated from the served OpenAPI document (typed-client).
 // Slow (npm install); needs the npm registry or a warm npm cache. Leaves no files behind.
 
 import { expect } from 'chai';
@@ -25,6 +27,7 @@ import {
 
 const hostSources = join(root, 'test', 'ecosystem', 'install', 'host-app');
 const clientSources = join(root, 'test', 'ecosystem', 'install', 'typed-client');
+const esmSources = join(root, 'test', 'ecosystem', 'install', 'host-app-esm');
 
 /**
  * The host's dependencies besides the tarball: the libraries docs/installing.md asks for (Koa,
@@ -127,6 +130,35 @@ describe('installing the packed package into a host Koa app', function () {
     expect(JSON.parse(out)).to.deep.equal(['function', 'function', 'object', 'object', 'function']);
   });
 
+  it('gives an ES module host plugin.json with the import attribute, in JavaScript and in TypeScript (nodenext)', function () {
+    writeFileSync(
+      join(hostDir, 'esm-manifest.mjs'),
+      [
+        "import manifest from 'koa-query-modifiers/plugin.json' with { type: 'json' };",
+        'console.log(JSON.stringify([manifest.id, manifest.routes.prefix]));',
+      ].join('\n'),
+    );
+    expect(JSON.parse(run('node', ['esm-manifest.mjs'], hostDir))).to.deep.equal(['koa-query-modifiers', '/api']);
+    // Without the attribute Node.js refuses the JSON module: why the docs' snippet carries it.
+    writeFileSync(
+      join(hostDir, 'esm-manifest-bare.mjs'),
+      "import manifest from 'koa-query-modifiers/plugin.json';\nconsole.log(manifest.id);",
+    );
+    const bare = runQuietly('node', ['esm-manifest-bare.mjs'], hostDir);
+    expect(bare.status).to.not.equal(0);
+    expect(bare.stderr).to.match(/ERR_IMPORT_ATTRIBUTE_MISSING|ERR_IMPORT_ASSERTION_TYPE_MISSING/);
+    const esmDir = join(hostDir, 'esm');
+    mkdirSync(esmDir, { recursive: true });
+    for (const file of ['main.mts', 'tsconfig.json']) copyFileSync(join(esmSources, file), join(esmDir, file));
+    expect(typeCheck(esmDir), 'compiler errors').to.deep.equal([]);
+    expect(JSON.parse(run('node', [join('build', 'main.mjs')], esmDir))).to.deep.equal({
+      id: 'koa-query-modifiers',
+      prefix: '/api',
+      admin: '/admin',
+      plugin: 'function',
+    });
+  });
+
   it('type-checks the host written from the docs against the published types (strict, no skipLibCheck)', function () {
     copyHostSources(hostSources, hostDir);
     expect(typeCheck(hostDir), 'compiler errors').to.deep.equal([]);
@@ -189,6 +221,14 @@ describe('installing the packed package into a host Koa app', function () {
       await host.get('/api/nothing').expect(404);
     });
 
+    it('reads a model through its own query builder (a soft-delete builder with a constructor): deleted notes stay out', async function () {
+      const res = await host.get('/api/notes?sort[id]').expect(200);
+      expect(res.body).to.deep.equal([
+        { id: 1, text: 'kept' },
+        { id: 3, text: 'also kept' },
+      ]);
+    });
+
     it("leaves the host's own routes alone", async function () {
       const own = await host.get('/host').expect(200);
       expect(own.body).to.deep.equal({ host: 'still mine', plugin: 'koa-query-modifiers' });
@@ -204,6 +244,7 @@ describe('installing the packed package into a host Koa app', function () {
       expect(Object.keys(openapi.body.paths as object).filter((path) => !path.startsWith('/api/_'))).to.deep.equal([
         '/api/authors',
         '/api/articles',
+        '/api/notes',
         '/api/openapi.json',
       ]);
     });
