@@ -110,7 +110,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   app.use(requestLimits());
   if (options.apiToken !== undefined && options.apiToken !== '') app.use(requireToken(options.apiToken));
   app.use(healthRoutes(options.knex, logger));
-  app.use(homeRoute(prefix, Object.keys(COLLECTIONS)));
+  app.use(homeRoute(prefix, Object.keys(COLLECTIONS), options.admin === false ? undefined : '/admin'));
   app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

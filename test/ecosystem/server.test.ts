@@ -133,6 +133,23 @@ describe('demo server: probes, logs, CORS', function () {
     });
   });
 
+  describe('the index at /', function () {
+    it('links the admin UI, which answers there', async function () {
+      await start({ apiToken: undefined });
+      const home = await request().get('/').expect(200);
+      const admin = String((home.body as { admin?: unknown }).admin);
+      expect(admin).to.match(/^http:\/\/127\.0\.0\.1:\d+\/admin\/$/);
+      const page = await request().get(new URL(admin).pathname).expect(200);
+      expect(page.type).to.equal('text/html');
+    });
+
+    it('has no admin link when the admin UI is off', async function () {
+      await start({ apiToken: undefined, admin: false });
+      const home = await request().get('/').expect(200);
+      expect(home.body).not.to.have.property('admin');
+    });
+  });
+
   describe('TRUST_PROXY', function () {
     const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' };
 
