@@ -59,8 +59,9 @@ export default tseslint.config(
     // Files outside both tsconfig projects: the configuration files and the host applications the
     // install tests copy next to the packed tarball. Those hosts import `koa-query-modifiers` as a
     // consumer does, which only resolves once the tarball is installed; the install tests type-check
-    // them there with the host's own tsconfig, so here they get the rules that need no types.
-    files: ['**/*.mjs', 'admin-ui/vite.config.ts', 'test/ecosystem/install/host-app*/**'],
+    // them there with the host's own tsconfig, so here they get the rules that need no types. The
+    // typed client imports the types the install test generates from the document, likewise.
+    files: ['**/*.mjs', 'admin-ui/vite.config.ts', 'test/ecosystem/install/host-app*/**', 'test/ecosystem/install/typed-client/**'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -1,5 +1,5 @@
 export { queryModifiers, type QueryModifiersRouter } from './router';
-export type { QueryModifiersOptions, AuthorizeResult, ReplicaOptions, ReplicaServer } from './options';
+export type { QueryModifiersOptions, QueryModifiersLogger, AuthorizeResult, ReplicaOptions, ReplicaServer } from './options';
 export { optionsSchema } from './options-schema';
 export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemCode } from './errors';
 export type { ModelQuery } from './apply';

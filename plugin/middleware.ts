@@ -11,7 +11,7 @@ import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
-import { parseLsn, type ReplicaSet, type Server } from './replicas';
+import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 
 export type RouteContext = Context & { params: Record<string, string> };
@@ -248,8 +248,9 @@ async function requiredPosition(ctx: Context, options: ResolvedOptions): Promise
 
 /**
  * Runs the pipeline on one server chosen for this request, all of its statements there. A replica
- * that turns out unavailable is taken out of rotation and the request runs once more elsewhere
- * (reads repeat safely), so a failing replica costs the client time, not an error.
+ * that turns out unavailable, or does not answer within `replicas.queryTimeoutMs`, is taken out of
+ * rotation and the request runs again elsewhere (reads repeat safely), so a failing or hung replica
+ * costs the client time, not an error.
  */
 async function answer(
   ctx: Context,
@@ -260,20 +261,15 @@ async function answer(
 ): Promise<PipelineOutcome> {
   const request = pipelineRequest(ctx, options, collection);
   if (replicas === undefined) return runPipeline(collection, options, request, caches);
-  const after = await requiredPosition(ctx, options);
-  const runOn = (server: Server) => {
+  const settings = {
+    after: await requiredPosition(ctx, options),
+    timeoutMs: options.replicas?.queryTimeoutMs ?? Number.POSITIVE_INFINITY,
+    retried: (from: Server) => (report(ctx).retriedFrom = from.name),
+  };
+  return runOnReplicas(replicas, settings, (server) => {
     report(ctx).server = server.name;
     return runPipeline(collection, options, { ...request, knex: server.knex }, caches);
-  };
-  const first = replicas.choose(after);
-  try {
-    return await runOn(first);
-  } catch (error) {
-    if (first.role !== 'replica' || !isUnavailable(error)) throw error;
-    replicas.markDown(first, error);
-    report(ctx).retriedFrom = first.name;
-    return runOn(replicas.choose(after, first));
-  }
+  });
 }
 
 /** Handles `GET <prefix>/<collection>` (and HEAD) for one collection. */

@@ -193,7 +193,7 @@ export const optionsSchema = {
     },
     replicas: {
       description:
-        'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, readAfter, revealServer}. ' +
+        'Read replicas: a list of Knex instances (or {name, knex}), or {servers, maxLagMs, checkIntervalMs, checkTimeoutMs, queryTimeoutMs, readAfter, revealServer}. ' +
         'Each request goes to one usable replica, else to knex (the primary); see docs/scaling.md.',
       oneOf: [
         { type: 'array', minItems: 1 },
@@ -210,6 +210,14 @@ export const optionsSchema = {
               type: 'integer',
               minimum: 1,
               default: 2000,
+            },
+            queryTimeoutMs: {
+              description:
+                "How long one request's statements may take on a replica before it is taken out of rotation and the request is answered by another server.",
+              type: 'integer',
+              minimum: 1,
+              maximum: 3600000,
+              default: 5000,
             },
             readAfter: { description: 'readAfter(ctx): the WAL position the answer must include (read-your-writes); may be async.' },
             revealServer: {

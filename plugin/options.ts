@@ -7,8 +7,9 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ModelQuery } from './apply';
 import { createCursorSeal, type CursorSeal } from './cursor-seal';
-import type { ModelClass } from './schema';
+import type { HostModelClass, ModelClass } from './schema';
 import type { TotalMode } from './syntax';
+import { optionProblems } from './options-errors';
 import { optionsSchema } from './options-schema';
 import { sharedCacheProblems } from './cache-headers';
 
@@ -25,6 +26,12 @@ export interface ReplicaOptions {
   /** A replica whose check takes longer is taken out of rotation (default 2000). */
   readonly checkTimeoutMs?: number;
   /**
+   * How long one request's statements may take on a replica, together, before the replica is taken
+   * out of rotation and the request is answered by another server (default 5000): a replica that
+   * hangs (frozen, not stopped) costs a request at most this much.
+   */
+  readonly queryTimeoutMs?: number;
+  /**
    * The WAL position (`pg_current_wal_lsn()` after the client's last write, e.g. from a cookie) this
    * request's answer must include: only a replica that has replayed it may answer, else the primary.
    * Undefined or empty: any usable replica. A value that is not a WAL position: the primary.
@@ -39,14 +46,21 @@ export interface ResolvedReplicas {
   readonly maxLagMs: number;
   readonly checkIntervalMs: number;
   readonly checkTimeoutMs: number;
+  readonly queryTimeoutMs: number;
   readonly readAfter: ReplicaOptions['readAfter'];
   readonly revealServer: boolean;
 }
 
-/** Where the plugin logs faults (`error`) and its one start-up warning (`warn`, else `error`). */
-export interface PluginLogger {
+/**
+ * Where the plugin reports what clients are not told: `error` for database failures and faults (and the
+ * start-up warning about a random cursor key when there is no `warn`),
+ * `warn` for a replica leaving rotation (falls back to `error`), `info` for one coming back (skipped
+ * without it).
+ */
+export interface QueryModifiersLogger {
   error(message: string, error?: unknown): void;
-  warn?(message: string): void;
+  warn?(message: string, error?: unknown): void;
+  info?(message: string): void;
 }
 
 /** `true` allows; `false` is 403; `{status: 401}` asks the client to authenticate. */
@@ -54,7 +68,8 @@ export type AuthorizeResult = boolean | { readonly status: 401 | 403; readonly d
 
 export interface QueryModifiersOptions {
   readonly knex: Knex;
-  readonly collections: Readonly<Record<string, ModelClass>>;
+  /** Collection name -> Objection model class (a custom QueryBuilder of any constructor is fine). */
+  readonly collections: Readonly<Record<string, HostModelClass>>;
   readonly prefix?: string;
   readonly pagination?: {
     readonly defaultPageSize?: number;
@@ -124,7 +139,7 @@ export interface QueryModifiersOptions {
    * may be async. What it returns is ignored: returning the query does not run it.
    */
   readonly scope?: (ctx: Context, collection: string, query: ModelQuery) => unknown;
-  readonly logger?: PluginLogger;
+  readonly logger?: QueryModifiersLogger;
   /**
    * Prepared queries kept between requests, least recently used dropped first: `{ maxBytes }` bounds
    * their estimated memory (default `{ maxBytes: 8 MiB }`), optionally with `maxEntries`; a number
@@ -169,7 +184,7 @@ export interface ResolvedOptions {
   readonly authorize: QueryModifiersOptions['authorize'];
   readonly scope: QueryModifiersOptions['scope'];
   readonly scopeModel: QueryModifiersOptions['scopeModel'];
-  readonly logger: PluginLogger;
+  readonly logger: QueryModifiersLogger;
   /** undefined: off. Unbounded sides are `Infinity`. */
   readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
@@ -191,7 +206,8 @@ function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): Resolv
   return resolved.maxEntries === 0 || resolved.maxBytes === 0 ? undefined : Object.freeze(resolved);
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: each finding carries its schema and value, from which options-errors.ts writes the expected form.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const checkSchema = ajv.compile(optionsSchema);
 
 function isModelClass(value: unknown): value is ModelClass {
@@ -277,11 +293,11 @@ function cursorSecretProblems(secret: unknown): string[] {
   if (secret === undefined) return [];
   const short = (path: string) =>
     `${path} must be at least ${MIN_SECRET_LENGTH} characters long (a random string, e.g. from \`openssl rand -base64 48\`)`;
-  if (typeof secret === 'string') return secret.length < MIN_SECRET_LENGTH ? [short('options.cursorSecret')] : [];
+  if (typeof secret === 'string') return secret.length < MIN_SECRET_LENGTH ? [short('cursorSecret')] : [];
   if (!Array.isArray(secret) || secret.length === 0 || !secret.every((entry) => typeof entry === 'string')) {
-    return ['options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them (the first seals)'];
+    return ['cursorSecret must be a string of at least 32 characters, or a non-empty list of them (the first seals)'];
   }
-  return secret.flatMap((entry, i) => (entry.length < MIN_SECRET_LENGTH ? [short(`options.cursorSecret[${i}]`)] : []));
+  return secret.flatMap((entry, i) => (entry.length < MIN_SECRET_LENGTH ? [short(`cursorSecret[${i}]`)] : []));
 }
 
 /** Checks the options and fills in defaults; throws one Error listing every problem. */
@@ -289,10 +305,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
   const schemaOk = checkSchema(options);
   const problems = schemaOk
     ? []
-    : (checkSchema.errors ?? [])
-        // cursorSecret's problems are told once, below, instead of once per branch of its schema.
-        .filter((e) => !e.instancePath.startsWith('/cursorSecret'))
-        .map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+    : // cursorSecret's problems are told once, below, instead of once per branch of its schema.
+      optionProblems((checkSchema.errors ?? []).filter((e) => !e.instancePath.startsWith('/cursorSecret')));
   problems.push(...cursorSecretProblems((options as { cursorSecret?: unknown } | null)?.cursorSecret));
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked as given at run time: a JavaScript host's options have no types
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
@@ -300,7 +314,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
   const limits = options.limits ?? {};
   return Object.freeze({
     knex: options.knex,
-    collections: options.collections,
+    // Checked above (codeProblems): each is a model class; its QueryBuilder's constructor type does not matter here.
+    collections: options.collections as Readonly<Record<string, ModelClass>>,
     prefix: options.prefix ?? '/api',
     defaultPageSize: options.pagination?.defaultPageSize ?? 15,
     maxPageSize: options.pagination?.maxPageSize ?? 100,
@@ -345,6 +360,7 @@ function resolveReplicas(replicas: QueryModifiersOptions['replicas']): ResolvedR
     maxLagMs: settings.maxLagMs ?? 2000,
     checkIntervalMs,
     checkTimeoutMs: settings.checkTimeoutMs ?? 2000,
+    queryTimeoutMs: settings.queryTimeoutMs ?? 5000,
     readAfter: settings.readAfter,
     revealServer: settings.revealServer === true,
   };

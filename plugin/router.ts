@@ -8,8 +8,8 @@ import { cachingFor } from './cache-headers';
 import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderFault, renderJson } from './middleware';
 import { MountedRouter } from './mount';
 import { buildOpenApiDocument } from './openapi';
-import { resolveOptions, type PluginLogger, type QueryModifiersOptions } from './options';
-import { ReplicaSet, type ReplicaStatus } from './replicas';
+import { resolveOptions, type QueryModifiersLogger, type QueryModifiersOptions } from './options';
+import { ReplicaSet, replicaLog, type ReplicaStatus } from './replicas';
 import { buildCatalog } from './schema';
 
 /** The router, and what a host may ask of the plugin's background work. */
@@ -25,7 +25,7 @@ const EPHEMERAL_CURSORS =
   'koa-query-modifiers: no cursorSecret is set, so cursors are sealed with a random key of this process: ' +
   'they will not survive a restart or work on another instance (docs/configuration.md, cursorSecret)';
 
-function warnOnce(logger: PluginLogger): void {
+function warnOnce(logger: QueryModifiersLogger): void {
   if (logger.warn === undefined) logger.error(EPHEMERAL_CURSORS);
   else logger.warn(EPHEMERAL_CURSORS);
 }
@@ -59,9 +59,7 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   );
   const caches = createCaches(resolved);
   const replicas =
-    resolved.replicas === undefined
-      ? undefined
-      : new ReplicaSet(resolved.knex, resolved.replicas, (message, error) => resolved.logger.error(message, error));
+    resolved.replicas === undefined ? undefined : new ReplicaSet(resolved.knex, resolved.replicas, replicaLog(resolved.logger));
   // One route per collection, GET and HEAD only, so the allowedMethods() of any router in the app
   // sees exactly which methods the plugin serves on which path.
   for (const collection of catalog.values()) {

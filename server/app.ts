@@ -33,6 +33,8 @@ export interface AppOptions {
   readonly caches?: CacheSettings | undefined;
   /** The plugin's `cursorSecret` (see cursorSecretFromEnv); absent: a random key per process. */
   readonly cursorSecret?: string | readonly string[] | undefined;
+  /** Trust X-Forwarded-Proto/-Host from a reverse proxy in front (Koa's `app.proxy`), for page URLs; default false. */
+  readonly trustProxy?: boolean | undefined;
   /** More plugin options laid over the demo's, e.g. `{ limits: { maxRelatedRows: 100 } }` (the docs' examples of other settings). */
   readonly plugin?: Partial<Omit<QueryModifiersOptions, 'knex' | 'collections' | 'prefix'>> | undefined;
 }
@@ -126,6 +128,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ...options.plugin,
   });
   const app = new Koa();
+  app.proxy = options.trustProxy === true;
   logAppErrors(app, logger);
   // Outermost first: the log line sees the final answer; problems.ts has the last word on it.
   app.use(requestLogger(logger));
@@ -135,7 +138,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   app.use(requestLimits());
   if (options.apiToken !== undefined && options.apiToken !== '') app.use(requireToken(options.apiToken));
   app.use(healthRoutes(options.knex, logger));
-  app.use(homeRoute(prefix, Object.keys(COLLECTIONS)));
+  app.use(homeRoute(prefix, Object.keys(COLLECTIONS), options.admin === false ? undefined : '/admin'));
   app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

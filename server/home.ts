@@ -1,5 +1,5 @@
 // Owns the demo server's index at `/`: the collection names, a few example URLs to try, and where the
-// OpenAPI document and the health probe are. Any other method on `/` is a 405.
+// admin UI, the OpenAPI document and the health probe are. Any other method on `/` is a 405.
 import type Koa from 'koa';
 import { methodNotAllowed, sendProblem } from './problems';
 
@@ -13,8 +13,11 @@ const EXAMPLE_QUERIES: readonly string[] = [
   'posts?expand[author]&sort[views]=desc&limit=5',
 ];
 
-/** `GET /` -> `{name, collections: {users: '<origin>/api/users', ...}, examples, openapi, health}`. */
-export function homeRoute(prefix: string, collections: readonly string[]): Koa.Middleware {
+/**
+ * `GET /` -> `{name, collections: {users: '<origin>/api/users', ...}, examples, admin, openapi, health}`;
+ * `admin` (the admin UI's address) only when `adminPath` is given.
+ */
+export function homeRoute(prefix: string, collections: readonly string[], adminPath?: string): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/') {
       await next();
@@ -25,13 +28,15 @@ export function homeRoute(prefix: string, collections: readonly string[]): Koa.M
       return;
     }
     // Koa 3 `ctx.origin` is the Origin request header, not this server: build the origin from protocol and host.
-    const base = `${ctx.protocol}://${ctx.host}${prefix}`;
+    const origin = `${ctx.protocol}://${ctx.host}`;
+    const base = `${origin}${prefix}`;
     ctx.body = {
       name: 'koa-query-modifiers demo',
       collections: Object.fromEntries(collections.map((name) => [name, `${base}/${name}`])),
       examples: EXAMPLE_QUERIES.map((query) => `${base}/${query}`),
+      ...(adminPath === undefined ? {} : { admin: `${origin}${adminPath}/` }),
       openapi: `${base}/openapi.json`,
-      health: `${ctx.protocol}://${ctx.host}/health`,
+      health: `${origin}/health`,
     };
   };
 }

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type Koa from 'koa';
 import pino, { type Logger } from 'pino';
-import type { RequestReport } from '../plugin';
+import type { QueryModifiersLogger, RequestReport } from '../plugin';
 
 export type { Logger } from 'pino';
 
@@ -41,18 +41,22 @@ export function requestIdFrom(given: string | undefined): string {
 /**
  * The `logger` option of the plugin. The plugin also puts a 503's database error on the request's
  * report, so the request line carries it with the request id; this logger keeps the plugin's own
- * message at debug level only, to avoid writing the same error twice; its start-up warnings stay
- * warnings. (No AsyncLocalStorage: its promise hooks cost every request, measured in
- * docs/design/request-log-context.md.)
+ * error message at debug level only, to avoid writing the same error twice. (No AsyncLocalStorage:
+ * its promise hooks cost every request, measured in docs/design/request-log-context.md.) A start-up
+ * warning (cursors without CURSOR_SECRET), a replica leaving rotation (`warn`) and coming back
+ * (`info`) belong to no request, so they are logged at their own level.
  */
-export function pluginLogger(logger: Logger): { error(message: string, error?: unknown): void; warn(message: string): void } {
+export function pluginLogger(logger: Logger): Required<QueryModifiersLogger> {
   return {
     error(message, error) {
       logger.debug({ err: error }, message);
     },
-    // A start-up warning (cursors without CURSOR_SECRET) belongs to no request's line.
-    warn(message) {
-      logger.warn(message);
+    warn(message, error) {
+      if (error === undefined) logger.warn(message);
+      else logger.warn({ err: error }, message);
+    },
+    info(message) {
+      logger.info(message);
     },
   };
 }

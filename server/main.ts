@@ -1,8 +1,9 @@
-// Owns the standalone demo server process: reads the environment (PORT, DATABASE_URL,
+// Owns the standalone demo server process: reads the environment (HOST, PORT, DATABASE_URL,
 // DATABASE_REPLICA_URLS, API_TOKEN, CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS,
-// ADMIN_EXPLAIN, CURSOR_SECRET), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+// ADMIN_EXPLAIN, TRUST_PROXY, CURSOR_SECRET), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import type http from 'node:http';
 import type { Knex } from 'knex';
+import { displayOrigin, readHost, readPort } from './address';
 import { cachesFromEnv, createApp, cursorSecretFromEnv, serverTimingFromEnv } from './app';
 import { corsFromEnv } from './cors';
 import { closeKnex, createKnex, createReplicaKnexes, databaseKind } from './db';
@@ -12,17 +13,10 @@ import { createLogger, type Logger } from './logging';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-function readPort(value: string | undefined): number {
-  if (value === undefined || value === '') return 3000;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0-65535, got "${value}"`);
-  return port;
-}
-
-function listen(server: http.Server, port: number): Promise<number> {
+function listen(server: http.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address();
       resolve(typeof address === 'object' && address !== null ? address.port : port);
@@ -68,6 +62,7 @@ function installShutdown(server: http.Server, knexes: readonly Knex[], logger: L
 async function main(logger: Logger): Promise<void> {
   const env = process.env;
   const port = readPort(env.PORT);
+  const host = readHost(env.HOST);
   const knex = createKnex(env);
   const replicas = createReplicaKnexes(env);
   try {
@@ -86,6 +81,7 @@ async function main(logger: Logger): Promise<void> {
       caches: cachesFromEnv(env),
       cursorSecret: cursorSecretFromEnv(env),
       explain: env.ADMIN_EXPLAIN === 'true',
+      trustProxy: env.TRUST_PROXY === 'true',
       // With replicas the demo names the answering server in Server-Timing, so a reader can watch requests move.
       plugin: {
         serverTiming: serverTimingFromEnv(env),
@@ -94,10 +90,11 @@ async function main(logger: Logger): Promise<void> {
     });
     const server = createHttpServer(app, logger);
     installShutdown(server, [knex, ...replicas], logger);
-    const actualPort = await listen(server, port);
+    const actualPort = await listen(server, port, host);
+    const origin = displayOrigin(host, actualPort);
     logger.info(
-      { port: actualPort, database: databaseKind(env), replicas: replicas.length },
-      `koa-query-modifiers demo listening on http://localhost:${actualPort}/api/users`,
+      { host, port: actualPort, database: databaseKind(env), replicas: replicas.length },
+      `koa-query-modifiers demo listening on ${origin}/api/users (admin UI: ${origin}/admin)`,
     );
   } catch (error) {
     await Promise.all([knex, ...replicas].map((k) => closeKnex(k).catch(() => undefined)));

@@ -3,10 +3,10 @@
 
 import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, Catalog } from '../schema';
-import { collectionParameters, pagingParameters } from './parameters';
-import { relationParameters } from './relation-parameters';
+import { collectionParameters } from './families';
+import { pagingParameters } from './parameters';
+import { servicePaths } from './service-paths';
 import { collectionSchemas, schemaNames, sharedSchemas } from './schemas';
-import { totalParameter } from './totals';
 import { cachingFor } from '../cache-headers';
 import type { JsonSchema } from './value-forms';
 
@@ -124,16 +124,13 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
   const schemas: Record<string, JsonSchema> = {};
   for (const collection of catalog.values()) {
     paths[`${options.prefix}/${collection.name}`] = {
-      parameters: [
-        ...collectionParameters(collection, options.maxExpandDepth),
-        totalParameter(collection, options),
-        ...relationParameters(collection),
-      ],
+      parameters: collectionParameters(collection, options),
       get: operation(collection, options, 'get'),
       head: operation(collection, options, 'head'),
     };
     Object.assign(schemas, collectionSchemas(collection, options.maxExpandDepth));
   }
+  Object.assign(paths, servicePaths(catalog, options));
   return {
     openapi: '3.1.0',
     info: {
@@ -143,8 +140,10 @@ export function buildOpenApiDocument(catalog: Catalog, options: ResolvedOptions,
         info.description ??
         'Read-only collection routes served by koa-query-modifiers: filter, in, between, search, fields, sort, expand and pagination.',
     },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    tags: [...catalog.keys()].map((name) => ({ name })),
+    tags: [
+      ...[...catalog.keys()].map((name) => ({ name })),
+      { name: 'service', description: 'The document itself and the admin UI metadata.' },
+    ],
     paths,
     components: {
       schemas: { ...schemas, ...sharedSchemas() },

@@ -1,18 +1,24 @@
-// The query parameters of one collection's operation: one parameter per allowed field and modifier
-// (`filter[id]`, `sort[name]`, ...), each with its schema, an accepted example and the rules in words.
+// The query parameters of one collection's operation. Each bracketed modifier is one parameter per
+// family (`filter`, `in`, `between`, `search`, `sort`, `expand`, `has`, `has!`, `count`) in the
+// `deepObject` style, so generic tools read `filter[status]=active` as the property `status` of
+// `filter`: one property per allowed key, each with its value's schema, an accepted example and the
+// rules in words, and `patternProperties` for the forms built by the client (logical prefixes).
 
 import type { ResolvedOptions } from '../options';
-import type { Column, CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
+import type { Column, ScopeCatalog } from '../schema';
 import { sortWordList } from '../syntax';
 import { cursorParameter } from './cursors';
-import { betweenPattern, filterPattern, inPattern, isRanged, searchPattern, valueForm, type JsonSchema } from './value-forms';
+import { betweenPattern, escapeRegExp, filterPattern, inPattern, isRanged, searchPattern, valueForm, type JsonSchema } from './value-forms';
 
 export type Parameter = JsonSchema;
 
-const prefixWords =
-  'Prefix the field with a logical word and one space (`+` or `%20` in a URL) to join this clause to the clauses ' +
-  'before it: `and`, `or`, `and!` (AND NOT), `or!` (OR NOT), case-insensitive, e.g. KEY_OR. ' +
-  'Repeat the key to add clauses; clauses of one family group in query-string order with NOT before AND before OR.';
+/** One key of a family: `status` of `filter[status]`, its value's schema, the rules in words and a value the API accepts. */
+export interface KeyEntry {
+  readonly key: string;
+  readonly description: string;
+  readonly schema: JsonSchema;
+  readonly example: string;
+}
 
 export function column(scope: ScopeCatalog, name: string): Column {
   return scope.columns.get(name) ?? { name, column: name, table: scope.table, type: 'other', nullable: true, udt: '', orderable: false };
@@ -23,7 +29,7 @@ function typeWords(col: Column): string {
   return `\`${type}\`${col.nullable ? ', nullable' : ''}`;
 }
 
-/** What the operators mean for this field: arrays test membership, JSON has no order (decisions.md 35). */
+/** What the operators mean for this field: arrays test membership, JSON has no order (docs/query-language.md). */
 function operatorWords(col: Column): string {
   if (col.type === 'array') {
     return 'Operators: `=` (the default: the array contains the value), `<>` (does not contain it; also true for NULL).';
@@ -42,7 +48,7 @@ export function query(name: string, description: string, schema: JsonSchema, exa
 
 /**
  * How a dot path reads in a description: `posts.status` -> "at least one related `posts` record's
- * `status`" (decisions.md 36); a field of the collection itself -> "`status`".
+ * `status`"; a field of the collection itself -> "`status`".
  */
 export interface Subject {
   /** The key's field: `status` or `posts.status`. */
@@ -55,72 +61,112 @@ export interface Subject {
 
 const own = (field: string): Subject => ({ key: field, words: `\`${field}\``, note: '' });
 
-export function filterParameter(scope: ScopeCatalog, field: string, subject: Subject = own(field)): Parameter {
+export function filterKey(scope: ScopeCatalog, field: string, subject: Subject = own(field)): KeyEntry {
   const col = column(scope, field);
   const form = valueForm(col);
-  const logical = prefixWords.replace('KEY_OR', `\`filter[or ${subject.key}]\``);
   const plainExample = form.shape === undefined || col.type === 'boolean' || !isRanged(col);
-  return query(
-    `filter[${subject.key}]`,
-    `Compare ${subject.words} (${typeWords(col)}) with a value written \`[operator]value\`. ${operatorWords(col)} The value is ` +
-      `${form.words}; \`null\` with \`=\` or \`<>\` tests for NULL; a value in double quotes is taken literally. ${logical}${subject.note}`,
-    stringSchema(filterPattern(col)),
-    plainExample ? form.example : `>=${form.example}`,
-  );
+  return {
+    key: subject.key,
+    description:
+      `Compare ${subject.words} (${typeWords(col)}) with a value written \`[operator]value\`. ${operatorWords(col)} The value is ` +
+      `${form.words}; \`null\` with \`=\` or \`<>\` tests for NULL; a value in double quotes is taken literally.${subject.note}`,
+    schema: stringSchema(filterPattern(col)),
+    example: plainExample ? form.example : `>=${form.example}`,
+  };
 }
 
-export function inParameter(scope: ScopeCatalog, field: string, subject: Subject = own(field)): Parameter {
+export function inKey(scope: ScopeCatalog, field: string, subject: Subject = own(field)): KeyEntry {
   const col = column(scope, field);
   const form = valueForm(col);
   const what = col.type === 'array' ? 'contains at least one' : 'equals one';
-  return query(
-    `in[${subject.key}]`,
-    `Keep records whose ${subject.words} (${typeWords(col)}) ${what} of a comma-separated list of items, each ${form.words}; ` +
-      'an item may be double-quoted to contain commas; a bare `null` item matches NULL. ' +
-      prefixWords.replace('KEY_OR', `\`in[or ${subject.key}]\``) +
-      subject.note,
-    stringSchema(inPattern(col)),
-    `${form.example},${form.example}`,
-  );
+  return {
+    key: subject.key,
+    description:
+      `Keep records whose ${subject.words} (${typeWords(col)}) ${what} of a comma-separated list of items, each ${form.words}; ` +
+      `an item may be double-quoted to contain commas; a bare \`null\` item matches NULL.${subject.note}`,
+    schema: stringSchema(inPattern(col)),
+    example: `${form.example},${form.example}`,
+  };
 }
 
-export function betweenParameter(scope: ScopeCatalog, field: string, subject: Subject = own(field)): Parameter {
+export function betweenKey(scope: ScopeCatalog, field: string, subject: Subject = own(field)): KeyEntry {
   const col = column(scope, field);
   const form = valueForm(col);
-  return query(
-    `between[${subject.key}]`,
-    `Keep records whose ${subject.words} (${typeWords(col)}) lies between two comma-separated bounds, both included; each bound is ` +
-      `${form.words}. ${prefixWords.replace('KEY_OR', `\`between[or ${subject.key}]\``)}${subject.note}`,
-    stringSchema(betweenPattern(col)),
-    `${form.example},${form.example}`,
-  );
+  return {
+    key: subject.key,
+    description:
+      `Keep records whose ${subject.words} (${typeWords(col)}) lies between two comma-separated bounds, both included; each bound is ` +
+      `${form.words}.${subject.note}`,
+    schema: stringSchema(betweenPattern(col)),
+    example: `${form.example},${form.example}`,
+  };
 }
 
-export function searchParameter(fields: readonly string[], note = ''): Parameter {
-  const list = fields.join(',');
-  return query(
-    `search[${list}]`,
-    `Case-insensitive search in ${fields.map((f) => `\`${f}\``).join(' or ')}. A \`*\` at the start or end anchors the term ` +
-      '(`term*` starts with, `*term` ends with, no star: contains); `%`, `_` and inner `*` are literal. ' +
-      'Several fields may be listed in one key (`search[a,b]`: any of them matches); several `search` keys are ANDed.' +
+export function searchKey(fields: readonly string[], note = ''): KeyEntry {
+  return {
+    key: fields.join(','),
+    description:
+      `Case-insensitive search in ${fields.map((f) => `\`${f}\``).join(' or ')}. A \`*\` at the start or end anchors the term ` +
+      '(`term*` starts with, `*term` ends with, no star: contains); `%`, `_` and inner `*` are literal.' +
       note,
-    { type: 'string', pattern: searchPattern },
-    'a',
-  );
+    schema: { type: 'string', pattern: searchPattern },
+    example: 'a',
+  };
 }
 
-export function sortParameter(field: string, note = ''): Parameter {
-  return query(
-    `sort[${field}]`,
-    `Order by \`${field}\`: empty or \`a\`/\`asc\`/\`ascending\` ascending, \`-\`/\`d\`/\`des\`/\`desc\`/\`descending\` descending ` +
-      `(case-insensitive). Several sort keys apply in query-string order; the primary key is the final tie-breaker.${note}`,
-    { type: 'string', enum: ['', ...sortWordList] },
-    'desc',
-    { allowEmptyValue: true },
-  );
+/** `desc` -> `[Dd][Ee][Ss][Cc]`: any case of an ASCII word, in a pattern every JSON Schema tool reads (no `(?i)`). */
+function anyCase(word: string): string {
+  return word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 }
 
-function fieldsParameters(scope: ScopeCatalog): Parameter[] {
+/** Any case of each direction word, as the server reads them. */
+const sortPattern = `^(?:${['', ...sortWordList].map(anyCase).join('|')})$`;
+
+export function sortKey(field: string, note = ''): KeyEntry {
+  return {
+    key: field,
+    description:
+      `Order by \`${field}\`: empty or \`a\`/\`asc\`/\`ascending\` ascending, \`-\`/\`d\`/\`des\`/\`desc\`/\`descending\` descending ` +
+      `(any case: \`DESC\` too).${note}`,
+    schema: { type: 'string', pattern: sortPattern },
+    example: 'desc',
+  };
+}
+
+export const aliasSchema = { type: 'string', pattern: '^(?:[A-Za-z][A-Za-z0-9]*)?$' };
+
+/** `a.b` -> `a\.b`, for a key inside a pattern. */
+export const keyPattern = (keys: readonly string[]): string => `(?:${keys.map(escapeRegExp).join('|')})`;
+
+/** The keys of a clause family: each key as is or after a logical prefix (`status`, `or status`, `AND! posts.title`). */
+export function clauseKeys(keys: readonly string[]): string {
+  return `^(?:(?:[Aa][Nn][Dd]|[Oo][Rr])!? )?${keyPattern(keys)}$`;
+}
+
+/**
+ * One family as a `deepObject` parameter: `family('filter', ...)` describes `filter[<key>]=<value>`,
+ * one property per key with its schema and example. `names` is the pattern of every key the API
+ * takes (by default the properties' names); it includes keys the client builds itself, such as
+ * logical prefixes, whose values follow the property they prefix. A pattern, not
+ * `patternProperties`: generated types then keep exactly the listed keys instead of any string.
+ */
+export function family(
+  name: string,
+  description: string,
+  entries: readonly KeyEntry[],
+  names = `^${keyPattern(entries.map((e) => e.key))}$`,
+  extra: JsonSchema = {},
+): Parameter | undefined {
+  const first = entries[0];
+  if (first === undefined) return undefined;
+  const properties = Object.fromEntries(
+    entries.map((entry) => [entry.key, { ...entry.schema, description: entry.description, examples: [entry.example] }]),
+  );
+  const schema = { type: 'object', properties, propertyNames: { pattern: names } };
+  return query(name, description, schema, { [first.key]: first.example }, { style: 'deepObject', explode: true, ...extra });
+}
+
+export function fieldsParameters(scope: ScopeCatalog): Parameter[] {
   const items = { type: 'string', enum: [...scope.projectable] };
   const listed = scope.projectable.map((f) => `\`${f}\``).join(', ');
   const list = (maxItems: number) => ({ type: 'array', items, minItems: 1, maxItems, uniqueItems: true });
@@ -145,61 +191,10 @@ function fieldsParameters(scope: ScopeCatalog): Parameter[] {
   ];
 }
 
-const quoteList = (names: readonly string[]): string => (names.length === 0 ? 'none' : names.map((n) => `\`${n}\``).join(', '));
-
-/**
- * What an alias of `relation` takes, as lists of fields per modifier, whether it takes a per-parent
- * window (`limit`/`offset`, to-many only) and, while the depth cap allows, the relations its
- * `<alias>_expand[...]` may name with theirs (decisions.md 40-41).
- */
-function aliasModifiers(relation: RelationCatalog, levelsLeft: number): Parameter {
-  const s = relation.scope;
-  const nested = levelsLeft > 1 ? [...relation.relations.values()] : [];
-  return {
-    fields: [...s.projectable],
-    sort: [...s.sortable],
-    search: [...s.searchable],
-    filter: [...s.filterable],
-    in: [...s.filterable],
-    between: s.filterable.filter((f) => isRanged(column(s, f))),
-    window: relation.cardinality === 'many',
-    expand: Object.fromEntries(nested.map((r) => [r.name, aliasModifiers(r, levelsLeft - 1)])),
-  };
-}
-
-function expandParameter(relation: RelationCatalog, maxExpandDepth: number): Parameter {
-  const s = relation.scope;
-  const shape = relation.cardinality === 'many' ? 'an array (possibly empty)' : 'an object or null';
-  const window =
-    relation.cardinality === 'many'
-      ? "`<alias>_limit` and `<alias>_offset` (non-negative integers) pick each record's related records, in `<alias>_sort` order. "
-      : '';
-  const nested = [...relation.relations.keys()];
-  const deeper =
-    maxExpandDepth > 1 && nested.length > 0
-      ? `\`<alias>_expand[<relation>]=<alias2>\` (${quoteList(nested)}) expands their relations in turn, with the same alias modifiers, ` +
-        `at most ${maxExpandDepth} levels deep; \`x-alias-modifiers.expand\` lists what each level allows. `
-      : '';
-  return query(
-    `expand[${relation.name}]`,
-    `Embed the ${relation.kind} relation \`${relation.name}\` in each record under \`${relation.name}\` (${shape}). ` +
-      'The optional value is an alias (`[A-Za-z][A-Za-z0-9]*`) that enables alias modifiers for this relation: ' +
-      `\`<alias>_fields\` / \`<alias>_fields!\` (fields: ${quoteList(s.projectable)}), ` +
-      `\`<alias>_sort[<field>]\` (${quoteList(s.sortable)}), \`<alias>_search[<field>]\` (${quoteList(s.searchable)}), ` +
-      `\`<alias>_filter[<field>]\`, \`<alias>_in[<field>]\`, \`<alias>_between[<field>]\` (${quoteList(s.filterable)}). ` +
-      window +
-      deeper +
-      'They follow the rules of the root modifiers and never remove parent records.',
-    { type: 'string', pattern: '^(?:[A-Za-z][A-Za-z0-9]*)?$' },
-    'r',
-    {
-      allowEmptyValue: true,
-      'x-alias-modifiers': aliasModifiers(relation, maxExpandDepth),
-    },
-  );
-}
-
 const pagingNames = ['page', 'per-page', 'page-size', 'limit', 'offset', 'cursor'] as const;
+
+/** `$ref`s to the shared paging parameters. */
+export const pagingReferences: readonly Parameter[] = pagingNames.map((name) => ({ $ref: `#/components/parameters/${name}` }));
 
 /** The shared paging parameters, for `components.parameters`. */
 export function pagingParameters(options: ResolvedOptions): Record<string, Parameter> {
@@ -224,21 +219,4 @@ export function pagingParameters(options: ResolvedOptions): Record<string, Param
     offset: query('offset', 'Skip this many records (bare array). Not with page parameters.', { type: 'integer', minimum: 0 }, 0),
     cursor: cursorParameter,
   };
-}
-
-/** Every parameter of `GET <prefix>/<collection>`, in a stable order. */
-export function collectionParameters(collection: CollectionCatalog, maxExpandDepth: number): Parameter[] {
-  const params: Parameter[] = [...fieldsParameters(collection)];
-  for (const field of collection.sortable) params.push(sortParameter(field));
-  for (const field of collection.filterable) params.push(filterParameter(collection, field));
-  for (const field of collection.filterable) params.push(inParameter(collection, field));
-  // Arrays and JSON have no range (decisions.md 35): `between` on them is always refused.
-  for (const field of collection.filterable) {
-    if (isRanged(column(collection, field))) params.push(betweenParameter(collection, field));
-  }
-  for (const field of collection.searchable) params.push(searchParameter([field]));
-  if (collection.searchable.length > 1) params.push(searchParameter(collection.searchable));
-  for (const relation of collection.relations.values()) params.push(expandParameter(relation, maxExpandDepth));
-  for (const name of pagingNames) params.push({ $ref: `#/components/parameters/${name}` });
-  return params;
 }

@@ -51,7 +51,8 @@ const scalarForms: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, ValueF
   other: { ...textForm, words: "any text (compared with the column's text form)" },
 };
 
-const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+// Not `-`: JSON Schema tools compile patterns with the `u` flag, under which `\-` outside a class is a syntax error.
+export const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 /** `mood` -> one of its labels; `tags text[]` -> one element, as a text value is written. */
 export function valueForm(column: Column): ValueForm {

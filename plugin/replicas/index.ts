@@ -1,2 +1,3 @@
-export { ReplicaSet, type ReplicaStatus, type Server } from './replica-set';
+export { ReplicaSet, replicaLog, type ReplicaStatus, type Server } from './replica-set';
+export { ReplicaTimeoutError, runOnReplicas } from './attempts';
 export { formatLsn, parseLsn } from './lsn';

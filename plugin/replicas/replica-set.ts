@@ -4,6 +4,7 @@
 // request gets no new requests until a later check finds it well again.
 
 import type { Knex } from 'knex';
+import type { QueryModifiersLogger } from '../options';
 import { readServer, PrimaryTimeline, type Reading } from './health';
 import { formatLsn } from './lsn';
 
@@ -46,13 +47,29 @@ interface Replica extends Server {
   status: Status;
 }
 
-type Log = (message: string, error?: unknown) => void;
+/** Where the set reports a replica leaving rotation (`warn`) and coming back (`info`). */
+export interface ReplicaLog {
+  warn(message: string, error?: unknown): void;
+  info(message: string): void;
+}
 
 /** How far behind a replica is when the primary cannot be asked: received but not yet replayed WAL. */
 function localLag(reading: Reading): number {
   if (!reading.inRecovery) return 0;
   if (reading.position !== undefined && reading.received !== undefined && reading.position >= reading.received) return 0;
   return reading.sinceReplayMs ?? 0;
+}
+
+/** The host's logger as a ReplicaLog: `warn` falls back to `error`; without `info`, a recovery is not logged. */
+export function replicaLog(logger: QueryModifiersLogger): ReplicaLog {
+  return {
+    warn: (message, error) => {
+      const args: [string, unknown?] = error === undefined ? [message] : [message, error];
+      if (logger.warn !== undefined) logger.warn(...args);
+      else logger.error(...args);
+    },
+    info: (message) => logger.info?.(message),
+  };
 }
 
 export class ReplicaSet {
@@ -66,7 +83,7 @@ export class ReplicaSet {
   constructor(
     primary: Knex,
     private readonly settings: ReplicaSettings,
-    private readonly log: Log,
+    private readonly log: ReplicaLog,
   ) {
     this.primary = { name: 'primary', knex: primary, role: 'primary' };
     this.replicas = settings.servers.map(({ name, knex }) => ({
@@ -130,9 +147,8 @@ export class ReplicaSet {
           : localLag(reading);
       const state = lag > this.settings.maxLagMs ? 'lagging' : 'up';
       if (state !== replica.status.state && replica.status.state !== 'starting') {
-        this.log(
-          `koa-query-modifiers: replica ${replica.name} is ${state === 'up' ? 'serving again' : `${Math.round(lag)} ms behind the primary; reads go elsewhere`}`,
-        );
+        if (state === 'up') this.log.info(`koa-query-modifiers: replica ${replica.name} is serving again`);
+        else this.log.warn(`koa-query-modifiers: replica ${replica.name} is ${Math.round(lag)} ms behind the primary; reads go elsewhere`);
       }
       replica.status = { state, inRecovery: reading.inRecovery, position: reading.position, lagMs: lag };
     } catch (error) {
@@ -144,20 +160,20 @@ export class ReplicaSet {
   markDown(server: Server, error: unknown): void {
     const replica = this.replicas.find((r) => r === server);
     if (replica === undefined) return;
-    if (replica.status.state !== 'down') this.log(`koa-query-modifiers: replica ${replica.name} is down; reads go elsewhere`, error);
+    if (replica.status.state !== 'down') this.log.warn(`koa-query-modifiers: replica ${replica.name} is down; reads go elsewhere`, error);
     replica.status = { ...replica.status, state: 'down' };
   }
 
   /**
    * The server for one request: the next usable replica in turn (up, within the lag, and at or past
-   * `after` when given), else the primary. `avoid` is left out (the server a request just failed on).
+   * `after` when given), else the primary. The servers in `avoid` are left out (those a request just failed on).
    */
-  choose(after?: bigint, avoid?: Server): Server {
+  choose(after?: bigint, avoid?: ReadonlySet<Server>): Server {
     const count = this.replicas.length;
     for (let i = 0; i < count; i += 1) {
       const replica = this.replicas[(this.next + i) % count] as Replica;
       const { state, position } = replica.status;
-      if (state !== 'up' || replica === avoid) continue;
+      if (state !== 'up' || avoid?.has(replica) === true) continue;
       if (after !== undefined && (position === undefined || position < after)) continue;
       this.next = (this.next + i + 1) % count;
       return replica;

@@ -3,7 +3,7 @@
 
 import type { Knex } from 'knex';
 import { readListDeclaration, type ListDeclaration } from './declarations';
-import { columnOf, resolveCapability, resolveList, tableFields, virtualFields, type TableFields } from './fields';
+import { columnOf, propertyHint, resolveCapability, resolveList, tableFields, virtualFields, type TableFields } from './fields';
 import { introspectTables } from './introspect';
 import { customisesJson, objectionProblems } from './model-class';
 import { knexNames } from './names';
@@ -40,7 +40,8 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
     (name) =>
       `${model.name}.getProjectableFields() names "${name}", ` +
       (invisibleBecause(model, visibility, name, 'projected') ??
-        `which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}`),
+        `which is not a column of table "${fields.table}" or a virtual attribute of ${model.name}` +
+          propertyHint(name, fields.columns.values())),
     ctx.problems,
   );
   const capability = (method: Capability) =>

@@ -50,6 +50,20 @@ export function columnOf(fields: TableFields, knexName: string, names: KnexNames
   return column;
 }
 
+/**
+ * The fix for a declared name that is a database column under another property name (the model's
+ * `columnNameMappers` or the host's `knexSnakeCaseMappers` renamed it): `created_at` -> `; "created_at"
+ * is the column of the field "createdAt": declarations name fields by property name, declare "createdAt"`.
+ */
+export function propertyHint(name: string, columns: Iterable<Column>): string {
+  for (const column of columns) {
+    if (column.column === name && column.name !== name) {
+      return `; "${name}" is the column of the field "${column.name}": declarations name fields by property name, declare "${column.name}"`;
+    }
+  }
+  return '';
+}
+
 /** Resolves a declared list against its universe: `'*'` is `all`, names must belong to `universe`. */
 export function resolveList(
   declared: readonly string[],
@@ -88,13 +102,9 @@ export function resolveCapability(
     (name) => {
       const why =
         invisible(name) ??
-        `which ${
-          !projectable.includes(name)
-            ? notProjectable
-            : use === 'sort'
-              ? 'cannot be sorted (its type has no order, or it is virtual)'
-              : 'is a virtual attribute (it can only be projected)'
-        }`;
+        (projectable.includes(name)
+          ? `which ${use === 'sort' ? 'cannot be sorted (its type has no order, or it is virtual)' : 'is a virtual attribute (it can only be projected)'}`
+          : `which ${notProjectable}${propertyHint(name, columns.values())}`);
       return `${where} names "${name}", ${why}`;
     },
     problems,

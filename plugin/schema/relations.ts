@@ -5,7 +5,7 @@
 import type { Relation } from 'objection';
 import type { RelationDeclaration, RelationOptionList } from './declarations';
 import { readRelationDeclarations } from './declarations';
-import { columnOf, resolveCapability, resolveList, type TableFields } from './fields';
+import { columnOf, propertyHint, resolveCapability, resolveList, type TableFields } from './fields';
 import { arrayKeyProblems, keysAsText } from './key-types';
 import { relationKind } from './model-class';
 import type { KnexNames } from './names';
@@ -126,7 +126,8 @@ function relationScope(
     universe,
     (name) =>
       `${where}.options.projectable_fields names "${name}", ` +
-      (invisible(name, 'projected') ?? `which is not a projectable field of ${model.name} or a join table extra`),
+      (invisible(name, 'projected') ??
+        `which is not a projectable field of ${model.name} or a join table extra` + propertyHint(name, columns.values())),
     problems,
   );
   const capability = (list: RelationOptionList, use: 'sort' | 'condition') =>

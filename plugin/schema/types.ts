@@ -74,6 +74,14 @@ export interface SearchForm {
 
 export type ModelClass = typeof Model;
 
+/**
+ * A model class as a host hands it to the plugin (`collections`): Objection's `typeof Model`
+ * without its static `QueryBuilder`, whose constructor type a host's own query builder may change
+ * (a soft-delete builder with a constructor that takes the model class). The plugin only asks a
+ * model's `query()` for a builder, so that member is never read as the base type.
+ */
+export type HostModelClass = Omit<typeof Model, 'QueryBuilder'>;
+
 /** What one scope (a collection, or a relation seen from its owner) lets clients do. */
 export interface ScopeCatalog {
   /** `users`, or `users.posts` for a relation. */

@@ -10,7 +10,8 @@
 //   `-X`, `-I` understood); the URL's host becomes the Host header. Other commands are ignored.
 // Request lines without a host talk to localhost:3000, the demo server's address, so page URLs read
 // as the docs show them. Targets are sent as written (brackets raw); only spaces and non-ASCII are
-// percent-encoded, as a client must. `N,...,M` (or `N,…,M`) in a target sends every integer N..M.
+// percent-encoded, as a client must. `N,...,M` (or `N,…,M`) in a target sends every integer N..M,
+// and so does a curl URL's `$(seq -s, N M)` (what a shell makes of it).
 //
 // The response shown for it: the lines after a request line in the same block, up to the next
 // request line; or else the fenced blocks right after the block (only blank lines between) that

@@ -36,16 +36,22 @@ function targetOf(text: string): string {
   return text.trim().split(/\s{2,}/)[0] ?? '';
 }
 
+/** `3`..`5` -> `3,4,5`; undefined for a range that is empty or too long to be an example. */
+function integers(from: string, to: string): string | undefined {
+  const [a, b] = [Number(from), Number(to)];
+  if (!(a < b) || b - a > 100_000) return undefined;
+  return Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join(',');
+}
+
 /**
- * `in[id]=1,2,3,...,600` sends every integer from 3 to 600: the docs shorten long lists so.
- * Example: `expandRanges('in[id]=1,2,…,5')` -> `'in[id]=1,2,3,4,5'`.
+ * `in[id]=1,2,3,...,600` sends every integer from 3 to 600: the docs shorten long lists so. A curl
+ * command writes such a list with the shell's `$(seq -s, 1 600)`, so it can be pasted as it is.
+ * Example: `expandRanges('in[id]=1,2,…,5')` and `expandRanges('in[id]=$(seq -s, 1 5)')` -> `'in[id]=1,2,3,4,5'`.
  */
 export function expandRanges(target: string): string {
-  return target.replace(/(-?\d+),(?:\.\.\.|…),(-?\d+)/g, (whole, from: string, to: string) => {
-    const [a, b] = [Number(from), Number(to)];
-    if (!(a < b) || b - a > 100_000) return whole;
-    return Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join(',');
-  });
+  return target
+    .replace(/(-?\d+),(?:\.\.\.|…),(-?\d+)/g, (whole, from: string, to: string) => integers(from, to) ?? whole)
+    .replace(/\$\(seq -s, (-?\d+) (-?\d+)\)/g, (whole, from: string, to: string) => integers(from, to) ?? whole);
 }
 
 /** `GET /api/users?fields=id  all users` -> method and target; anything else -> undefined. */

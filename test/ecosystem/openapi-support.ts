@@ -29,22 +29,54 @@ export interface DocumentedParameter {
   readonly extensions: Json;
 }
 
-/** The parameters of the path `<prefix>/<collection>`, `$ref`s resolved. */
+/**
+ * One `deepObject` family (`filter`) as the keys a client writes (`filter[status]`, ...): each
+ * property with its schema and example; the family's `x-alias-modifiers` and `x-count-fields` maps
+ * give each relation key its own `x-alias-modifiers` and `x-count-field`.
+ */
+function familyKeys(p: Json): DocumentedParameter[] {
+  const schema = asJson(p.schema, `${String(p.name)}.schema`);
+  const maps = {
+    'x-alias-modifiers': p['x-alias-modifiers'] as Json | undefined,
+    'x-count-field': p['x-count-fields'] as Json | undefined,
+  };
+  return Object.entries(asJson(schema.properties, `${String(p.name)}.properties`)).map(([key, raw]) => {
+    const property = asJson(raw, key);
+    const extensions = Object.fromEntries(
+      Object.entries(maps)
+        .filter(([, map]) => map !== undefined && key in map)
+        .map(([name, map]) => [name, (map as Json)[key]]),
+    );
+    return { name: `${String(p.name)}[${key}]`, schema: property, example: (property.examples as unknown[])[0], extensions };
+  });
+}
+
+/** The parameters of the path `<prefix>/<collection>`, `$ref`s resolved, each deepObject family as its keys. */
 export function parametersOf(doc: Json, path: string): DocumentedParameter[] {
   const item = asJson(asJson(doc.paths, 'paths')[path], path);
   const list = item.parameters;
   if (!Array.isArray(list)) throw new Error(`${path} has no parameters`);
-  return list.map((raw) => {
+  return list.flatMap((raw) => {
     const p = resolveRef(doc, raw);
+    if (p.style === 'deepObject') return familyKeys(p);
     const extensions = Object.fromEntries(Object.entries(p).filter(([key]) => key.startsWith('x-')));
-    return {
-      name: String(p.name),
-      schema: asJson(p.schema, `${String(p.name)}.schema`),
-      example: p.example,
-      ...(typeof p.style === 'string' ? { style: p.style } : {}),
-      extensions,
-    };
+    return [
+      {
+        name: String(p.name),
+        schema: asJson(p.schema, `${String(p.name)}.schema`),
+        example: p.example,
+        ...(typeof p.style === 'string' ? { style: p.style } : {}),
+        extensions,
+      },
+    ];
   });
+}
+
+/** The parameters of `path` as the document lists them (families not split), `$ref`s resolved. */
+export function rawParametersOf(doc: Json, path: string): Json[] {
+  const list = asJson(asJson(doc.paths, 'paths')[path], path).parameters;
+  if (!Array.isArray(list)) throw new Error(`${path} has no parameters`);
+  return list.map((raw) => resolveRef(doc, raw));
 }
 
 /** How a parameter's example is written in a query string (form/explode=false arrays are comma-joined). */

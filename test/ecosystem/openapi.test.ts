@@ -18,7 +18,10 @@ import {
   tableColumns,
   type ModelClass,
 } from './openapi-probes';
-import { DocumentSchemas, asJson, okSchema, pair, parametersOf, resolveRef, type Json } from './openapi-support';
+import { DocumentSchemas, asJson, okSchema, pair, parametersOf, rawParametersOf, resolveRef, type Json } from './openapi-support';
+
+/** The collection routes; the document's other paths (`openapi.json`, `_meta`) have tests of their own. */
+const collectionPaths = Object.keys(collections).map((name) => `/api/${name}`);
 
 describe('OpenAPI document', function () {
   const app = useApp();
@@ -57,7 +60,7 @@ describe('OpenAPI document', function () {
 
   it('has component schemas that compile as strict JSON Schema 2020-12, and parameter examples that fit their schemas', function () {
     for (const name of Object.keys(asJson(asJson(doc.components, 'components').schemas, 'schemas'))) schemas.named(name);
-    for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
+    for (const path of collectionPaths) {
       for (const p of parametersOf(doc, path)) {
         const validate = schemas.compile(p.schema);
         expect(validate(p.example), `${path} ${p.name} example ${JSON.stringify(p.example)}: ${schemas.errorsText(validate)}`).to.equal(
@@ -65,6 +68,54 @@ describe('OpenAPI document', function () {
         );
       }
     }
+  });
+
+  it('states no jsonSchemaDialect (the 3.1 default; tools such as Prism skip checks they cannot place under another)', function () {
+    expect(doc).not.to.have.property('jsonSchemaDialect');
+  });
+
+  it('describes each bracketed family as one deepObject parameter whose schema takes every documented key and the prefixed forms', function () {
+    const families = rawParametersOf(doc, '/api/users').filter((p) => p.style === 'deepObject');
+    expect(families.map((p) => p.name)).to.deep.equal(['sort', 'filter', 'in', 'between', 'search', 'expand', 'has', 'has!', 'count']);
+    const schemaOf = (name: string) => schemas.compile(families.find((p) => p.name === name)?.schema);
+    for (const p of families) expect(schemaOf(String(p.name))(p.example), String(p.name)).to.equal(true);
+    const filter = schemaOf('filter');
+    for (const key of ['status', 'or status', 'AND! posts.status', 'Or! id', 'posts_count', 'or posts_count']) {
+      expect(filter({ [key]: 'x' }), key).to.equal(true);
+    }
+    for (const key of ['nope', 'xor status', 'or  status', 'or nope']) expect(filter({ [key]: 'x' }), key).to.equal(false);
+    const search = schemaOf('search');
+    expect([search({ 'name,email': 'a' }), search({ 'email,posts.title': 'a' }), search({ 'name,nope': 'a' })]).to.deep.equal([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it('accepts the sort words in any case, as the server does, and nothing else', async function () {
+    const sort = parametersOf(doc, '/api/users').find((p) => p.name === 'sort[name]');
+    const validate = schemas.compile(sort?.schema);
+    for (const word of ['', 'DESC', 'dEsC', 'Ascending', '-', 'D']) {
+      expect(validate(word), word).to.equal(true);
+      await expectStatus(`/api/users?sort[name]=${word}&limit=1`, 200);
+    }
+    for (const word of ['sideways', '--', 'desc ']) {
+      expect(validate(word), word).to.equal(false);
+      await expectStatus(`/api/users?sort[name]=${encodeURIComponent(word)}&limit=1`, 400);
+    }
+  });
+
+  it('documents its own path, and with the admin the _meta routes, and with explain the _explain route', async function () {
+    expect(Object.keys(asJson(doc.paths, 'paths'))).to.deep.equal([...collectionPaths, '/api/openapi.json']);
+    const withAdmin = await documentFor(app.db.knex, collections, { admin: { explain: true } });
+    expect(Object.keys(asJson(withAdmin.paths, 'paths'))).to.include.members([
+      '/api/openapi.json',
+      '/api/_meta',
+      '/api/_meta/{collection}',
+      '/api/_explain/{collection}',
+    ]);
+    const adminOnly = await documentFor(app.db.knex, collections, { admin: {} });
+    expect(Object.keys(asJson(adminOnly.paths, 'paths'))).not.to.include('/api/_explain/{collection}');
   });
 
   it('lists every problem code and documents the problem+json responses', function () {
@@ -99,14 +150,14 @@ describe('OpenAPI document', function () {
   });
 
   it('accepts every documented parameter with its example (200)', async function () {
-    for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
+    for (const path of collectionPaths) {
       for (const p of parametersOf(doc, path)) await expectStatus(`${path}?${pair(p.name, p.example)}`, 200);
     }
   });
 
   it('refuses values outside a documented parameter schema (400)', async function () {
     let checked = 0;
-    for (const path of Object.keys(asJson(doc.paths, 'paths'))) {
+    for (const path of collectionPaths) {
       for (const p of parametersOf(doc, path)) {
         const validate = schemas.compile(p.schema);
         const value = outsideValue(p, (v) => validate(/^(page|per-page|page-size|limit|offset)$/.test(p.name) ? Number(v) : v));

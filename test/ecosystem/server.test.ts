@@ -174,6 +174,42 @@ describe('demo server: probes, logs, CORS', function () {
     });
   });
 
+  describe('the index at /', function () {
+    it('links the admin UI, which answers there', async function () {
+      await start({ apiToken: undefined });
+      const home = await request().get('/').expect(200);
+      const admin = String((home.body as { admin?: unknown }).admin);
+      expect(admin).to.match(/^http:\/\/127\.0\.0\.1:\d+\/admin\/$/);
+      const page = await request().get(new URL(admin).pathname).expect(200);
+      expect(page.type).to.equal('text/html');
+    });
+
+    it('has no admin link when the admin UI is off', async function () {
+      await start({ apiToken: undefined, admin: false });
+      const home = await request().get('/').expect(200);
+      expect(home.body).not.to.have.property('admin');
+    });
+  });
+
+  describe('TRUST_PROXY', function () {
+    const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' };
+
+    it('with trustProxy, page URLs and the index at / name the forwarded scheme and host', async function () {
+      await start({ apiToken: undefined, trustProxy: true });
+      const page = await request().get('/api/users?per-page=2').set(forwarded).expect(200);
+      expect(page.body).to.include({ path: 'https://api.example.com/api/users' });
+      expect(page.body.next_page_url).to.equal('https://api.example.com/api/users?per-page=2&page=2');
+      const home = await request().get('/').set('Accept', 'application/json').set(forwarded).expect(200);
+      expect(JSON.stringify(home.body)).to.include('https://api.example.com/api/users');
+    });
+
+    it('without it (the default), forwarded headers are ignored', async function () {
+      await start({ apiToken: undefined });
+      const page = await request().get('/api/users?per-page=2').set(forwarded).set('Host', 'demo.example').expect(200);
+      expect(page.body).to.include({ path: 'http://demo.example/api/users' });
+    });
+  });
+
   describe('CORS', function () {
     it('is off without CORS_ORIGIN', async function () {
       expect(corsFromEnv(undefined)).to.equal(undefined);

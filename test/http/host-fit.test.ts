@@ -101,6 +101,31 @@ for (const { mapping, copy } of setups) {
       return res.body;
     };
 
+    it('refuses a declaration that names a column by its database name, and names the property to declare instead', async function () {
+      class SnakeArticle extends models.Article {
+        static getProjectableFields(): string[] {
+          return ['id', 'title', 'author_id'];
+        }
+
+        static getSortableFields(): string[] {
+          return ['tenant_id'];
+        }
+      }
+      const failure = await queryModifiers({ knex, collections: { articles: SnakeArticle } }).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      const lines = (failure?.message ?? '').split('\n');
+      expect(lines).to.include(
+        '- SnakeArticle.getProjectableFields() names "author_id", which is not a column of table "cms.articles" or a virtual attribute of ' +
+          'SnakeArticle; "author_id" is the column of the field "authorId": declarations name fields by property name, declare "authorId"',
+      );
+      expect(lines).to.include(
+        '- SnakeArticle.getSortableFields() names "tenant_id", which is not a projectable field of SnakeArticle; "tenant_id" is the column ' +
+          'of the field "tenantId": declarations name fields by property name, declare "tenantId"',
+      );
+    });
+
     it("speaks the models' property names in fields, conditions and sort", async function () {
       expect(await body('/api/authors?fields=id,firstName,lastName&filter[lastName]=<>Lee&sort[firstName]=desc')).to.deep.equal([
         { id: 2, firstName: 'Bob', lastName: 'Stone' },

@@ -2,12 +2,15 @@
 // pg_basebackup -R, pg_ctl on random loopback ports): requests are spread over the replicas, one
 // request's statements all go to one server, a replica whose replay is paused falls out of rotation
 // and comes back, the read-your-writes hook sends a request to a server that has its write, a
-// replica stopped under load costs no error, and after the primary is stopped and a replica
+// replica stopped under load costs no error, one that hangs (SIGSTOP) costs a request at most
+// replicas.queryTimeoutMs, and after the primary is stopped and a replica
 // promoted the API keeps answering. All of it twice: connected straight to the servers, and through
 // PgBouncer in transaction pooling mode. Needs initdb/pg_ctl/pg_basebackup (and pgbouncer):
 // REQUIRE_POSTGRES=1 makes their absence a failure, otherwise the suite is skipped with the reason.
 
 import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { knex as createKnex, Knex } from 'knex';
 import { Client } from 'pg';
 import type { QueryModifiersOptions, RequestReport } from '../../plugin';
@@ -56,6 +59,46 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 15000):
   throw new Error(`timed out waiting until ${what}`);
 }
 
+/** The processes whose parent is `pid`, read from /proc. */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // `pid (comm) state ppid ...`: comm may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return children;
+}
+
+/**
+ * Freezes a cluster as a hung host would: SIGSTOP to its postmaster (first line of postmaster.pid),
+ * so it accepts no new session, then to every backend and auxiliary process it forked. Returns the
+ * processes to thaw with SIGCONT.
+ */
+function freeze(cluster: Cluster): number[] {
+  const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  process.kill(postmaster, 'SIGSTOP');
+  const stopped = [postmaster, ...childrenOf(postmaster)];
+  for (const pid of stopped.slice(1)) process.kill(pid, 'SIGSTOP');
+  return stopped;
+}
+
+function thaw(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // A backend that was ended meanwhile has nothing to resume.
+    }
+  }
+}
+
 for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as const) {
   describe(`read replicas on a real primary with two streaming replicas, through ${via}`, function () {
     this.timeout(120000);
@@ -65,6 +108,12 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
     const knexes: Knex[] = [];
     const served: Served[] = [];
     const logged: string[] = [];
+    /** Each line with its level: a replica leaving rotation is a warning, coming back is news, neither an error. */
+    const logger = {
+      error: (message: string) => logged.push(`error: ${message}`),
+      warn: (message: string) => logged.push(`warn: ${message}`),
+      info: (message: string) => logged.push(`info: ${message}`),
+    };
     let nextRole = 100;
 
     before(async function () {
@@ -139,7 +188,7 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
         {
           replicas: { servers: replicaKnexes, revealServer: true, ...replicaSettings },
           serverTiming: true,
-          logger: { error: (message: string) => logged.push(message) },
+          logger,
         },
         { onReport: (report) => reports.push(report === undefined ? undefined : { ...report }) },
       );
@@ -196,7 +245,7 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
         serverTiming: true,
         // The planner's estimate asked on every request, not kept.
         pagination: { estimateAbove: 1, estimateTtlSeconds: 0 },
-        logger: { error: (message: string) => logged.push(message) },
+        logger,
       });
       served.push(started);
       const get = (path: string) => rawGet(started.origin, path);
@@ -259,9 +308,13 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
         return names.has('replica-1');
       });
       expect(
-        logged.some((line) => /replica-1 is \d+ ms behind/.test(line)),
+        logged.some((line) => /^warn: koa-query-modifiers: replica replica-1 is \d+ ms behind/.test(line)),
         logged.join('\n'),
       ).to.equal(true);
+      await waitFor('the recovery is logged', () =>
+        Promise.resolve(logged.includes('info: koa-query-modifiers: replica replica-1 is serving again')),
+      );
+      expect(logged.filter((line) => line.startsWith('error: ') && line.includes('replica-1'))).to.deep.equal([]);
     });
 
     it("reads a client's own write: readAfter sends it to a server that has replayed the position, else the primary", async function () {
@@ -321,6 +374,38 @@ for (const via of ['direct connections', 'PgBouncer (transaction pooling)'] as c
       } finally {
         await r1.start();
       }
+    });
+
+    it('a replica that hangs (SIGSTOP): each request costs at most queryTimeoutMs, then another server answers', async function () {
+      const { r1 } = db();
+      const queryTimeoutMs = 1000;
+      // A check would find the hang only after 5 s: within this test, only the requests' deadline can.
+      const { get, reports } = await app({ checkIntervalMs: 100, checkTimeoutMs: 5000, queryTimeoutMs });
+      await waitFor('replica-1 takes requests', async () => servedBy(await get('/api/roles?per-page=1')) === 'replica-1');
+      const frozen = freeze(r1);
+      try {
+        reports.length = 0;
+        logged.length = 0;
+        const answers: { res: RawResponse; ms: number }[] = [];
+        // Round robin: the first goes to replica-2, the second to the frozen replica-1.
+        for (let i = 0; i < 4; i += 1) {
+          const started = performance.now();
+          const res = await get('/api/users?expand[posts]=p&per-page=3&sort[id]=asc');
+          answers.push({ res, ms: performance.now() - started });
+        }
+        expect(answers.map(({ res }) => res.status)).to.deep.equal([200, 200, 200, 200]);
+        expect(answers.map(({ res }) => servedBy(res))).to.not.include('replica-1');
+        // A generous bound: the deadline plus a retry, far below the time the replica stays frozen.
+        for (const { ms } of answers) expect(ms).to.be.below(queryTimeoutMs + 3000);
+        const retried = reports.filter((r) => r?.retriedFrom !== undefined);
+        expect(retried.map((r) => [r?.collection, r?.retriedFrom])).to.deep.equal([['users', 'replica-1']]);
+        expect(retried[0]?.server).to.be.oneOf(['replica-2', 'primary']);
+        expect(logged.some((line) => /^warn: koa-query-modifiers: replica replica-1 is down/.test(line))).to.equal(true);
+        expect(answers[1]?.res.body).to.deep.equal(answers[0]?.res.body);
+      } finally {
+        thaw(frozen);
+      }
+      await waitFor('replica-1 is back', async () => servedBy(await get('/api/roles?per-page=1')) === 'replica-1');
     });
 
     it('a replica stopped under load: no error answer; it takes requests again once restarted', async function () {

@@ -53,6 +53,7 @@ describe('docs examples: matching shortened responses', () => {
 
   it('sends N,...,M as every integer from N to M', () => {
     expect(expandRanges('in[id]=1,2,…,5&x=1,...,3')).to.equal('in[id]=1,2,3,4,5&x=1,2,3');
+    expect(expandRanges('in[id]=$(seq -s, 1 5)&x=1')).to.equal('in[id]=1,2,3,4,5&x=1');
   });
 });
 

@@ -81,12 +81,12 @@ describe('options: cursorSecret', function () {
   });
 
   for (const [cursorSecret, path] of [
-    ['x'.repeat(31), 'options.cursorSecret must be at least 32 characters long'],
-    ['', 'options.cursorSecret must be at least 32 characters long'],
-    [[SECRET, 'short secret'], 'options.cursorSecret[1] must be at least 32 characters long'],
-    [[], 'options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
-    [42, 'options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
-    [[SECRET, 7], 'options.cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
+    ['x'.repeat(31), 'cursorSecret must be at least 32 characters long'],
+    ['', 'cursorSecret must be at least 32 characters long'],
+    [[SECRET, 'short secret'], 'cursorSecret[1] must be at least 32 characters long'],
+    [[], 'cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
+    [42, 'cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
+    [[SECRET, 7], 'cursorSecret must be a string of at least 32 characters, or a non-empty list of them'],
   ] as const) {
     it(`refuses ${JSON.stringify(cursorSecret)} at start-up with one line naming the option, not the secret`, function () {
       let message = '';
@@ -101,5 +101,53 @@ describe('options: cursorSecret', function () {
       if (Array.isArray(cursorSecret)) expect(message).to.not.include(SECRET);
       if (typeof cursorSecret === 'string' && cursorSecret !== '') expect(message).to.not.include(cursorSecret);
     });
+  }
+});
+
+describe('options: every problem names the option path, the expected form and what was given', function () {
+  const problems = (options: Record<string, unknown>): string[] => {
+    try {
+      resolve(options);
+    } catch (error) {
+      return (error as Error).message.split('\n').slice(1);
+    }
+    return [];
+  };
+
+  for (const [options, expected] of [
+    [{ limits: { maxClauses: 0 } }, ['- limits.maxClauses must be an integer of at least 1; got 0']],
+    [
+      { limits: { maxClause: 5 } },
+      [
+        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows',
+      ],
+    ],
+    [{ maxRows: 'ten' }, ['- maxRows must be an integer of at least 1; got "ten"']],
+    [{ prefix: 'api' }, ['- prefix must be a string matching ^(/[A-Za-z0-9._~-]+)*$; got "api"']],
+    [{ pagination: { total: { people: 'fast' } } }, ['- pagination.total.people must be one of "exact", "estimated", "none"; got "fast"']],
+    [{ cors: 'yes' }, ['- cors must be false, or an object; got "yes"']],
+    [{ admin: true }, ['- admin must be false, or an object with path, explain only; got true']],
+    [{ planCache: { maxEntries: 10 } }, ['- planCache.maxBytes is required']],
+    [{ totalsCache: { ttlSeconds: 0 } }, ['- totalsCache.ttlSeconds must be a number above 0 and at most 86400; got 0']],
+    [{ replicas: { servers: [knex], checkIntervalMs: 10 } }, ['- replicas.checkIntervalMs must be an integer of at least 50; got 10']],
+    [
+      { collections: { '1bad': people.modelClass } },
+      ['- collections has the key "1bad", which must be a name matching ^[A-Za-z][A-Za-z0-9_-]*$'],
+    ],
+    [
+      { limits: { maxExpandDepth: 0, maxRelatedRows: 'many' }, maxRows: 0 },
+      [
+        '- maxRows must be an integer of at least 1; got 0',
+        '- limits.maxExpandDepth must be an integer of at least 1; got 0',
+        '- limits.maxRelatedRows must be an integer of at least 1; got "many"',
+      ],
+    ],
+  ] as const) {
+    it(
+      JSON.stringify(options, (_, v: unknown) => (typeof v === 'function' ? 'f' : v)),
+      function () {
+        expect(problems(options)).to.have.members(expected as readonly string[]);
+      },
+    );
   }
 });

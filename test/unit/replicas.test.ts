@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { knex as createKnex } from 'knex';
 import { resolveOptions } from '../../plugin/options';
 import { PrimaryTimeline } from '../../plugin/replicas/health';
+import { replicaLog } from '../../plugin/replicas/replica-set';
 import { formatLsn, parseLsn } from '../../plugin/replicas/lsn';
 import { createReplicaKnexes } from '../../server/db';
 import { User } from '../support/fixture';
@@ -91,7 +92,13 @@ describe('replicas: options', function () {
   it('names replicas given as a list replica-1, replica-2, with the defaults', function () {
     const resolved = resolveOptions({ knex, collections, replicas: [other, other] });
     expect(resolved.replicas?.servers.map((s) => s.name)).to.deep.equal(['replica-1', 'replica-2']);
-    expect(resolved.replicas).to.include({ maxLagMs: 2000, checkIntervalMs: 1000, checkTimeoutMs: 2000, revealServer: false });
+    expect(resolved.replicas).to.include({
+      maxLagMs: 2000,
+      checkIntervalMs: 1000,
+      checkTimeoutMs: 2000,
+      queryTimeoutMs: 5000,
+      revealServer: false,
+    });
   });
 
   it('is off without replicas', function () {
@@ -114,6 +121,7 @@ describe('replicas: options', function () {
     ['the name primary', { servers: [{ name: 'primary', knex: other }] }, /is used twice \(or is "primary"\)/],
     ['a check interval under 50 ms', { servers: [other], checkIntervalMs: 10 }, /checkIntervalMs/],
     ['an unknown setting', { servers: [other], maxLag: 5 }, /replicas/],
+    ['a query timeout of 0', { servers: [other], queryTimeoutMs: 0 }, /queryTimeoutMs/],
     ['a readAfter that is not a function', { servers: [other], readAfter: 'cookie' }, /readAfter must be a function/],
   ] as const) {
     it(`refuses ${what} at start-up, naming the option`, function () {
@@ -121,4 +129,22 @@ describe('replicas: options', function () {
       expect(() => resolveOptions({ knex, collections, replicas } as never)).to.throw(pattern);
     });
   }
+});
+
+describe("replicas: what reaches the host's logger", function () {
+  it('a replica leaving rotation is a warning, coming back is info; a logger with only error() gets the warnings, not the news', function () {
+    const lines: string[] = [];
+    const full = replicaLog({
+      error: (m) => lines.push(`error ${m}`),
+      warn: (m, e) => lines.push(`warn ${m}${e === undefined ? '' : ' +error'}`),
+      info: (m) => lines.push(`info ${m}`),
+    });
+    full.warn('down', new Error('x'));
+    full.warn('behind');
+    full.info('back');
+    const errorOnly = replicaLog({ error: (m, ...rest) => lines.push(`error ${m} (${rest.length} more)`) });
+    errorOnly.warn('behind');
+    errorOnly.info('back');
+    expect(lines).to.deep.equal(['warn down +error', 'warn behind', 'info back', 'error behind (0 more)']);
+  });
 });

@@ -23,5 +23,8 @@ export async function openDatabase() {
     { author_id: 2, title: 'PGlite everywhere', body: '...', published: true, rating: '4.9', published_at: '2024-06-01T10:00:00Z' },
     { author_id: 1, title: 'Drafting', body: '...', published: false, rating: '1.0', published_at: null },
   ]);
+  // Soft-deleted rows keep their data; the Note model's query builder leaves them out.
+  await knex.raw(`create table notes (id serial primary key, text text not null, deleted_at timestamptz null)`);
+  await knex('notes').insert([{ text: 'kept' }, { text: 'deleted', deleted_at: '2024-07-01T00:00:00Z' }, { text: 'also kept' }]);
   return knex;
 }

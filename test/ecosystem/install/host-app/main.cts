@@ -5,7 +5,7 @@ import Koa from 'koa';
 import manifest from 'koa-query-modifiers/plugin.json';
 import { queryModifiers, QueryError } from 'koa-query-modifiers';
 import { openDatabase } from './database.cjs';
-import { Article, Author } from './models.cjs';
+import { Article, Author, Note } from './models.cjs';
 
 async function main() {
   const knex = await openDatabase();
@@ -14,7 +14,7 @@ async function main() {
   const router = await queryModifiers({
     ...settings,
     knex,
-    collections: { authors: Author, articles: Article },
+    collections: { authors: Author, articles: Article, notes: Note },
     admin: { path: manifest.routes.admin },
     cacheControl: { articles: 'public, max-age=60' },
     authorize: (ctx) => (ctx.get('X-Host-Key') === 'closed' ? { status: 403, detail: 'Closed by the host.' } : true),
