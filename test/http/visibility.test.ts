@@ -131,8 +131,12 @@ describe('visibility: what the model’s own JSON removes or masks (decisions 47
     const items = Object.values(asRow(document.paths));
     const parameters = items.flatMap((item) => [...listed(item), ...(asRow(item).get === undefined ? [] : listed(asRow(item).get))]);
     const names = parameters.flatMap((p) => (typeof p.name === 'string' ? [p.name] : []));
-    expect(names).to.include('sort[name]').and.to.include('fields');
-    expect(names.filter((n) => /\[(email|title|author\.email|posts\.title)\]/.test(n))).to.deep.equal([]);
+    expect(names).to.include('sort').and.to.include('fields');
+    // Each bracketed family is one deepObject parameter whose properties are the keys it allows.
+    const keysOf = (p: Record<string, unknown>): string[] => Object.keys(asRow(asRow(p.schema ?? {}).properties ?? {}));
+    const familyKeys = parameters.flatMap((p) => keysOf(p).map((key) => `${String(p.name)}[${key}]`));
+    expect(familyKeys).to.include('sort[name]').and.to.include('filter[name]');
+    expect(familyKeys.filter((n) => /\[(email|title|author\.email|posts\.title)\]/.test(n))).to.deep.equal([]);
     const aliasLists = JSON.stringify(parameters.map((p) => p['x-alias-modifiers'] ?? {}));
     expect(aliasLists).to.match(/"sort":\[[^\]]*"status"/);
     expect(aliasLists).not.to.match(/"(sort|filter|in|between|search)":\[[^\]]*"(title|email)"/);
