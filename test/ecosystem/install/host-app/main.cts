@@ -17,6 +17,7 @@ async function main() {
     collections: { authors: Author, articles: Article, notes: Note },
     admin: { path: manifest.routes.admin },
     cacheControl: { articles: 'public, max-age=60' },
+    vary: ['X-Host-Key'], // the authorize hook reads it: a shared cache keeps one copy per value
     authorize: (ctx) => (ctx.get('X-Host-Key') === 'closed' ? { status: 403, detail: 'Closed by the host.' } : true),
   });
 
