@@ -2,7 +2,7 @@
 // requests (the plan cache). A cursor page is kept once per query, not once per cursor: every page of
 // a walk has its own `cursor=` value, so keyed by the whole string each page would be compiled anew
 // and would push the queries that do repeat out of the cache. The cursor's value is checked for each
-// request against the kept query's sort, and only its seek is written again (decisions.md 43). The
+// request against the kept query's sort, and only its seek is written again (docs/query-language.md, cursors). The
 // cursor is opened (cursor-seal.ts) before its direction picks the kept query: a cursor that does not
 // open takes the full path, whose validation refuses it.
 

@@ -26,7 +26,7 @@ function idFields(model: ModelClass, fields: TableFields, ctx: CatalogContext): 
 
 /**
  * A model's own scope: its fields and its declared lists (`'*'` = every column, then every projectable
- * field), less what the model's own JSON hides, and for comparisons what it masks (decisions.md 47).
+ * field), less what the model's own JSON hides, and for comparisons what it masks (docs/configuration.md, "What your model's JSON hides or masks").
  */
 function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: CatalogContext): ScopeCatalog {
   const columns = new Map<string, Column>(fields.columns);

@@ -85,7 +85,7 @@ export function customisesJson(model: ModelClass): boolean {
 /**
  * The model's own JSON of `properties` (its field values in their JSON form): built with `fromJson`
  * and turned back with `toJSON()`, so `$parseJson`, `$formatJson`, `$omitFromJson`, virtual
- * attributes and an overridden `toJSON` all apply (decisions.md 34). Records are built this way, and
+ * attributes and an overridden `toJSON` all apply (docs/configuration.md, "Your models as they are"). Records are built this way, and
  * the start-up probe (visibility.ts) goes through the very same call. Not an object: `{}`.
  */
 export function modelJson(model: ModelClass, properties: Record<string, unknown>): Readonly<Record<string, unknown>> {

@@ -99,7 +99,7 @@ function joinTable(
 
 /**
  * The relation as seen from its owner: the option lists resolved against the related fields and
- * extras, less what the related model's own JSON hides or (for comparisons) masks (decisions.md 47);
+ * extras, less what the related model's own JSON hides or (for comparisons) masks (docs/configuration.md, the JSON probe);
  * the extras go through that JSON too, so they are probed with the related fields.
  */
 function relationScope(
