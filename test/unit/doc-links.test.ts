@@ -1,6 +1,7 @@
 // Every link of the docs leads somewhere: each relative link of README.md, CONTRIBUTING.md,
 // CHANGELOG.md and docs/**/*.md names a file that exists and, with `#anchor`, a heading of it; each
-// `docs/<file>.md` a code comment names exists; and a doc the package ships links only to files the
+// `docs/<file>.md` a code comment names exists, with the heading it names (`#anchor`, or quoted as in
+// `docs/query-language.md, "Cursors: cursor"`); and a doc the package ships links only to files the
 // package ships (package.json `files`), so a host reading the docs in node_modules finds them.
 
 import { expect } from 'chai';
@@ -71,6 +72,12 @@ function isShipped(file: string, entries: readonly string[]): boolean {
 
 const fence = '```';
 
+/**
+ * `docs/query-language.md, "Cursors: cursor", "sort"` -> the path (with any `#anchor`) and the quoted
+ * headings; a quote that runs onto the next line of a comment is not read.
+ */
+const DOC_REFERENCE = /\b(docs\/[\w./-]*\w\.md(?:#[\w-]+)?)((?:,? \(?"[^"\n]+")*)/g;
+
 describe('doc links: reading markdown', function () {
   it('gives a heading the anchor GitHub gives it', function () {
     expect(headingAnchor('Search: ILIKE or lower() LIKE lower()')).to.equal('search-ilike-or-lower-like-lower');
@@ -98,6 +105,14 @@ describe('doc links: reading markdown', function () {
 });
 
 describe('doc links', function () {
+  it("reads a code comment's reference to a doc: its path and each quoted heading", function () {
+    const row = '// keyset pages (docs/query-language.md, "Cursors: cursor", "sort"); see docs/errors.md#codes.';
+    expect([...row.matchAll(DOC_REFERENCE)].map((m) => [m[1], m[2]])).to.deep.equal([
+      ['docs/query-language.md', ', "Cursors: cursor", "sort"'],
+      ['docs/errors.md#codes', ''],
+    ]);
+  });
+
   it('finds the docs it checks', function () {
     expect(markdown).to.include.members(['README.md', 'docs/benchmarks.md', 'docs/query-language.md']);
   });
@@ -114,7 +129,7 @@ describe('doc links', function () {
     expect(broken).to.deep.equal([]);
   });
 
-  it('every docs/<file>.md a code comment names exists, with the heading it names', function () {
+  it('every docs/<file>.md a code comment names exists, with the heading it names (#anchor or quoted)', function () {
     const sources = ['plugin', 'server', 'bench', 'test', 'admin-ui/src'].flatMap((dir) =>
       filesUnder(dir, (f) => /\.(ts|tsx|mts|cts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')),
     );
@@ -122,9 +137,10 @@ describe('doc links', function () {
       readFileSync(join(root, file), 'utf8')
         .split('\n')
         .flatMap((row, i) =>
-          [...row.matchAll(/\bdocs\/[\w./-]*\w\.md(?:#[\w-]+)?/g)].flatMap((match) => {
-            const [path, anchor] = match[0].split('#', 2) as [string, string | undefined];
-            const why = problem(path, anchor);
+          [...row.matchAll(DOC_REFERENCE)].flatMap((match) => {
+            const [path, anchor] = (match[1] ?? '').split('#', 2) as [string, string | undefined];
+            const headings = [...(match[2] ?? '').matchAll(/"([^"]+)"/g)].map((quoted) => headingAnchor(quoted[1] ?? ''));
+            const why = [anchor, ...headings].map((a) => problem(path, a)).find((p) => p !== undefined);
             return why === undefined ? [] : [`${file}:${i + 1} (${match[0]}): ${why}`];
           }),
         ),
