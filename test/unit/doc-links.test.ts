@@ -72,6 +72,34 @@ function isShipped(file: string, entries: readonly string[]): boolean {
 
 const fence = '```';
 
+/** `rule 45`, `decisions.md 43`, `../shared/...`: a reference to a text this repository does not hold. */
+const OUTSIDE_REFERENCE = /\bdecisions?(?:\.md)?\s+\d|\bdecisions\.md\b|\.\.\/shared\/|\brules?\s+\d+\b|\bspec\//;
+
+/** Files that still cite rule numbers, to be rewritten; a file leaves the list once it cites none. */
+const STILL_CITING_RULE_NUMBERS: readonly string[] = [
+  'docs/reliability.md',
+  'plugin/apply/compiled.ts',
+  'plugin/apply/related-rows.ts',
+  'plugin/apply/runnable.ts',
+  'plugin/errors/codes.ts',
+  'plugin/options.ts',
+  'plugin/pipeline.ts',
+  'plugin/prepared.ts',
+  'plugin/respond/cursor-envelope.ts',
+  'plugin/respond/envelope.ts',
+  'plugin/respond/records.ts',
+  'plugin/respond/simple-envelope.ts',
+  'plugin/respond/values.ts',
+  'test/reliability/arbitraries.ts',
+  'test/reliability/cursor-walk.ts',
+  'test/reliability/reference.ts',
+  'test/support/cursor-walk.ts',
+  'test/support/envelope-keys.ts',
+  'test/support/fixture.ts',
+  'test/support/problems.ts',
+  'test/support/typed-fixture.ts',
+];
+
 /**
  * `docs/query-language.md, "Cursors: cursor", "sort"` -> the path (with any `#anchor`) and the quoted
  * headings; a quote that runs onto the next line of a comment is not read.
@@ -146,6 +174,29 @@ describe('doc links', function () {
         ),
     );
     expect(broken).to.deep.equal([]);
+  });
+
+  it('no code comment or doc cites a rule number or a text outside this repository (docs/<file>.md headings instead)', function () {
+    const files = [
+      ...markdown,
+      ...['plugin', 'server', 'bench', 'test', 'admin-ui/src', 'scripts'].flatMap((dir) =>
+        filesUnder(dir, (f) => /\.(ts|mts|cts|js|mjs)$/.test(f) && f !== 'test/unit/doc-links.test.ts'),
+      ),
+    ];
+    const citing = new Set<string>();
+    const found = files.flatMap((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .flatMap((row, i) => {
+          if (!OUTSIDE_REFERENCE.test(row)) return [];
+          citing.add(file);
+          return STILL_CITING_RULE_NUMBERS.includes(file) ? [] : [`${file}:${i + 1}: ${row.trim()}`];
+        }),
+    );
+    const cleared = STILL_CITING_RULE_NUMBERS.filter((file) => !citing.has(file)).map(
+      (file) => `${file} cites no rule number: remove it from the list`,
+    );
+    expect([...found, ...cleared]).to.deep.equal([]);
   });
 
   it('a doc the package ships links only to files it ships (README.md: also to the repository pages)', function () {
