@@ -96,7 +96,7 @@ async function problemToSend(ctx: Context, mounts: readonly Mount[]): Promise<Qu
   if (answered) {
     if (status >= 300) return undefined;
     // allowedMethods() answers OPTIONS with an empty 200 built from the matched routes; when they are
-    // only the plugin's, the answer is the plugin's own 405 (docs/errors.md, "The problem body"),
+    // only the plugin's, the answer is the plugin's own 405 (docs/errors.md, "METHOD_NOT_ALLOWED"),
     // as in the other mount order.
     if (ctx.body === '' && onlyOurs) return methodNotAllowed(ctx, allow);
     // Something else answered OPTIONS with the methods it knows: add the plugin's.

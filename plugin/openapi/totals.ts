@@ -1,4 +1,4 @@
-// What docs/query-language.md, "Totals: total=exact, estimated, none" (a choice of totals) adds to
+// What a choice of totals (docs/query-language.md, "Totals: total=exact, estimated, none") adds to
 // the document: the `total` parameter with the collection's default, and Laravel's simple paginator
 // envelope that `total=none` returns.
 

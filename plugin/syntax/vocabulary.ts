@@ -9,8 +9,8 @@ export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fi
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
 /**
- * Every modifier an alias may take: its scope's own, a nested `expand` and the
- * per-parent window `limit`/`offset` (docs/query-language.md, "Nested expansion").
+ * Every modifier an alias may take: its scope's own, a nested `expand` and the per-parent window
+ * `limit`/`offset` (docs/query-language.md, "Nested expansion", "Per-parent windows").
  */
 export const aliasModifiers = [...scopedModifiers, 'expand', 'limit', 'offset'] as const;
 export type AliasModifier = (typeof aliasModifiers)[number];

@@ -1,6 +1,6 @@
 // Validates a whole QueryDescription against a collection's catalog: the root scope, the expansions
 // (expansions.ts), pagination (a cursor's in cursor.ts) and the cost caps. Reports every problem at
-// once (docs/errors.md, "The problem body").
+// once (docs/errors.md, "Several problems in one request").
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog, Column, RelationCatalog } from '../schema';

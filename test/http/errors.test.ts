@@ -1,4 +1,4 @@
-// The exact problem+json body of every code in docs/errors.md, "The problem body" (details aside,
+// The exact problem+json body of every code in docs/errors.md, "Codes" (details aside,
 // which are free text), the `errors` list with several problems in query-string order, 404, 405
 // with Allow, 401/403 from the authorize hook, and 503 when the database is gone
 // (docs/errors.md, "Server errors never leak database details": its error is logged, never sent).

@@ -1,6 +1,6 @@
 // A structured description of one valid request (what the generator makes and the reference
-// evaluates) and its serialisation to a raw query string (docs/query-language.md "How the query
-// string is read"): clause order inside a family is kept, families are interleaved freely.
+// evaluates) and its serialisation to a raw query string
+// (docs/query-language.md, "How the query string is read"): clause order inside a family is kept, families are interleaved freely.
 
 export type Operator = '=' | '<>' | '>' | '>=' | '<' | '<=';
 export type Family = 'filter' | 'in' | 'between';

@@ -1,6 +1,7 @@
 // The start-up probe of a model's own JSON (plugin/schema/visibility.ts): what it learns from each
-// kind of conversion, and the kind it cannot see (docs/configuration.md, "What your model's JSON
-// hides or masks"). No database: fromJson and toJSON need none.
+// kind of conversion, and the kind it cannot see
+// (docs/configuration.md, "What your model's JSON hides or masks"). No database: fromJson and
+// toJSON need none.
 
 import { expect } from 'chai';
 import { Model, type ModelObject, type ModelOptions, type Pojo, type ToJsonOptions } from 'objection';
