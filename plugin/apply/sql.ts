@@ -91,7 +91,7 @@ const columnRefs = new WeakMap<Column, string>();
 
 /**
  * `"public"."mood"` for a field of an enum type: the type named with its schema, so a cast finds it
- * whatever the search path is (docs/query-language.md, "Enums, arrays and JSON").
+ * whatever the search path is (docs/query-language.md, "Enums").
  */
 export function typeSql(column: Column): string {
   const schema = column.udtSchema ?? '';
