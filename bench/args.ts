@@ -31,7 +31,10 @@ export interface BenchOptions {
   readonly logLevel: string;
   /** Serve the plugin's router on a bare Koa app instead of the demo server (server/app.ts). */
   readonly bare: boolean;
-  /** The demo models override `$formatJson`, so every record is built through the model (decisions.md 34). */
+  /**
+   * The demo models override `$formatJson`, so every record is built through the model
+   * (docs/configuration.md, "Your models as they are").
+   */
   readonly modelJson: boolean;
   /** Time the plugin's stages in-process (no HTTP, no load). */
   readonly stages: boolean;

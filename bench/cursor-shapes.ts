@@ -1,8 +1,9 @@
-// Resolves the deep cursor shape (bench/shapes.ts, decisions.md 43) before a run: follows the plugin's
-// `next_cursor` from `cursor=` until the records skipped equal what OFFSET skips at page DEEP_PAGE, so
-// both shapes start at the same record, then the cursors of the pages after it, which the run requests
-// in turn. A cursor does not depend on the page size, so large pages get there in few requests. On a
-// data set too small for that many records it starts at the last page.
+// Resolves the deep cursor shape (bench/shapes.ts, docs/query-language.md, "Cursors: cursor")
+// before a run: follows the plugin's `next_cursor` from `cursor=` until the records skipped equal
+// what OFFSET skips at page DEEP_PAGE, so both shapes start at the same record, then the cursors of
+// the pages after it, which the run requests in turn. A cursor does not depend on the page size, so
+// large pages get there in few requests. On a data set too small for that many records it starts at
+// the last page.
 
 import { fetchBody } from './load';
 import type { ServerProcess } from './processes';

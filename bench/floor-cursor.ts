@@ -1,10 +1,10 @@
-// The floor's keyset pages (shapes 20 and 21, decisions.md 43), written by hand as a careful developer
-// would: the cursor opened (sealed as the plugin seals it, with the plugin's own module and the run's
-// CURSOR_SECRET, so the bodies match and sealing costs both sides the same), a seek on
-// `(created_at, id)` in the index's order (created_at descending, id ascending) from the boundary row
-// on, itself included (read again, it tells that a previous page exists), one row read past the page,
-// a probe for a previous page only when the boundary row is gone (bounded by `created_at` so the index
-// bounds it), and Laravel's cursor envelope.
+// The floor's keyset pages (shapes 20 and 21, docs/query-language.md, "Cursors: cursor"), written
+// by hand as a careful developer would: the cursor opened (sealed as the plugin seals it, with the
+// plugin's own module and the run's CURSOR_SECRET, so the bodies match and sealing costs both sides
+// the same), a seek on `(created_at, id)` in the index's order (created_at descending, id
+// ascending) from the boundary row on, itself included (read again, it tells that a previous page
+// exists), one row read past the page, a probe for a previous page only when the boundary row is
+// gone (bounded by `created_at` so the index bounds it), and Laravel's cursor envelope.
 
 import { createCursorSeal } from '../plugin/cursor-seal';
 

@@ -158,9 +158,9 @@ const COMMENT_WINDOW = `SELECT w.* FROM unnest($1::int[]) AS k(post_id) CROSS JO
     FROM comments WHERE comments.post_id = k.post_id ORDER BY comments.id ASC LIMIT $2) AS w`;
 
 // Expansions built in the page statement itself: each user joined LATERAL to its related rows
-// aggregated with json_agg, in the order the two-statement form gives. Measured against one `= ANY($1)`
-// statement per relation (docs/design/floor-expansions.md): faster for shape 3 (1.24-1.26x), the same within noise
-// for 6 and 7, so the floor uses it for shape 3 (and its total variants 10, 11).
+// aggregated with json_agg, in the order the two-statement form gives. Against one `= ANY($1)`
+// statement per relation it is faster for shape 3 and the same within noise for 6 and 7
+// (docs/design/floor-expansions.md), so the floor uses it for shape 3 (and its total variants 10, 11).
 // FLOOR_EXPANSIONS=lateral or =statements makes every expansion shape use one form, to measure again.
 const USERS_PAGE = (where: string, limit: string): string => `(SELECT * FROM users ${where} ORDER BY id LIMIT ${limit}) AS users`;
 const POSTS_ID_TITLE = `LEFT JOIN LATERAL (SELECT json_agg(json_build_object('id', p.id, 'title', p.title)

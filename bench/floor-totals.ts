@@ -1,9 +1,9 @@
-// The floor's side of `total=estimated` and `total=none` (decisions.md 44), written by hand as a
-// careful developer would: a count that stops at estimateAbove + 1 rows, PostgreSQL's planner
-// estimate past it (kept 5 s per query, as the plugin keeps it by default), and Laravel's simple
-// envelope from one row read past the page.
-// BENCH_ESTIMATE_ABOVE (both servers read it; default the plugin's 10000) lowers the threshold, so a
-// small data set can check the estimate path.
+// The floor's side of `total=estimated` and `total=none`
+// (docs/query-language.md, "Totals: total=exact, estimated, none"), written by hand as a careful
+// developer would: a count that stops at estimateAbove + 1 rows, PostgreSQL's planner estimate past
+// it (kept 5 s per query, as the plugin keeps it by default), and Laravel's simple envelope from
+// one row read past the page. BENCH_ESTIMATE_ABOVE (both servers read it; default the plugin's
+// 10000) lowers the threshold, so a small data set can check the estimate path.
 
 export type TotalMode = 'exact' | 'estimated' | 'none';
 

@@ -16,9 +16,9 @@ export interface Shape {
   /** The collection, when not `users`. */
   readonly collection?: string;
   /**
-   * Cursor shapes (decisions.md 43): `first` is `cursor=`; `deep` starts at the same record as page
-   * DEEP_PAGE, its cursor found by following the plugin's cursors before the run (cursor-shapes.ts);
-   * `walk` goes on from there, a page further on each request.
+   * Cursor shapes (docs/query-language.md, "Cursors: cursor"): `first` is `cursor=`; `deep` starts
+   * at the same record as page DEEP_PAGE, its cursor found by following the plugin's cursors before
+   * the run (cursor-shapes.ts); `walk` goes on from there, a page further on each request.
    */
   readonly cursor?: 'first' | 'deep' | 'walk';
   /**
@@ -47,7 +47,11 @@ const BASE_SHAPES: readonly Shape[] = [
   },
 ];
 
-/** Shapes 1, 3 and 6 with another total mode (decisions.md 44): 8/9 from 1, 10/11 from 3, 12/13 from 6. */
+/**
+ * Shapes 1, 3 and 6 with another total mode
+ * (docs/query-language.md, "Totals: total=exact, estimated, none"): 8/9 from 1, 10/11 from 3, 12/13
+ * from 6.
+ */
 export const TOTAL_SHAPES: readonly Shape[] = [1, 3, 6].flatMap((base, i) => {
   const shape = BASE_SHAPES.find((s) => s.id === base) as Shape;
   return (['estimated', 'none'] as const).map((total, j): Shape => ({
@@ -58,7 +62,7 @@ export const TOTAL_SHAPES: readonly Shape[] = [1, 3, 6].flatMap((base, i) => {
   }));
 });
 
-/** Relations in conditions (decisions.md 36-39). */
+/** Relations in conditions (docs/query-language.md, "Relations in conditions"). */
 const RELATION_SHAPES: readonly Shape[] = [
   { id: 14, label: 'dot-path filter on posts (EXISTS)', query: 'filter[posts.status]=draft&fields=id,name&per-page=20&page=2' },
   {

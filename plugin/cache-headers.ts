@@ -1,4 +1,4 @@
-// Who may keep an answer (docs/configuration.md, "Caching"): with an `authorize`, `scope` or
+// Who may keep an answer (docs/configuration.md, "Caching under hooks"): with an `authorize`, `scope` or
 // `scopeModel` hook an answer depends on who asks, so it is `private` unless the host's
 // `cacheControl` decides sharing itself; a shared one (`public`, `s-maxage`) needs the `vary` headers
 // the hooks read, or a shared cache would give one caller's answer to another.

@@ -1,8 +1,9 @@
-// How a cursor page's rows become its envelope's parts (decisions.md 43): the page in the request's
-// order (a backward page is read in the turned order, then turned back), the cursors on either side
-// made from the boundary rows' key columns, which are then dropped from the rows, and whether any
-// record lies on either side: the row read past the page on one, on the other the cursor's boundary
-// row read again before the page (or, when it is gone, the probe run on its own).
+// How a cursor page's rows become its envelope's parts (docs/query-language.md, "Cursors: cursor"):
+// the page in the request's order (a backward page is read in the turned order, then turned back),
+// the cursors on either side made from the boundary rows' key columns, which are then dropped from
+// the rows, and whether any record lies on either side: the row read past the page on one, on the
+// other the cursor's boundary row read again before the page (or, when it is gone, the probe run on
+// its own).
 
 import { keyAlias, keyTexts, type CompiledQuery, type CursorSql, type Row, type Runnable } from './apply';
 import { isUnavailable, raise } from './errors';
@@ -84,11 +85,11 @@ function refusedValue(error: unknown): boolean {
 }
 
 /**
- * A cursor's values of types checked only by the database (`other`, arrays: decisions.md 43) are read
- * as `?::type` (every other value of such a page is checked before SQL, or compared as text), so the
- * database's refusal of a value means the cursor holds what its key cannot: INVALID_CURSOR. A cursor
- * opens only when this server sealed it, so that takes a leaked key or a fault of the plugin's; it is
- * still no 5xx.
+ * A cursor's values of types checked only by the database (`other`, arrays:
+ * docs/query-language.md, "Cursors: cursor") are read as `?::type` (every other value of such a
+ * page is checked before SQL, or compared as text), so the database's refusal of a value means the
+ * cursor holds what its key cannot: INVALID_CURSOR. A cursor opens only when this server sealed it,
+ * so that takes a leaked key or a fault of the plugin's; it is still no 5xx.
  */
 export async function guardCursor<T>(compiled: CompiledQuery, running: Promise<T>): Promise<T> {
   const { paging } = compiled;

@@ -96,7 +96,8 @@ async function problemToSend(ctx: Context, mounts: readonly Mount[]): Promise<Qu
   if (answered) {
     if (status >= 300) return undefined;
     // allowedMethods() answers OPTIONS with an empty 200 built from the matched routes; when they are
-    // only the plugin's, the answer is the plugin's own 405 (rule 29), as in the other mount order.
+    // only the plugin's, the answer is the plugin's own 405 (docs/errors.md, "METHOD_NOT_ALLOWED"),
+    // as in the other mount order.
     if (ctx.body === '' && onlyOurs) return methodNotAllowed(ctx, allow);
     // Something else answered OPTIONS with the methods it knows: add the plugin's.
     if (allowSoFar(ctx) !== '' && routes.some(isOurs)) ctx.set('Allow', allow);
@@ -112,7 +113,8 @@ async function problemToSend(ctx: Context, mounts: readonly Mount[]): Promise<Qu
     ctx.set('Allow', allow);
     return undefined;
   }
-  // A router's allowedMethods() may have set 405 or 501 without a body; rule 45 wants 405 problem+json.
+  // A router's allowedMethods() may have set 405 or 501 without a body;
+  // docs/errors.md, "METHOD_NOT_ALLOWED" wants 405 problem+json.
   if (status === 404 || (status === 405 && routes.length > 0)) return methodNotAllowed(ctx, allow);
   // 501 is a method no router implements (TRACE, PROPFIND), also where nothing serves the path. It
   // stays a 405 there (a 404 would be turned into 501 again by an allowedMethods() mounted before

@@ -1,8 +1,9 @@
-// How a page's envelope gets its total (decisions.md 26 and 44): the page itself when it shows the
-// end of the results, else a count (exact), or a count capped at `estimateAbove` + 1 rows followed,
-// past that, by PostgreSQL's planner estimate (estimated), which is kept for
-// `pagination.estimateTtlSeconds`, or under a scope hook by that count alone (a lower bound); totals
-// are kept in the totals cache when it is on.
+// How a page's envelope gets its total
+// (docs/query-language.md, "Totals: total=exact, estimated, none"): the page itself when it shows
+// the end of the results, else a count (exact), or a count capped at `estimateAbove` + 1 rows
+// followed, past that, by PostgreSQL's planner estimate (estimated), which is kept for
+// `pagination.estimateTtlSeconds`, or under a scope hook by that count alone (a lower bound);
+// totals are kept in the totals cache when it is on.
 
 import type { PlannedQueries, Row, Runnable } from './apply';
 import type { TotalsCache } from './caches';

@@ -12,7 +12,7 @@ export interface ApiResponse {
   readonly headers: Headers;
 }
 
-/** A problem+json body (decisions.md 29), or the parts of it that came back. */
+/** A problem+json body (docs/errors.md, "The problem body"), or the parts of it that came back. */
 export interface ProblemBody {
   readonly status?: number;
   readonly title?: string;

@@ -1,5 +1,6 @@
 // Owns the shapes of the plugin's metadata endpoints (`GET <prefix>/_meta` and
-// `GET <prefix>/_meta/<collection>`, see the admin UI contract) and the checks that turn JSON into them.
+// `GET <prefix>/_meta/<collection>`, see docs/admin-ui.md, "For developers") and the checks that
+// turn JSON into them.
 
 export type FieldType =
   | 'smallint'
@@ -53,11 +54,14 @@ export interface CollectionMeta extends ScopeMeta {
   readonly pagination: {
     readonly defaultPageSize: number;
     readonly maxPageSize: number;
-    /** The collection's default `total=` mode, the modes, and where estimated totals start (decisions.md 44). */
+    /**
+     * The collection's default `total=` mode, the modes, and where estimated totals start
+     * (docs/query-language.md, "Totals: total=exact, estimated, none").
+     */
     readonly total: string;
     readonly totalModes: readonly string[];
     readonly estimateAbove: number;
-    /** `page`, and `cursor` on servers that page by keyset (decisions.md 43). */
+    /** `page`, and `cursor` on servers that page by keyset (docs/query-language.md, "Cursors: cursor"). */
     readonly modes: readonly string[];
   };
   readonly maxRows: number;

@@ -85,7 +85,7 @@ export interface PagingState {
   offset: string;
   /** `total=` in page mode: '' (the collection's default), `exact`, `estimated` or `none`. */
   total: string;
-  /** `cursor=` in cursor mode (decisions.md 43): '' for the first page, else a cursor the API gave. */
+  /** `cursor=` in cursor mode (docs/query-language.md, "Cursors: cursor"): '' for the first page, else a cursor the API gave. */
   cursor: string;
 }
 

@@ -28,7 +28,8 @@ function describeScope(scope: ScopeCatalog) {
 
 /**
  * Each relation with what its alias allows, and the relations `<alias>_expand[...]` may name under it
- * as deep as `limits.maxExpandDepth` allows (decisions.md 40); empty at the last level.
+ * as deep as `limits.maxExpandDepth` allows (docs/query-language.md, "Nested expansion"); empty at
+ * the last level.
  */
 function describeRelations(relations: ReadonlyMap<string, RelationCatalog>, levelsLeft: number): unknown[] {
   return [...relations.values()].map((relation) => ({
@@ -41,8 +42,9 @@ function describeRelations(relations: ReadonlyMap<string, RelationCatalog>, leve
 }
 
 /**
- * What the root reaches through its relations (decisions.md 36–39): the dot paths each modifier
- * takes (sort only through to-one relations), the relations `has` takes, and those `count` takes.
+ * What the root reaches through its relations (docs/query-language.md, "Relations in conditions"):
+ * the dot paths each modifier takes (sort only through to-one relations), the relations `has`
+ * takes, and those `count` takes.
  */
 function describeRelated(collection: CollectionCatalog) {
   const relations = [...collection.relations.values()];
@@ -74,7 +76,8 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
       total: defaultTotalMode(options, collection.name),
       totalModes: [...totalModes],
       estimateAbove: options.estimateAbove,
-      // `cursor` pages by keyset (decisions.md 43), with the same page sizes and no total.
+      // `cursor` pages by keyset (docs/query-language.md, "Cursors: cursor"), with the same page
+      // sizes and no total.
       modes: ['page', 'cursor'],
     },
     maxRows: options.maxRows,

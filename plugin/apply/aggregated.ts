@@ -1,9 +1,10 @@
 // Expansions read inside the root's rows statement, one statement fewer than loading each relation
 // by its own (docs/design/expansions-in-one-statement.md): a relation without a per-parent window or nested expansions, on
 // plain models, sent as text. The page is a CTE; the related rows of the parents shown are read once
-// over its keys in the alias's order, at most maxRelatedRows + 1 of them (decisions.md 42), then
-// aggregated into a JSON array per parent (the select list's text forms, so records come out as the
-// other way shapes them) and joined to the page, which the outer statement formats and orders.
+// over its keys in the alias's order, at most maxRelatedRows + 1 of them
+// (docs/query-language.md, "Cost limits"), then aggregated into a JSON array per parent (the select
+// list's text forms, so records come out as the other way shapes them) and joined to the page,
+// which the outer statement formats and orders.
 
 import type { ValidatedExpansion, ValidatedPaging } from '../validate';
 import type { CompiledExpansion } from './compiled';
@@ -21,7 +22,7 @@ export interface CompiledAggregate {
   readonly expansion: CompiledExpansion;
   /** `coalesce("__kqm_e0"."__kqm_agg", '[]'::json) as "posts", "__kqm_e0"."__kqm_read" as "__kqm_read0"`. */
   readonly select: string;
-  /** Where the row holds how many related rows were read for all parents (decisions.md 42). */
+  /** Where the row holds how many related rows were read for all parents (docs/query-language.md, "Cost limits"). */
   readonly read: string;
   /** ` left join (<related rows, aggregated per parent>) as "__kqm_e0" on ...`, with the alias's values. */
   readonly join: Fragment;
@@ -165,7 +166,7 @@ export function aggregatedStatement(page: Statement, rows: FormattedRows, aggreg
 /**
  * Each aggregated relation's records in the parents' rows as loading them would leave them: an
  * array, or for a to-one relation the first record or null; LIMIT_EXCEEDED when more than
- * maxRelatedRows were read for the page (decisions.md 42).
+ * maxRelatedRows were read for the page (docs/query-language.md, "Cost limits").
  */
 export function attachAggregates(parents: readonly Row[], aggregates: readonly CompiledAggregate[]): void {
   for (const { expansion, read } of aggregates) {

@@ -1,6 +1,6 @@
 // Renders validated conditions as SQL fragments in knex's raw form: comparisons with their NULL and
-// whole-day rules (decisions.md 10, 12, 17), enums compared in their declared order, JSON compared
-// as jsonb, arrays tested for the elements they contain (35), and the case-insensitive search (18).
+// whole-day rules, enums compared in their declared order, JSON compared as jsonb, arrays tested for
+// the elements they contain, and the case-insensitive search (docs/query-language.md, "Values and types").
 
 import { elementOf, type Column } from '../schema';
 import type { BoundValue, Condition, ConditionGroup, Operand, RelatedRows, Term } from '../validate';
@@ -52,7 +52,7 @@ const notTrue = (inner: Fragment): Fragment => fragment(`(${inner.sql}) IS NOT T
 const isNull = (column: Column, operator: Operator): Fragment =>
   fragment(`${columnSql(column)} ${operator === '=' ? 'IS NULL' : 'IS NOT NULL'}`);
 
-/** `<= 2025-04-17` as a day -> `< 2025-04-18T00:00:00Z` (decisions.md 12). */
+/** `<= 2025-04-17` as a day -> `< 2025-04-18T00:00:00Z` (docs/query-language.md, "Dates against timestamp columns"). */
 function compareDay(ref: string, operator: Operator, start: string, end: string): Fragment {
   const within = fragment(`(${ref} >= ? AND ${ref} < ?)`, [start, end]);
   switch (operator) {
@@ -83,7 +83,10 @@ function compare(column: Column, operator: Operator, operand: Operand): Fragment
   }
 }
 
-/** Both bounds inclusive; a date-only upper bound runs to the end of that day (decisions.md 12). */
+/**
+ * Both bounds inclusive; a date-only upper bound runs to the end of that day
+ * (docs/query-language.md, "Dates against timestamp columns").
+ */
 function between(column: Column, min: Operand, max: Operand): Fragment {
   const both = join([compare(column, '>=', min), compare(column, '<=', max)], ' AND ');
   return fragment(`(${both.sql})`, both.bindings);
@@ -102,7 +105,7 @@ function inList(column: Column, items: readonly Operand[]): Fragment {
   return anyOf([...list, ...others]);
 }
 
-// ---- arrays (decisions.md 35) ---------------------------------------------------------------
+// ---- arrays (docs/query-language.md, "Enums, arrays and JSON") ----------------------------------
 
 /**
  * `tags @> ARRAY[?]::text[]` (contains) or `&&` (shares an element). Both sides have the element's
@@ -135,7 +138,10 @@ function elementTest(column: Column, operand: Operand): Fragment {
   }
 }
 
-/** `=v` contains v; `<>v` does not contain v, NULL arrays included (decisions.md 17); `=null` IS NULL. */
+/**
+ * `=v` contains v; `<>v` does not contain v, NULL arrays included
+ * (docs/query-language.md, "Negation includes missing values"); `=null` IS NULL.
+ */
 function compareArray(column: Column, operator: Operator, operand: Operand): Fragment {
   if (operator !== '=' && operator !== '<>') throw new Error(`array field ${column.name} compared with ${operator}`);
   if (operand.kind === 'null') return isNull(column, operator);
@@ -181,8 +187,9 @@ function renderCondition(condition: Condition, related: RelatedSql): Fragment {
 }
 
 /**
- * Negation means "does not match", so rows where the field is NULL are included (decisions.md 17);
- * a negated relation condition means "no related record matches" (36).
+ * Negation means "does not match", so rows where the field is NULL are included
+ * (docs/query-language.md, "Negation includes missing values"); a negated relation condition means
+ * "no related record matches".
  */
 function renderTerm(term: Term, related: RelatedSql): Fragment {
   const inner = renderCondition(term.condition, related);

@@ -64,7 +64,8 @@ export async function expansionQuery(
   if (values.length === 0) return undefined;
   const { ownerColumns, keyColumns, plain, join } = relationParts(relation);
   if (expansion.window !== undefined) return { query: await windowQuery(values, knex, expansion, hook), keyColumns };
-  // One row past the cap tells that the expansion is too large, whatever the parents (decisions.md 42).
+  // One row past the cap tells that the expansion is too large, whatever the parents
+  // (docs/query-language.md, "Cost limits").
   const limit = expansion.maxRows + 1;
   const ownedBy = keyIn(ownerColumns, values);
   if (hook === undefined && plain) {
@@ -77,7 +78,10 @@ export async function expansionQuery(
   return { query: viaBuilder(knex, query), keyColumns };
 }
 
-/** LIMIT_EXCEEDED naming the alias's `_limit`: more than maxRelatedRows related rows for this page (decisions.md 42). */
+/**
+ * LIMIT_EXCEEDED naming the alias's `_limit`: more than maxRelatedRows related rows for this page
+ * (docs/query-language.md, "Cost limits").
+ */
 export function tooManyRelated(expansion: CompiledExpansion): never {
   const { parameter, limitParameter, maxRows } = expansion;
   const fewer = limitParameter === parameter ? '' : `fewer per parent (\`${limitParameter}\`), `;
@@ -93,7 +97,7 @@ export function tooManyRelated(expansion: CompiledExpansion): never {
 /**
  * Loads one expansion for all parents and attaches it under the relation's name, then its nested
  * expansions for all of its rows, one statement per relation whatever the number of parents
- * (decisions.md 40); returns the statements run.
+ * (docs/query-language.md, "Nested expansion"); returns the statements run.
  */
 export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<number> {
   const { relation } = expansion;

@@ -78,7 +78,10 @@ function expansionBytes(expansion: CompiledExpansion): number {
   return bytes;
 }
 
-/** The paging object (counted as before, with room to spare); a page's total mode (decisions.md 44) is an object of its own. */
+/**
+ * The paging object (counted as before, with room to spare); a page's total mode
+ * (docs/query-language.md, "Totals: total=exact, estimated, none") is an object of its own.
+ */
 function pagingBytes(paging: CompiledQuery['paging']): number {
   if (paging.kind === 'rows') return objectBytes(5);
   if (paging.kind === 'cursor') return objectBytes(3) + (paging.cursor === undefined ? 0 : cursorBytes(paging.cursor));
@@ -86,7 +89,8 @@ function pagingBytes(paging: CompiledQuery['paging']): number {
 }
 
 /**
- * The root's joins to related records (decisions.md 38–39) and, when it reads related records, the
+ * The root's joins to related records (sorts and counts,
+ * docs/query-language.md, "Relations in conditions") and, when it reads related records, the
  * validated conditions and joins the builder path writes again per request: estimated as the text
  * they compile to, which holds the same values, and a few objects per join.
  */
@@ -105,7 +109,7 @@ function relatedBytes(root: CompiledRoot): number {
   return bytes;
 }
 
-/** A cursor's boundary values (decisions.md 43), kept as validated. */
+/** A cursor's boundary values (docs/query-language.md, "Cursors: cursor"), kept as validated. */
 function cursorBytes(cursor: NonNullable<Extract<CompiledQuery['paging'], { kind: 'cursor' }>['cursor']>): number {
   let bytes = objectBytes(3) + (cursor.at === undefined ? 0 : arrayBytes(cursor.at.length));
   for (const value of cursor.at ?? []) bytes += valueBytes(value);

@@ -44,11 +44,15 @@ export interface PlannedQueries {
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
   /**
-   * For a cursor page past a boundary (decisions.md 43): one row, if any, on the boundary's other side.
-   * The rows statement reads the boundary row again, which tells it; run only when that row is gone.
+   * For a cursor page past a boundary (docs/query-language.md, "Cursors: cursor"): one row, if any,
+   * on the boundary's other side. The rows statement reads the boundary row again, which tells it;
+   * run only when that row is gone.
    */
   readonly probe?: Runnable;
-  /** For `total=estimated` only (decisions.md 44): the count capped at `estimateAbove` + 1 rows, and the planner's plan. */
+  /**
+   * For `total=estimated` only (docs/query-language.md, "Totals: total=exact, estimated, none"):
+   * the count capped at `estimateAbove` + 1 rows, and the planner's plan.
+   */
   readonly estimated?: EstimateQueries;
   /**
    * Runs the rows query and loads every expansion into the rows; reports the statements run. A cursor
@@ -128,7 +132,8 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
     });
   }
   if (cap === undefined) return statements;
-  // total=estimated (decisions.md 44): the capped count and the planner's estimate, written on first use too.
+  // total=estimated (docs/query-language.md, "Totals: total=exact, estimated, none"): the capped
+  // count and the planner's estimate, written on first use too.
   return Object.defineProperties(statements, {
     capped: { enumerable: true, get: () => (capped ??= cappedCountStatement(root.from, root.where, cap, root.filtered)) },
     estimate: { enumerable: true, get: () => (estimate ??= estimateStatement(root.from, root.where, root.filtered)) },

@@ -1,6 +1,6 @@
-// One field of a `search` (rule 18): case-insensitive LIKE in the form the catalog chose for the
-// column from its indexes (schema/search-indexes.ts). Non-text fields (enums, arrays, numbers, ...)
-// match on their text form (decisions.md 18, 35).
+// One field of a `search` (docs/query-language.md, "search"): case-insensitive LIKE in the form the
+// catalog chose for the column from its indexes (schema/search-indexes.ts). Non-text fields (enums,
+// arrays, numbers, ...) match on their text form (docs/query-language.md, "search").
 
 import type { Column } from '../schema';
 import { columnSql, fragment, type Fragment } from './sql';

@@ -1,7 +1,8 @@
-// Keyset pagination's SQL (decisions.md 43): the condition that seeks past a boundary row's sort
-// values, the reading order, and the text columns the next cursors are made from. Written over
-// generic sort terms (an expression, its direction, where its NULLs sort, how a value is read back
-// as its type), so a key that is a joined or subquery value (decisions.md 38-39) is one more term.
+// Keyset pagination's SQL (docs/query-language.md, "Cursors: cursor"): the condition that seeks
+// past a boundary row's sort values, the reading order, and the text columns the next cursors are
+// made from. Written over generic sort terms (an expression, its direction, where its NULLs sort,
+// how a value is read back as its type), so a key that is a joined or subquery value (a relation
+// sort key, a count) is one more term.
 
 import type { SortDirection } from '../syntax';
 import { sortSignature, type BoundValue, type OrderKey, type ValidatedCursor } from '../validate';
@@ -11,7 +12,7 @@ export interface SortTerm {
   /** What the statement orders by: `"users"."name"`; any expression of the root row. */
   readonly sql: string;
   readonly direction: SortDirection;
-  /** PostgreSQL's default, which the order keeps (decisions.md 20): last ascending, first descending. */
+  /** PostgreSQL's default, which the order keeps (docs/query-language.md, "sort"): last ascending, first descending. */
   readonly nulls: 'first' | 'last';
   /** False when the expression is never NULL: then a row-value comparison is exact. */
   readonly nullable: boolean;

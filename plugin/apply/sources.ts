@@ -1,7 +1,8 @@
-// How the root statement reads related records (decisions.md 36–39): each relation condition's
-// EXISTS and each joined value (a sort key, a count) over the relation's derived table, written as
-// text when nothing needs a builder, or around the relation's own Objection query, built and
-// restricted (modify, scopeModel, scope for `<collection>.<relation>`) before the root is assembled.
+// How the root statement reads related records (docs/query-language.md, "Relations in conditions"):
+// each relation condition's EXISTS and each joined value (a sort key, a count) over the relation's
+// derived table, written as text when nothing needs a builder, or around the relation's own
+// Objection query, built and restricted (modify, scopeModel, scope for `<collection>.<relation>`)
+// before the root is assembled.
 
 import type { Knex } from 'knex';
 import type { Column } from '../schema';

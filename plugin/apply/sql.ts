@@ -91,7 +91,7 @@ const columnRefs = new WeakMap<Column, string>();
 
 /**
  * `"public"."mood"` for a field of an enum type: the type named with its schema, so a cast finds it
- * whatever the search path is (decisions.md 35).
+ * whatever the search path is (docs/query-language.md, "Enums").
  */
 export function typeSql(column: Column): string {
   const schema = column.udtSchema ?? '';
@@ -101,9 +101,9 @@ export function typeSql(column: Column): string {
 const timestampFormat = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /**
- * An array as JSON (decisions.md 35): `to_json` gives each element its JSON form on every driver;
- * bigint and numeric elements go through their text form, which keeps every digit (respond/ turns
- * safe bigints back into numbers).
+ * An array as JSON (docs/query-language.md, "Enums, arrays and JSON"): `to_json` gives each element
+ * its JSON form on every driver; bigint and numeric elements go through their text form, which
+ * keeps every digit (respond/ turns safe bigints back into numbers).
  */
 function arrayJson(column: Column, ref: string): string {
   const viaText = column.elementType === 'bigint' || column.elementType === 'numeric';
@@ -111,9 +111,9 @@ function arrayJson(column: Column, ref: string): string {
 }
 
 /**
- * A value's text form, as the select list writes it where it keeps precision (decisions.md 13):
- * timestamps in UTC with microseconds and `Z`, dates as `YYYY-MM-DD`, anything else its `::text`.
- * `ref` is the value's SQL, a column by default.
+ * A value's text form, as the select list writes it where it keeps precision
+ * (docs/query-language.md, "How values come back"): timestamps in UTC with microseconds and `Z`,
+ * dates as `YYYY-MM-DD`, anything else its `::text`. `ref` is the value's SQL, a column by default.
  */
 export function textOf(column: Column, ref = columnSql(column)): string {
   if (column.type === 'timestamptz') return `to_char(${ref} AT TIME ZONE 'UTC', ${timestampFormat})`;
@@ -152,9 +152,9 @@ export function formatsValue(column: Column): boolean {
 
 /**
  * A select-list entry: the plain column, or an expression that keeps full precision and reads the
- * same on every driver (decisions.md 13, 35), named after the field (its property name) unless
- * `name` says otherwise. `ref` is where the value is read, under the name `readAs`: the table's
- * column, or an inner statement's.
+ * same on every driver (docs/query-language.md, "How values come back"), named after the field (its
+ * property name) unless `name` says otherwise. `ref` is where the value is read, under the name
+ * `readAs`: the table's column, or an inner statement's.
  */
 export function selectColumn(
   column: Column,
@@ -186,7 +186,8 @@ export function selectColumn(
       // Both drivers read json and jsonb as parsed JSON, and an enum (a type they do not know) as text.
       return bare ? ref : `${ref} AS ${as}`;
     case 'virtual':
-      // Computed by the model from the other fields (decisions.md 34); never read from the table.
+      // Computed by the model from the other fields
+      // (docs/configuration.md, "Your models as they are"); never read from the table.
       return `null AS ${as}`;
   }
 }

@@ -35,7 +35,7 @@ export const ownerAlias = (index: number): string => `__kqm_owner${index}`;
 /**
  * What is read for a scope's records: the output fields, or for a model that builds its own JSON
  * every column of its table (its `$formatJson` and virtual attributes may need any of them; only
- * the output fields are shown, decisions.md 34).
+ * the output fields are shown, docs/configuration.md, "Your models as they are").
  */
 function readColumns(scope: ValidatedScope): Column[] {
   const { table, columns, viaModel } = scope.catalog;
@@ -60,10 +60,10 @@ export function countedColumns(scope: ValidatedScope): Column[] {
 export type Paged = 'page' | 'window' | { readonly kind: 'joined'; readonly order: readonly OrderKey[]; readonly keys: readonly Column[] };
 
 /**
- * The columns read plus the join keys the expansions need (fetched, not shown: decisions.md 24), and
- * `extra` select-list entries (a join table's owner keys). `paged`: the statement skips or sorts
- * rows, so values that need formatting are formatted after it. `related` writes the root's relation
- * conditions.
+ * The columns read plus the join keys the expansions need (fetched, not shown:
+ * docs/query-language.md, "Keys are not leaked"), and `extra` select-list entries (a join table's
+ * owner keys). `paged`: the statement skips or sorts rows, so values that need formatting are
+ * formatted after it. `related` writes the root's relation conditions.
  */
 export function scopeSql(
   scope: ValidatedScope,
@@ -72,7 +72,7 @@ export function scopeSql(
   paged?: Paged,
   related?: RelatedSql,
 ): ScopeSql {
-  // Counts come after the fields, as they are shown (decisions.md 39).
+  // Counts come after the fields, as they are shown (docs/query-language.md, "Counting related records").
   const selected = [...readColumns(scope), ...countedColumns(scope)];
   for (const key of keys) {
     if (!selected.some((c) => c.name === key.name)) selected.push(key);

@@ -1,9 +1,10 @@
-// Per-parent windows (decisions.md 41): each parent's related records from `<alias>_offset`, at most
-// `<alias>_limit`, in the alias's order with the primary-key tie-breaker, for every parent in one
-// statement: the parents' keys unnested, each joined LATERAL to its own ordered, limited related
-// rows. The whole statement still reads at most maxRelatedRows + 1 rows (42). A row_number()
-// window over the parents' keys was measured too and costs as many rows as the parents have
-// related records, not as many as the windows hold (docs/design/per-parent-windows.md).
+// Per-parent windows (docs/query-language.md, "Per-parent windows"): each parent's related records
+// from `<alias>_offset`, at most `<alias>_limit`, in the alias's order with the primary-key
+// tie-breaker, for every parent in one statement: the parents' keys unnested, each joined LATERAL
+// to its own ordered, limited related rows. The whole statement still reads at most maxRelatedRows
+// + 1 rows. A row_number() window over the parents' keys was measured too and costs as many rows as
+// the parents have related records, not as many as the windows hold
+// (docs/design/per-parent-windows.md).
 
 import type { Knex } from 'knex';
 import type { ExpansionWindow } from '../validate';
@@ -88,7 +89,7 @@ async function windowBuilder(
   return viaRaw(knex.raw(`${headOf(expansion, lateral)} ? as ${rowsAlias} limit ?`, [...keys, inner.toKnexQuery(), expansion.maxRows + 1]));
 }
 
-/** The windowed rows of every parent in one statement (decisions.md 41). */
+/** The windowed rows of every parent in one statement (docs/query-language.md, "Per-parent windows"). */
 export async function windowQuery(
   values: readonly unknown[],
   knex: Knex,

@@ -1,5 +1,6 @@
 // How each column's value comes back in a record, as JSON Schema for the OpenAPI document: the JSON
-// forms of decisions.md 13 and 35 (enums as one of their labels, arrays of their elements' forms).
+// forms of docs/query-language.md, "How values come back" (enums as one of their labels, arrays of
+// their elements' forms).
 
 import { elementOf, type Column, type ColumnType } from '../schema';
 import type { JsonSchema } from './value-forms';

@@ -41,7 +41,8 @@ function recordSchema(scope: ScopeCatalog, description: string, extra: Record<st
 
 /**
  * The record schema of each relation under `path`, with the relations nested in it while the depth
- * cap allows (decisions.md 40), added to `schemas`; returns the properties they add to the owner.
+ * cap allows (docs/query-language.md, "Nested expansion"), added to `schemas`; returns the
+ * properties they add to the owner.
  */
 function relationSchemas(
   path: string,
@@ -52,7 +53,8 @@ function relationSchemas(
   const embedded: Record<string, JsonSchema> = {};
   const owner = path.slice(path.lastIndexOf('.') + 1);
   const key = (relation: string) => (path.includes('.') ? `<alias>_expand[${relation}]` : `expand[${relation}]`);
-  // At the root, counts come after the fields and before the expansions (decisions.md 39).
+  // At the root, counts come after the fields and before the expansions
+  // (docs/query-language.md, "Counting related records").
   if (!path.includes('.')) {
     for (const relation of relations.values()) {
       if (relation.cardinality === 'many') {
@@ -116,7 +118,8 @@ function pageSchema(record: JsonSchema): JsonSchema {
     type: 'object',
     description: 'The pagination envelope (Laravel paginator format), returned when `page`, `per-page` or `page-size` is present.',
     required: Object.keys(properties),
-    // Present (last) only with `total=estimated` (decisions.md 44).
+    // Present (last) only with `total=estimated`
+    // (docs/query-language.md, "Totals: total=exact, estimated, none").
     properties: {
       ...properties,
       total_is_estimate: { type: 'boolean', description: "With `total=estimated` only: whether `total` is the planner's estimate." },

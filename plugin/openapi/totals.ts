@@ -1,5 +1,6 @@
-// What rule 44 (a choice of totals) adds to the document: the `total` parameter with the
-// collection's default, and Laravel's simple paginator envelope that `total=none` returns.
+// What a choice of totals (docs/query-language.md, "Totals: total=exact, estimated, none") adds to
+// the document: the `total` parameter with the collection's default, and Laravel's simple paginator
+// envelope that `total=none` returns.
 
 import type { ResolvedOptions } from '../options';
 import { plannerEstimatesFor } from '../page-total';

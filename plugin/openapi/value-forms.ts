@@ -35,7 +35,8 @@ const scalarForms: Readonly<Record<Exclude<ColumnType, 'enum' | 'array'>, ValueF
     example: '0.5',
     words: "a number, optionally with an exponent, within the column's range",
   },
-  // Virtual attributes are never in a condition (decisions.md 34); this form is never shown.
+  // Virtual attributes are never in a condition (docs/configuration.md, "Your models as they are");
+  // this form is never shown.
   virtual: textForm,
   boolean: { shape: '(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])', example: 'true', words: '`true` or `false` (any case)' },
   timestamptz: timestampForm,
@@ -82,7 +83,11 @@ const quotedText = '"(?:[^"\\\\]|\\\\[\\s\\S])*"';
 /** An unquoted list item: does not start with a quote, runs to the next comma. */
 const bareListItem = '[^,"][^,]*';
 
-/** Whether `<`, `>`, `<=`, `>=` and `between` apply (decisions.md 35): `score` -> true, `tags text[]` or `doc jsonb` -> false. */
+/**
+ * Whether `<`, `>`, `<=`, `>=` and `between` apply
+ * (docs/query-language.md, "Enums, arrays and JSON"): `score` -> true, `tags text[]` or `doc jsonb`
+ * -> false.
+ */
 export function isRanged(column: Column): boolean {
   return column.type !== 'array' && column.type !== 'json';
 }

@@ -1,5 +1,5 @@
 // Builds the catalog from the collections' models and the introspected columns, and fails start-up
-// with every declaration problem found (decisions.md 5–6, 21–25, 33–35), never at request time.
+// with every declaration problem found, never at request time (docs/configuration.md, "Start-up checks").
 
 import type { Knex } from 'knex';
 import { readListDeclaration, type ListDeclaration } from './declarations';
@@ -70,8 +70,9 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
 }
 
 /**
- * `count[posts]` adds `posts_count` to each record and lets filters and sorts name it (decisions.md
- * 39): a to-many relation whose count would have the name of a field of the model cannot be declared.
+ * `count[posts]` adds `posts_count` to each record and lets filters and sorts name it
+ * (docs/query-language.md, "Counting related records"): a to-many relation whose count would have
+ * the name of a field of the model cannot be declared.
  */
 function countCollisions(model: ModelClass, scope: ScopeCatalog, relations: ReadonlyMap<string, RelationCatalog>): string[] {
   return [...relations.values()]
@@ -84,8 +85,8 @@ function countCollisions(model: ModelClass, scope: ScopeCatalog, relations: Read
 }
 
 /**
- * Every model the collections reach, at any depth (nested expansions, decisions.md 40), and the
- * join tables on the way.
+ * Every model the collections reach, at any depth (nested expansions,
+ * docs/query-language.md, "Nested expansion"), and the join tables on the way.
  */
 function reachedTables(models: readonly ModelClass[]): string[] {
   const all = new Set<ModelClass>(models);

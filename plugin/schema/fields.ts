@@ -1,5 +1,6 @@
-// A model's fields: its table's columns under the model's property names (decisions.md 33), its
-// virtual attributes (34), and the lists of the model's declarations resolved against them (5–6).
+// A model's fields: its table's columns under the model's property names, its virtual attributes,
+// and the lists of the model's declarations resolved against them
+// (docs/configuration.md, "Model declarations").
 
 import type { DatabaseColumn } from './introspect';
 import type { KnexNames } from './names';

@@ -74,7 +74,8 @@ export function virtualAttributes(model: ModelClass): readonly string[] {
 
 /**
  * True when the model changes what its JSON looks like (`$formatJson`, `$toJson`, `toJSON`, or
- * virtual attributes): its records are then built through the model (decisions.md 34).
+ * virtual attributes): its records are then built through the model
+ * (docs/configuration.md, "Your models as they are").
  */
 export function customisesJson(model: ModelClass): boolean {
   const base = baseModel(model).prototype as unknown as Record<string, unknown>;

@@ -1,7 +1,8 @@
-// Translates between the three names a field has in a host application (decisions.md 33): the
-// database column (`first_name`), the name the host's Knex gives it (`firstName` under
-// knexSnakeCaseMappers, otherwise the column), and the model's property name (the Knex name through
-// the model's `columnNameMappers`). Objection's relation mappings and `idColumn` use Knex names.
+// Translates between the three names a field has in a host application
+// (docs/configuration.md, "Your models as they are"): the database column (`first_name`), the name
+// the host's Knex gives it (`firstName` under knexSnakeCaseMappers, otherwise the column), and the
+// model's property name (the Knex name through the model's `columnNameMappers`). Objection's
+// relation mappings and `idColumn` use Knex names.
 
 import type { Knex } from 'knex';
 import type { ModelClass } from './types';

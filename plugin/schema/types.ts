@@ -15,20 +15,20 @@ export type ColumnType =
   | 'timestamp'
   | 'date'
   | 'uuid'
-  /** json and jsonb (`udt` tells them apart): compared as JSON values (decisions.md 35). */
+  /** json and jsonb (`udt` tells them apart): compared as JSON values (docs/query-language.md, "Enums, arrays and JSON"). */
   | 'json'
-  /** A value must be one of `labels`; ordered as they are declared (decisions.md 35). */
+  /** A value must be one of `labels`; ordered as they are declared (docs/query-language.md, "Enums, arrays and JSON"). */
   | 'enum'
-  /** Elements of `elementType`: conditions test membership, output is a JSON array (decisions.md 35). */
+  /** Elements of `elementType`: conditions test membership, output is a JSON array (docs/query-language.md, "Enums, arrays and JSON"). */
   | 'array'
   /** Any other type (point, inet, interval, ...): compared in its text form. */
   | 'other'
-  /** A model's virtual attribute: projectable only, computed by the model (decisions.md 34). */
+  /** A model's virtual attribute: projectable only, computed by the model (docs/configuration.md, "Your models as they are"). */
   | 'virtual';
 
 /** One field of a scope: a column of its table (or of a relation's join table), or a virtual attribute. */
 export interface Column {
-  /** The model's property name: what clients write and read, e.g. `firstName` (decisions.md 33). */
+  /** The model's property name: what clients write and read, e.g. `firstName` (docs/configuration.md, "Your models as they are"). */
   readonly name: string;
   /** The database column, e.g. `first_name`; empty for a virtual attribute. */
   readonly column: string;
@@ -40,11 +40,11 @@ export interface Column {
   readonly udt: string;
   /** The schema of the type `udt` names (`public` for most enums); casts name it in full. */
   readonly udtSchema?: string;
-  /** False for types without an ordering (json, point, ...): never sortable (decisions.md 6). */
+  /** False for types without an ordering (json, point, ...): never sortable (docs/configuration.md, "Model declarations"). */
   readonly orderable: boolean;
   /**
-   * A count read from a grouped left join (decisions.md 39): a record without related records has
-   * no row there, so NULL means zero.
+   * A count read from a grouped left join (docs/query-language.md, "Counting related records"): a
+   * record without related records has no row there, so NULL means zero.
    */
   readonly zeroWhenMissing?: boolean;
   /** An enum's labels in their declared order; for an array of enums, its elements' labels. */
@@ -92,7 +92,7 @@ export interface ScopeCatalog {
   readonly idColumns: readonly string[];
   /** Every field by property name: columns, a relation's join-table extras, virtual attributes. */
   readonly columns: ReadonlyMap<string, Column>;
-  /** Records go through the model's own JSON (`$formatJson`, virtual attributes): decisions.md 34. */
+  /** Records go through the model's own JSON (`$formatJson`, virtual attributes): docs/configuration.md, "Your models as they are". */
   readonly viaModel: boolean;
   readonly projectable: readonly string[];
   readonly sortable: readonly string[];
@@ -122,8 +122,9 @@ export interface RelationCatalog {
   /** The relation mapping's own `modify`/`filter`, applied to every query for related rows. */
   readonly modify?: RelationModifier;
   /**
-   * The related model's own expandable relations, for `<alias>_expand[...]` (decisions.md 40): one
-   * map per model, shared by every path that reaches it (so a cycle of models is a cycle here).
+   * The related model's own expandable relations, for `<alias>_expand[...]`
+   * (docs/query-language.md, "Nested expansion"): one map per model, shared by every path that
+   * reaches it (so a cycle of models is a cycle here).
    */
   readonly relations: ReadonlyMap<string, RelationCatalog>;
 }

@@ -1,5 +1,5 @@
-// What a model's own JSON conversion lets clients see (docs/configuration.md, "What the model's own
-// JSON hides"). At start-up, probe records go through the conversion exactly as records do
+// What a model's own JSON conversion lets clients see
+// (docs/configuration.md, "What your model's JSON hides or masks"). At start-up, probe records go through the conversion exactly as records do
 // (model-class.ts modelJson): a field missing from the result is hidden, one whose value comes back
 // changed is masked. What the probe cannot see is written in that section of the docs.
 

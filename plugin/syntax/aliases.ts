@@ -1,6 +1,6 @@
 // Aliases and relations in the query string: who declares an alias (`expand`, `has`, `count`; one
-// alias names one relation, decisions.md 21, 37, 39), what an alias no `expand` declares may carry,
-// and every relation the request names, for limits.maxExpansions.
+// alias names one relation, docs/query-language.md, "Aliases and alias modifiers"), what an alias
+// no `expand` declares may carry, and every relation the request names, for limits.maxExpansions.
 
 import { problem } from '../errors';
 import { freezeScope, malformed, report, type AliasedEntry, type AliasOwner, type Collector, type ScopeBuilder } from './collector';
@@ -12,8 +12,9 @@ const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
 
 /**
  * Reads the alias of `expand[relation]=<alias>` (or `has`, `count`, `<owner>_expand`): empty means
- * none. One alias names one relation of one owner (decisions.md 21, 37, 40); `expand`, `has` and
- * `count` of that relation may share it.
+ * none. One alias names one relation of one owner
+ * (docs/query-language.md, "Aliases and alias modifiers"); `expand`, `has` and `count` of that
+ * relation may share it.
  */
 function declareAlias(
   c: Collector,
@@ -44,7 +45,7 @@ function declareAlias(
   return { ok: true, alias: value };
 }
 
-/** `expand[posts]=p` (owner undefined) or `p_expand[comments]=c` (owner `p`, decisions.md 40). */
+/** `expand[posts]=p` (owner undefined) or `p_expand[comments]=c` (owner `p`, docs/query-language.md, "Nested expansion"). */
 export function addExpand(c: Collector, owner: string | undefined, key: string, relation: string, value: string): void {
   const declared = declareAlias(c, key, relation, value, true, owner);
   if (declared.ok) c.expands.push({ kind: 'expand', parameter: key, relation, alias: declared.alias, owner });
@@ -54,7 +55,7 @@ export function addExpand(c: Collector, owner: string | undefined, key: string, 
 export function addHas(c: Collector, key: string, relation: string, value: string, negated: boolean): void {
   const declared = declareAlias(c, key, relation, value, false);
   if (!declared.ok) return;
-  // One more test of the related records, like a clause (decisions.md 32).
+  // One more test of the related records, like a clause (docs/query-language.md, "Cost limits").
   c.clauses++;
   c.has.push({ kind: 'has', parameter: key, relation, alias: declared.alias, negated });
 }
@@ -71,8 +72,9 @@ export function nameRelation(c: Collector, relation: string | undefined, key: st
 }
 
 /**
- * The scope of an alias no `expand` declares: only its conditions mean something (decisions.md 37),
- * so `p_sort[...]` and `p_fields` there are refused rather than silently ignored.
+ * The scope of an alias no `expand` declares: only its conditions mean something
+ * (docs/query-language.md, "has and has!: all conditions on one related record"), so `p_sort[...]`
+ * and `p_fields` there are refused rather than silently ignored.
  */
 function conditionsOnly(c: Collector, alias: string, owner: AliasOwner, entry: AliasedEntry): ScopeBuilder {
   for (const { key, index, modifier } of entry.parameters) {
@@ -93,7 +95,7 @@ function conditionsOnly(c: Collector, alias: string, owner: AliasOwner, entry: A
 /**
  * The aliases declared: those of the root's `expand`, `has` and `count`, and those an
  * `<alias>_expand` declares behind an alias that is itself declared by an expand, at any depth
- * (decisions.md 40): `p_expand[x]=q&q_expand[y]=p` alone declares nothing.
+ * (docs/query-language.md, "Nested expansion"): `p_expand[x]=q&q_expand[y]=p` alone declares nothing.
  */
 function declaredAliases(c: Collector): Map<string, AliasOwner> {
   const declared = new Map<string, AliasOwner>();

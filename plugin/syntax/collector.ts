@@ -53,7 +53,7 @@ export interface Collector {
   aliasLike: { alias: string; key: string; index: number }[];
   paging: Map<PagingKey, { key: string; value: number }>;
   total: TotalMode | undefined;
-  /** `cursor=...` as sent (decisions.md 43). */
+  /** `cursor=...` as sent (docs/query-language.md, "Cursors: cursor"). */
   cursor: string | undefined;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;

@@ -36,7 +36,7 @@ const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
   'cursor',
 ]);
 
-/** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
+/** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (docs/query-language.md, "Logical prefixes and how clauses group"). */
 function readClauseTarget(argument: string): Parsed<{ word: LogicalWord; negated: boolean; field: string }> {
   const space = argument.indexOf(' ');
   if (space === -1) return { ok: true, value: { word: 'and', negated: false, field: argument } };
@@ -121,7 +121,7 @@ function addPaging(c: Collector, key: PagingKey, value: string): void {
   c.paging.set(key, { key, value: count.value });
 }
 
-/** `p_limit=3`: a non-negative count for the alias's window (decisions.md 41). */
+/** `p_limit=3`: a non-negative count for the alias's window (docs/query-language.md, "Per-parent windows"). */
 function addWindow(c: Collector, scope: ScopeBuilder, bound: 'limit' | 'offset', key: string, value: string): void {
   const count = parseCount(value);
   if (!count.ok) return malformed(c, key, count.detail);
@@ -187,7 +187,8 @@ function addPair(c: Collector, pair: QueryPair): void {
     }
     if (modifier === 'search') for (const field of argument.split(',')) nameRelation(c, relationOf(field), pair.key);
   } else if (modifier === 'expand') {
-    // Each nested expansion is one more relation loaded (decisions.md 40); its key names it uniquely.
+    // Each nested expansion is one more relation loaded
+    // (docs/query-language.md, "Nested expansion"); its key names it uniquely.
     nameRelation(c, pair.key, pair.key);
   }
   switch (modifier) {
@@ -203,7 +204,8 @@ function addPair(c: Collector, pair: QueryPair): void {
     case 'fields!':
       return addProjection(c, scope(), pair.key, modifier === 'fields!', pair.value);
     case 'expand':
-      // Behind an alias it is a use of that alias, declared or not (decisions.md 3).
+      // Behind an alias it is a use of that alias, declared or not
+      // (docs/query-language.md, "Aliases and alias modifiers").
       if (alias !== undefined) scope();
       return addExpand(c, alias, pair.key, argument, pair.value);
     case 'limit':
@@ -222,7 +224,8 @@ function addPair(c: Collector, pair: QueryPair): void {
     case 'total':
       return addTotal(c, pair.value);
     case 'cursor':
-      // Opaque here: the validate stage decodes it against the request's sort (decisions.md 43).
+      // Opaque here: the validate stage decodes it against the request's sort
+      // (docs/query-language.md, "Cursors: cursor").
       c.cursor = pair.value;
       return;
   }

@@ -1,6 +1,7 @@
 // Recognises which query keys belong to this plugin and splits them into alias, modifier and the
-// bracketed argument. Keys that are not ours are ignored (decisions.md 2); keys that look like ours
-// but are malformed are reported.
+// bracketed argument. Keys that are not ours are ignored
+// (docs/query-language.md, "How the query string is read"); keys that look like ours but are
+// malformed are reported.
 
 import { decodeAsciiEscapes } from './query-string';
 import { bracketed, isAliasModifier, isModifier, type Modifier } from './vocabulary';
@@ -51,7 +52,8 @@ export function readKey(key: string): KeyReading {
 /**
  * The alias a key not of ours would name if it were an alias modifier: `p_page` -> `'p'`,
  * `utm_source` -> `'utm'`, `_` -> undefined. Whether it is a mistake depends on the request's
- * declared aliases (decisions.md 3), which only the whole query string tells.
+ * declared aliases (docs/query-language.md, "Aliases and alias modifiers"), which only the whole
+ * query string tells.
  */
 export function aliasPrefix(key: string): string | undefined {
   return aliasPrefixShape.exec(key)?.[1];

@@ -37,7 +37,7 @@ export function parseScalar(text: string): Parsed<RawValue> {
   return ok({ kind: 'text', text: quoted.value.text, quoted: true });
 }
 
-/** `>=5` -> `{operator: '>=', value: 5}`; `active` -> `{operator: '=', value: 'active'}` (decisions.md 14). */
+/** `>=5` -> `{operator: '>=', value: 5}`; `active` -> `{operator: '=', value: 'active'}` (docs/query-language.md, "filter"). */
 export function parseFilterValue(text: string): Parsed<{ operator: Operator; value: RawValue }> {
   const operator = operators.find((op) => text.startsWith(op));
   const rest = operator === undefined ? text : text.slice(operator.length);
@@ -46,7 +46,7 @@ export function parseFilterValue(text: string): Parsed<{ operator: Operator; val
   return ok({ operator: operator ?? '=', value: value.value });
 }
 
-/** `"Smith, John",Jane,null` -> [text 'Smith, John', text 'Jane', null] (decisions.md 10–11). */
+/** `"Smith, John",Jane,null` -> [text 'Smith, John', text 'Jane', null] (docs/query-language.md, "Writing values"). */
 export function parseList(text: string): Parsed<RawValue[]> {
   const items: RawValue[] = [];
   let i = 0;
@@ -77,7 +77,7 @@ export interface SearchPattern {
   readonly anchorEnd: boolean;
 }
 
-/** `an*` -> starts with "an"; `*an` -> ends with "an"; `an` or `*an*` -> contains "an" (decisions.md 18). */
+/** `an*` -> starts with "an"; `*an` -> ends with "an"; `an` or `*an*` -> contains "an" (docs/query-language.md, "search"). */
 export function parseSearchPattern(text: string): Parsed<SearchPattern> {
   let term = text;
   const leading = term.startsWith('*');

@@ -1,5 +1,6 @@
 // Reads a raw query string into ordered (key, value) pairs, keeping each pair's raw text so that
-// page links can be rebuilt without re-encoding what the client sent (decisions.md 1).
+// page links can be rebuilt without re-encoding what the client sent
+// (docs/query-language.md, "How the query string is read").
 
 export interface QueryPair {
   /** The decoded key; exactly as sent when it cannot be decoded. */

@@ -62,7 +62,7 @@ export interface WindowBound {
   readonly value: number;
 }
 
-/** `<alias>_limit` and `<alias>_offset`: a per-parent window (decisions.md 41). */
+/** `<alias>_limit` and `<alias>_offset`: a per-parent window (docs/query-language.md, "Per-parent windows"). */
 export interface WindowDescription {
   readonly limit: WindowBound | undefined;
   readonly offset: WindowBound | undefined;
@@ -87,7 +87,10 @@ export interface ExpandDescription {
   readonly owner: string | undefined;
 }
 
-/** `has[posts]=p` (negated: `has![posts]=p`): a related record satisfying all of p's conditions (decisions.md 37). */
+/**
+ * `has[posts]=p` (negated: `has![posts]=p`): a related record satisfying all of p's conditions
+ * (docs/query-language.md, "has and has!: all conditions on one related record").
+ */
 export interface HasDescription {
   readonly kind: 'has';
   readonly parameter: string;
@@ -96,7 +99,10 @@ export interface HasDescription {
   readonly negated: boolean;
 }
 
-/** `count[posts]=p`: `posts_count` in each record, of the related records satisfying p's conditions (decisions.md 39). */
+/**
+ * `count[posts]=p`: `posts_count` in each record, of the related records satisfying p's conditions
+ * (docs/query-language.md, "Counting related records").
+ */
 export interface CountDescription {
   readonly kind: 'count';
   readonly parameter: string;
@@ -116,16 +122,16 @@ export type PagingDescription =
 
 export interface QueryDescription {
   readonly root: ScopeDescription;
-  /** Every expansion at every depth, in query-string order (decisions.md 40). */
+  /** Every expansion at every depth, in query-string order (docs/query-language.md, "Nested expansion"). */
   readonly expands: readonly ExpandDescription[];
   readonly has: readonly HasDescription[];
   readonly counts: readonly CountDescription[];
   /** Modifiers written behind an alias, keyed by alias (already checked to be declared). */
   readonly aliased: ReadonlyMap<string, ScopeDescription>;
   readonly paging: PagingDescription;
-  /** `total=...` as sent (decisions.md 44); only paginated requests use it. */
+  /** `total=...` as sent (docs/query-language.md, "Totals: total=exact, estimated, none"); only paginated requests use it. */
   readonly total: TotalMode | undefined;
-  /** `cursor=...` as sent (decisions.md 43): empty for the first page; decoded by the validate stage. */
+  /** `cursor=...` as sent (docs/query-language.md, "Cursors: cursor"): empty for the first page; decoded by the validate stage. */
   readonly cursor: string | undefined;
   /** Syntax problems found; the validate stage adds its own and reports them all together. */
   readonly problems: readonly Problem[];
@@ -138,7 +144,8 @@ export interface QueryDescription {
     readonly longestList: string | undefined;
     /**
      * Each relation the request names (expand, has, count, a root dot path), once, with the key that
-     * first named it, in query-string order: limits.maxExpansions caps them (decisions.md 32).
+     * first named it, in query-string order: limits.maxExpansions caps them
+     * (docs/query-language.md, "Cost limits").
      */
     readonly relations: readonly { readonly name: string; readonly parameter: string }[];
   };

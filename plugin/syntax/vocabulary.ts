@@ -9,8 +9,8 @@ export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fi
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
 /**
- * Every modifier an alias may take: its scope's own, a nested `expand` (decisions.md 40) and the
- * per-parent window `limit`/`offset` (41).
+ * Every modifier an alias may take: its scope's own, a nested `expand` and the per-parent window
+ * `limit`/`offset` (docs/query-language.md, "Nested expansion", "Per-parent windows").
  */
 export const aliasModifiers = [...scopedModifiers, 'expand', 'limit', 'offset'] as const;
 export type AliasModifier = (typeof aliasModifiers)[number];
@@ -55,7 +55,10 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   cursor: false,
 };
 
-/** The alias modifiers a `has` alias reads: its conditions (decisions.md 37). */
+/**
+ * The alias modifiers a `has` alias reads: its conditions
+ * (docs/query-language.md, "has and has!: all conditions on one related record").
+ */
 export const conditionModifiers: readonly ScopedModifier[] = ['filter', 'in', 'between', 'search'];
 
 export function isScopedModifier(word: string): word is ScopedModifier {
@@ -115,7 +118,7 @@ export function parseSortDirection(text: string): SortDirection | undefined {
   return Object.prototype.hasOwnProperty.call(sortWords, lower) ? sortWords[lower] : undefined;
 }
 
-/** How a paginated envelope gets its total (decisions.md 44). */
+/** How a paginated envelope gets its total (docs/query-language.md, "Totals: total=exact, estimated, none"). */
 export const totalModes = ['exact', 'estimated', 'none'] as const;
 export type TotalMode = (typeof totalModes)[number];
 

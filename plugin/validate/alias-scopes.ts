@@ -1,6 +1,7 @@
 // Each alias's scope, validated once whatever declares it (`expand`, `has`, `count`): one alias
 // names one relation (checked by the syntax stage), so its problems are reported once and the
-// records `expand` shows are chosen by the very conditions `has` tested (decisions.md 37).
+// records `expand` shows are chosen by the very conditions `has` tested
+// (docs/query-language.md, "has and has!: all conditions on one related record").
 
 import type { Problem } from '../errors';
 import type { ScopeCatalog } from '../schema';

@@ -82,7 +82,7 @@ export function checkCursor(token: CursorToken, order: readonly OrderKey[]): Val
   return checked;
 }
 
-/** Page, limit, offset and total cannot be combined with a cursor (decisions.md 43, 44). */
+/** Page, limit, offset and total cannot be combined with a cursor (docs/query-language.md, "Cursors: cursor"). */
 function checkConflicts(description: QueryDescription, problems: Problem[]): void {
   for (const key of ['page', 'limit', 'offset', 'total']) {
     if (!description.keys.includes(key)) continue;

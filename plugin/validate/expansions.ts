@@ -1,6 +1,6 @@
 // Validates the expansion tree: each `expand[...]` at the root and each `<alias>_expand[...]` below it
-// against the relations of the model it expands (decisions.md 21–25, 40), with the depth cap, each
-// alias's modifiers against its relation's options, and its per-parent window (41).
+// against the relations of the model it expands, with the depth cap, each alias's modifiers against
+// its relation's options, and its per-parent window (docs/query-language.md, "Nested expansion").
 
 import { problem, type Problem } from '../errors';
 import type { RelationCatalog, ScopeCatalog } from '../schema';
@@ -63,7 +63,10 @@ export function relationNamed(
   return undefined;
 }
 
-/** `p_limit=3&p_offset=1` on a to-many relation; on a to-one relation each key is refused (decisions.md 41). */
+/**
+ * `p_limit=3&p_offset=1` on a to-many relation; on a to-one relation each key is refused
+ * (docs/query-language.md, "Per-parent windows").
+ */
 function validateWindow(
   window: WindowDescription | undefined,
   relation: RelationCatalog,
@@ -115,7 +118,7 @@ function validateOne(
     expand.alias === undefined
       ? []
       : validateLevel({ label, relations: relation.relations, alias: expand.alias, depth }, description, limits, aliases, problems);
-  // The per-parent window is the way to fewer related records (decisions.md 42).
+  // The per-parent window is the way to fewer related records (docs/query-language.md, "Cost limits").
   const limitParameter = expand.alias !== undefined && relation.cardinality === 'many' ? `${expand.alias}_limit` : expand.parameter;
   return Object.freeze({
     relation,

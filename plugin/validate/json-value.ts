@@ -1,6 +1,7 @@
-// Checks that a client's value is a JSON document PostgreSQL's jsonb accepts (decisions.md 35): valid
-// JSON, and nothing jsonb refuses that JSON.parse allows (the escape \u0000, unpaired surrogate
-// escapes, numbers past numeric's limits, nesting past a fixed depth).
+// Checks that a client's value is a JSON document PostgreSQL's jsonb accepts
+// (docs/query-language.md, "Enums, arrays and JSON"): valid JSON, and nothing jsonb refuses that
+// JSON.parse allows (the escape \u0000, unpaired surrogate escapes, numbers past numeric's limits,
+// nesting past a fixed depth).
 
 import { decimalFits } from './numbers';
 

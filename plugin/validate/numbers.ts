@@ -1,6 +1,7 @@
-// Range checks for values PostgreSQL would refuse to read (decisions.md 9, 30): a real that rounds to
-// infinity or to zero, a numeric past its digit limits. Used for columns, array elements and the
-// numbers inside JSON values.
+// Range checks for values PostgreSQL would refuse to read
+// (docs/query-language.md, "Accepted forms per column type"): a real that rounds to infinity or to
+// zero, a numeric past its digit limits. Used for columns, array elements and the numbers inside
+// JSON values.
 
 /** Digits a numeric may have before its decimal point, and after it (PostgreSQL's numeric limits). */
 const numericLimits = { before: 131072, after: 16383 } as const;

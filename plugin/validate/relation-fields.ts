@@ -1,6 +1,7 @@
 // Resolves a dot path (`posts.status`) at the root: the relation must be expandable and the field in
-// that relation's list for the modifier (decisions.md 36). Everything else, an unknown relation or
-// two levels included, is FIELD_NOT_ALLOWED with the dot paths that modifier accepts.
+// that relation's list for the modifier (docs/query-language.md, "Relations in conditions").
+// Everything else, an unknown relation or two levels included, is FIELD_NOT_ALLOWED with the dot
+// paths that modifier accepts.
 
 import { problem, type Problem } from '../errors';
 import type { Column, RelationCatalog } from '../schema';
@@ -19,7 +20,10 @@ const words: Readonly<Record<RelationCapability, string>> = {
   sortable: 'sorted on',
 };
 
-/** Sort follows a relation only to one record (decisions.md 38): to-many relations sort by their count. */
+/**
+ * Sort follows a relation only to one record
+ * (docs/query-language.md, "Sorting by a related record"): to-many relations sort by their count.
+ */
 const reaches = (relation: RelationCatalog, capability: RelationCapability): boolean =>
   capability !== 'sortable' || relation.cardinality === 'one';
 

@@ -18,7 +18,7 @@ const capabilityWords: Readonly<Record<Capability, string>> = {
   filterable: 'filtered on',
 };
 
-/** One condition on the related records of `relation`, as an EXISTS (decisions.md 36). */
+/** One condition on the related records of `relation`, as an EXISTS (docs/query-language.md, "Relations in conditions"). */
 const exists = (relation: RelationCatalog, condition: Condition): Condition => ({
   kind: 'exists',
   related: { relation, groups: [{ anyOf: [[{ negated: false, condition }]] }] },
@@ -105,8 +105,9 @@ class ScopeValidator {
   }
 
   /**
-   * Arrays and JSON have no order a client could mean (decisions.md 35): `filter[tags]=>a` and
-   * `between[doc]=...` are refused before their values are read. Returns true when refused.
+   * Arrays and JSON have no order a client could mean
+   * (docs/query-language.md, "Enums, arrays and JSON"): `filter[tags]=>a` and `between[doc]=...`
+   * are refused before their values are read. Returns true when refused.
    */
   unordered(column: Column, clause: ClauseDescription): boolean {
     const comparison = comparisonOf(column);
@@ -175,7 +176,7 @@ class ScopeValidator {
 
   /**
    * `search[name,posts.title]=an`: the scope's own fields in one condition, each relation's fields in
-   * one EXISTS, any of them matching (decisions.md 18, 36).
+   * one EXISTS, any of them matching (docs/query-language.md, "Relations in conditions").
    */
   search(search: SearchDescription): ConditionGroup | undefined {
     const targets = search.fields.map((f) => this.target(f, 'searchable', search.parameter));
@@ -238,7 +239,8 @@ class ScopeValidator {
 
   /**
    * A sort key: a sortable field, or at the root a field of a to-one relation's record
-   * (`sort[author.name]`), joined as the first related record's value; NULL without one (decisions.md 38).
+   * (`sort[author.name]`), joined as the first related record's value; NULL without one
+   * (docs/query-language.md, "Sorting by a related record").
    */
   sortKey(sort: SortDescription, joins: RelationJoin[]): Column | undefined {
     if (this.relations === undefined || !sort.field.includes('.')) return this.field(sort.field, 'sortable', sort.parameter);

@@ -1,5 +1,6 @@
-// Which total a paginated request gets (decisions.md 44): the client's `total=`, else the host's
-// default for the collection (`pagination.total`), else exact.
+// Which total a paginated request gets
+// (docs/query-language.md, "Totals: total=exact, estimated, none"): the client's `total=`, else the
+// host's default for the collection (`pagination.total`), else exact.
 
 import type { TotalMode } from '../syntax';
 import type { ValidatedTotal } from './types';

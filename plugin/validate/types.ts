@@ -6,7 +6,10 @@ import type { CursorDirection, CursorToken, Operator, SortDirection } from '../s
 
 export type BoundValue = string | number | boolean;
 
-/** A typed comparison value: NULL, a bindable value, or a whole UTC day `[start, end)` (decisions.md 12). */
+/**
+ * A typed comparison value: NULL, a bindable value, or a whole UTC day `[start, end)`
+ * (docs/query-language.md, "Dates against timestamp columns").
+ */
 export type Operand =
   | { readonly kind: 'null' }
   | { readonly kind: 'value'; readonly value: BoundValue }
@@ -17,7 +20,7 @@ export type Condition =
   | { readonly kind: 'in'; readonly column: Column; readonly items: readonly Operand[] }
   | { readonly kind: 'between'; readonly column: Column; readonly min: Operand; readonly max: Operand }
   | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string }
-  /** At least one related record satisfies the conditions (decisions.md 36–37). */
+  /** At least one related record satisfies the conditions (docs/query-language.md, "Relations in conditions"). */
   | { readonly kind: 'exists'; readonly related: RelatedRows };
 
 /**
@@ -35,7 +38,7 @@ export interface Term {
   readonly condition: Condition;
 }
 
-/** One parenthesised group: OR of AND-lists, i.e. NOT before AND before OR (decisions.md 15–16). */
+/** One parenthesised group: OR of AND-lists, i.e. NOT before AND before OR (docs/query-language.md, "Grouping"). */
 export interface ConditionGroup {
   readonly anyOf: readonly (readonly Term[])[];
 }
@@ -47,7 +50,7 @@ export interface OrderKey {
 }
 
 /**
- * A value of each root record computed from its related records (decisions.md 38–39), joined to the
+ * A value of each root record computed from its related records (a relation sort key, a count), joined to the
  * root statement as `left join lateral (...) as "<alias>" on true`: one row per record, so records
  * are never repeated. `column` is how the root statement reads it (`"<alias>"."<column>"`).
  * `first`: a field of the first related record (primary-key order), NULL without one; `count`: how
@@ -74,7 +77,10 @@ export interface ValidatedScope {
   readonly joins: readonly RelationJoin[];
 }
 
-/** `<alias>_limit` / `<alias>_offset`: each parent's related records from `offset`, at most `limit` (decisions.md 41). */
+/**
+ * `<alias>_limit` / `<alias>_offset`: each parent's related records from `offset`, at most `limit`
+ * (docs/query-language.md, "Per-parent windows").
+ */
 export interface ExpansionWindow {
   readonly limit: number | undefined;
   readonly offset: number;
@@ -84,21 +90,22 @@ export interface ValidatedExpansion {
   readonly relation: RelationCatalog;
   /** The key that asked for it, e.g. `expand[posts]`, for problems. */
   readonly parameter: string;
-  /** Most related records loaded for all parents together (decisions.md 42). */
+  /** Most related records loaded for all parents together (docs/query-language.md, "Cost limits"). */
   readonly maxRows: number;
   /** What a request over `maxRows` names: `<alias>_limit` for an aliased to-many relation, else `parameter`. */
   readonly limitParameter: string;
-  /** Its catalog's label is the relation's path, e.g. `users.posts.comments` (decisions.md 31, 40). */
+  /** Its catalog's label is the relation's path, e.g. `users.posts.comments` (docs/configuration.md, "scopeModel and scope"). */
   readonly scope: ValidatedScope;
   /** A per-parent window, on to-many relations only. */
   readonly window?: ExpansionWindow;
-  /** The relations expanded in each related record (`<alias>_expand[...]`, decisions.md 40). */
+  /** The relations expanded in each related record (`<alias>_expand[...]`, docs/query-language.md, "Nested expansion"). */
   readonly expansions: readonly ValidatedExpansion[];
 }
 
 /**
- * How a page's total is found (decisions.md 44): counted; counted up to `estimateAbove` records and
- * estimated by the planner past that; or not at all (the simple envelope, one row read past the page).
+ * How a page's total is found (docs/query-language.md, "Totals: total=exact, estimated, none"):
+ * counted; counted up to `estimateAbove` records and estimated by the planner past that; or not at
+ * all (the simple envelope, one row read past the page).
  */
 export type ValidatedTotal =
   { readonly kind: 'exact' } | { readonly kind: 'estimated'; readonly estimateAbove: number } | { readonly kind: 'none' };
@@ -112,9 +119,9 @@ export interface CursorOpener {
 }
 
 /**
- * Where a cursor page starts (decisions.md 43): after (`next`) or before (`prev`) the boundary row's
- * sort values, one per order key, typed as a filter value of that key would be; `at` undefined: from
- * the start (`next`) or the end (`prev`) of the results.
+ * Where a cursor page starts (docs/query-language.md, "Cursors: cursor"): after (`next`) or before
+ * (`prev`) the boundary row's sort values, one per order key, typed as a filter value of that key
+ * would be; `at` undefined: from the start (`next`) or the end (`prev`) of the results.
  */
 export interface ValidatedCursor {
   readonly direction: CursorDirection;
@@ -129,9 +136,10 @@ export interface ValidatedCursor {
 }
 
 /**
- * `page`: an envelope. `cursor`: a keyset page (decisions.md 43). `rows`: a bare array of at most
- * `limit` rows from `offset`; `truncatable` when
- * `limit` is the server's maxRows cap rather than the client's own limit (decisions.md 28).
+ * `page`: an envelope. `cursor`: a keyset page (docs/query-language.md, "Cursors: cursor"). `rows`:
+ * a bare array of at most `limit` rows from `offset`; `truncatable` when `limit` is the server's
+ * maxRows cap rather than the client's own limit
+ * (docs/query-language.md, "limit, offset and the row cap").
  */
 export type ValidatedPaging =
   | { readonly kind: 'page'; readonly page: number; readonly pageSize: number; readonly total: ValidatedTotal }

@@ -1,6 +1,6 @@
 // Validates a whole QueryDescription against a collection's catalog: the root scope, the expansions
 // (expansions.ts), pagination (a cursor's in cursor.ts) and the cost caps. Reports every problem at
-// once (decisions.md 29).
+// once (docs/errors.md, "Several problems in one request").
 
 import { problem, QueryError, type Problem } from '../errors';
 import type { CollectionCatalog, Column, RelationCatalog } from '../schema';
@@ -80,7 +80,8 @@ function checkCost(description: QueryDescription, limits: ValidationLimits, prob
       ),
     );
   }
-  // Each relation the request names at the root, and each nested expansion (decisions.md 32, 40).
+  // Each relation the request names at the root, and each nested expansion
+  // (docs/query-language.md, "Cost limits").
   const { relations } = description.cost;
   if (relations.length > limits.maxExpansions) {
     problems.push(
@@ -100,7 +101,8 @@ const rootScope = (collection: CollectionCatalog, relation: RelationCatalog) =>
 
 /**
  * `has[posts]=p` -> one group: at least one related record satisfies all of p's conditions
- * together (one EXISTS); `has![posts]=p` -> none does (decisions.md 37).
+ * together (one EXISTS); `has![posts]=p` -> none does
+ * (docs/query-language.md, "has and has!: all conditions on one related record").
  */
 function validateHas(
   description: QueryDescription,
@@ -118,7 +120,8 @@ function validateHas(
 
 /**
  * `count[posts]=p` -> `posts_count`, an integer field of the request: the number of related records
- * satisfying p's conditions (all without an alias), joined once per record (decisions.md 39).
+ * satisfying p's conditions (all without an alias), joined once per record
+ * (docs/query-language.md, "Counting related records").
  */
 function validateCounts(
   description: QueryDescription,
@@ -176,7 +179,8 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const counts = validateCounts(description, collection, aliases, problems);
   const own = validateScope(description.root, collection, problems, { relations: collection.relations, counts });
   const expansions = validateExpansions(description, collection.name, collection.relations, limits, aliases, problems);
-  // `has` groups are ANDed with the other groups (decisions.md 37).
+  // `has` groups are ANDed with the other groups
+  // (docs/query-language.md, "has and has!: all conditions on one related record").
   const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
   const paging =
     description.cursor === undefined

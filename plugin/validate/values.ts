@@ -1,6 +1,6 @@
-// Checks a client's value against the column's type before any SQL runs (decisions.md 9–13, 35) and
-// turns it into a typed Operand. Date-only values on timestamp columns become whole UTC days; an
-// array field's value is one element, checked against the element type.
+// Checks a client's value against the column's type before any SQL runs and turns it into a typed
+// Operand (docs/query-language.md, "Values and types"). Date-only values on timestamp columns
+// become whole UTC days; an array field's value is one element, checked against the element type.
 
 import { elementOf, type Column, type ColumnType } from '../schema';
 import type { RawValue } from '../syntax';
@@ -135,9 +135,9 @@ const comparisons: Readonly<Record<ColumnType, Comparison>> = {
 };
 
 /**
- * What a field's conditions may ask (decisions.md 35): `ordered` every operator and `between`;
- * `equality` only `=`, `<>` and `in` (JSON); `membership` the same read as "contains" (arrays).
- * E.g. `tags text[]` -> 'membership'.
+ * What a field's conditions may ask (docs/query-language.md, "Enums, arrays and JSON"): `ordered`
+ * every operator and `between`; `equality` only `=`, `<>` and `in` (JSON); `membership` the same
+ * read as "contains" (arrays). E.g. `tags text[]` -> 'membership'.
  */
 export function comparisonOf(column: Column): Comparison {
   return comparisons[column.type];
@@ -182,7 +182,8 @@ export function coerceValue(column: Column, raw: RawValue): Coerced {
       return problem === undefined ? value(text) : invalid(problem);
     }
     case 'array':
-      // The value is one element: `filter[tags]=math` means "contains math" (decisions.md 35).
+      // The value is one element: `filter[tags]=math` means "contains math"
+      // (docs/query-language.md, "Enums, arrays and JSON").
       return coerceValue(elementOf(column), raw);
     case 'text':
     case 'other':

@@ -1,6 +1,7 @@
-// The admin UI's cursor pagination (decisions.md 43) in a real browser: the Cursor mode beside
-// Pages, its request (`cursor=` with the page size), and Next, Previous and First moving through the
-// cursor pages exactly as the API's links lead; an edit of the form starts again from the first page.
+// The admin UI's cursor pagination (docs/query-language.md, "Cursors: cursor") in a real browser:
+// the Cursor mode beside Pages, its request (`cursor=` with the page size), and Next, Previous and
+// First moving through the cursor pages exactly as the API's links lead; an edit of the form starts
+// again from the first page.
 
 import { expect } from 'chai';
 import { useAdminBrowser } from './admin-harness';

@@ -1,6 +1,6 @@
-// The admin UI builds nested expansions (decision 40) with their own alias modifiers and per-record
-// windows (41) in a real browser, shows the nested records in the results table, and rebuilds such
-// a form from a pasted URL.
+// The admin UI builds nested expansions (docs/query-language.md, "Nested expansion") with their own
+// alias modifiers and per-record windows in a real browser, shows the nested records in the results
+// table, and rebuilds such a form from a pasted URL.
 
 import { expect } from 'chai';
 import type { Locator } from 'playwright-core';

@@ -1,6 +1,7 @@
-// The admin UI's choice of totals (decisions.md 44) in a real browser: the Total control in page
-// mode offers the collection's default and each mode, an estimated total is shown as an estimate,
-// and the simple envelope of total=none navigates with Previous and Next.
+// The admin UI's choice of totals (docs/query-language.md, "Totals: total=exact, estimated, none")
+// in a real browser: the Total control in page mode offers the collection's default and each mode,
+// an estimated total is shown as an estimate, and the simple envelope of total=none navigates with
+// Previous and Next.
 
 import { expect } from 'chai';
 import { useAdminBrowser, type ServedApp } from './admin-harness';

@@ -213,7 +213,7 @@ describe('OpenAPI document', function () {
     }
   });
 
-  it('allows exactly the documented nested expansions and windows at every depth (decisions 40-41)', async function () {
+  it('allows exactly the documented nested expansions and windows at every depth', async function () {
     let checked = 0;
     const walk = async (path: string, query: string, alias: string, modifiers: Json, depth: number): Promise<void> => {
       const window = modifiers.window === true;
@@ -253,7 +253,7 @@ describe('OpenAPI document', function () {
     expect(Object.keys(asJson(deepest.properties, 'properties'))).to.deep.equal(['id', 'name', 'status']);
   });
 
-  it('allows exactly the documented dot paths in sort, filter, in, between and search (decisions.md 36, 38)', async function () {
+  it('allows exactly the documented dot paths in sort, filter, in, between and search', async function () {
     let allowed = 0;
     for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
       const path = `/api/${name}`;
@@ -276,7 +276,7 @@ describe('OpenAPI document', function () {
     expect(allowed).to.be.greaterThan(10);
   });
 
-  it('allows exactly the documented has and has! relations, and the documented conditions of their alias (decisions.md 37)', async function () {
+  it('allows exactly the documented has and has! relations, and the documented conditions of their alias', async function () {
     for (const [name, model] of Object.entries(collections) as [string, ModelClass][]) {
       const path = `/api/${name}`;
       const params = parametersOf(doc, path);

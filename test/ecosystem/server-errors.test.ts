@@ -1,4 +1,4 @@
-// The demo server's error surface (decisions 45, 46; issue 11 points 5 and 10): every 4xx and 5xx it
+// The demo server's error surface (docs/errors.md, "The demo server's own answers"): every 4xx and 5xx it
 // sends is problem+json with a documented code, through its own listener (server/http-server.ts)
 // over a raw socket: unknown methods on every kind of path are 405 with `Allow: GET, HEAD`, never
 // 501; paths nothing serves are 404; what Node's parser refuses is 400, 414, 431 or 408; a fault
@@ -43,7 +43,7 @@ describe('demo server: error surface', function () {
     await db?.destroy();
   });
 
-  describe('methods (rule 45: 405, never 501)', function () {
+  describe('methods (405, never 501)', function () {
     const paths = [
       '/',
       '/health',
@@ -94,7 +94,7 @@ describe('demo server: error surface', function () {
     });
   });
 
-  describe('paths nothing serves (rule 45: problem+json, never text/plain)', function () {
+  describe('paths nothing serves (problem+json, never text/plain)', function () {
     it('/api, /api/, /api//users and /api/users/x are UNKNOWN_COLLECTION', async function () {
       for (const path of ['/api', '/api/', '/api//users', '/api/users/x'])
         expectCode(await send(request('GET', path)), 404, 'UNKNOWN_COLLECTION', path);
@@ -113,7 +113,7 @@ describe('demo server: error surface', function () {
     });
   });
 
-  describe("what Node's parser refuses (rule 45)", function () {
+  describe("what Node's parser refuses", function () {
     it('a request it cannot read is 400 MALFORMED_PARAMETER with a request id', async function () {
       for (const bytes of [
         'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',

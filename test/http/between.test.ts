@@ -1,5 +1,5 @@
 // between[...]: inclusive ranges on integers, numerics, dates and timestamps (whole UTC days for
-// date-only bounds, decision 12), logical prefixes (decisions 15-17) and bound errors (decision 11).
+// date-only bounds), logical prefixes and bound errors (docs/query-language.md, "between").
 
 import { expect } from 'chai';
 import { useApp } from '../support/app';
@@ -67,7 +67,7 @@ describe('between', function () {
       expect(await h.userIds('between[id]=1,3&between[or! id]=2,22')).to.deep.equal([1, 2, 3, 23]);
     });
 
-    it('and! keeps records whose field is NULL (decision 17)', async function () {
+    it('and! keeps records whose field is NULL', async function () {
       expect(await h.userIds('between[id]=1,10&between[and! birthday]=1990-01-01,1999-12-31')).to.deep.equal([2, 3, 4, 5, 7, 9, 10]);
     });
 

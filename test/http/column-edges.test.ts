@@ -1,7 +1,8 @@
-// The other column types of decisions.md 35 and the numeric edges of decision 9 on the `gadgets`
-// table: json and point never answer 500, real and double precision refuse what PostgreSQL would
-// refuse, an enum outside the search path, and arrays of timestamps, bigints, numerics, enums and a
-// domain, each answered and filtered in its documented form.
+// The other column types of docs/query-language.md, "Enums, arrays and JSON" and the numeric edges
+// of docs/query-language.md, "Accepted forms per column type" on the `gadgets` table: json and
+// point never answer 500, real and double precision refuse what PostgreSQL would refuse, an enum
+// outside the search path, and arrays of timestamps, bigints, numerics, enums and a domain, each
+// answered and filtered in its documented form.
 
 import { expect } from 'chai';
 import { expectOk } from '../support/app';

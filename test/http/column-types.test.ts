@@ -1,6 +1,7 @@
-// Enums, arrays and jsonb (decisions.md 35) on the `tasks` table, the example of
-// docs/query-language.md: enums in their declared order, arrays as JSON arrays with "contains"
-// conditions, jsonb compared as JSON values, and every wrong use refused before any SQL runs.
+// Enums, arrays and jsonb (docs/query-language.md, "Enums, arrays and JSON") on the `tasks` table,
+// the example of docs/query-language.md: enums in their declared order, arrays as JSON arrays with
+// "contains" conditions, jsonb compared as JSON values, and every wrong use refused before any SQL
+// runs.
 
 import { expect } from 'chai';
 import { expectOk } from '../support/app';

@@ -1,8 +1,9 @@
-// Cursor pagination (decisions.md 43): every page forward from `cursor=` and back from the last page
-// gives the records of the same query unpaginated, in its order, over every sort shape (one key,
-// several with mixed directions, NULLs first and last, ties broken by the primary key), with
-// filters and expansions; values keep their precision; the envelope's links are null exactly
-// where no record lies; and a row inserted or deleted between pages never makes another repeat or vanish.
+// Cursor pagination (docs/query-language.md, "Cursors: cursor"): every page forward from `cursor=`
+// and back from the last page gives the records of the same query unpaginated, in its order, over
+// every sort shape (one key, several with mixed directions, NULLs first and last, ties broken by
+// the primary key), with filters and expansions; values keep their precision; the envelope's links
+// are null exactly where no record lies; and a row inserted or deleted between pages never makes
+// another repeat or vanish.
 
 import { expect } from 'chai';
 import { useApp, type Harness, type Row } from '../support/app';
@@ -63,7 +64,7 @@ describe('cursors', function () {
     await expectWalks(h, 'fields=id&expand[roles]&expand[phone]&sort[role]=desc', 5);
   });
 
-  it("with sorts through relations: a to-one relation's field (NULL without one) and a count (decisions 38-39)", async function () {
+  it("with sorts through relations: a to-one relation's field (NULL without one) and a count", async function () {
     await expectWalks(h, 'fields=id&count[posts]&sort[posts_count]=desc', 3);
     await expectWalks(h, 'fields=id&count[posts]=p&p_filter[status]=published&sort[posts_count]&sort[id]=desc', 2);
     await expectWalks(h, 'fields=id&filter[posts_count]=>=1&count[posts]&sort[posts_count]=desc', 2);

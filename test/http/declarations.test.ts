@@ -1,6 +1,6 @@
-// Model declarations are checked once, at start-up (decisions 6 and 25): a bad one rejects
-// queryModifiers(...) with an Error whose message has a first line saying what failed and then one
-// `- Model.method() ...` line per problem, and never surfaces at request time.
+// Model declarations are checked once, at start-up (docs/configuration.md, "Start-up checks"): a
+// bad one rejects queryModifiers(...) with an Error whose message has a first line saying what
+// failed and then one `- Model.method() ...` line per problem, and never surfaces at request time.
 
 import { expect } from 'chai';
 import { Model } from 'objection';

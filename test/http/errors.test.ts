@@ -1,6 +1,7 @@
-// The exact problem+json body of every code in decisions 29 (details aside, which are free text), the
-// `errors` list with several problems in query-string order, 404, 405 with Allow, 401/403 from the
-// authorize hook, and 503 when the database is gone (decision 30: its error is logged, never sent).
+// The exact problem+json body of every code in docs/errors.md, "Codes" (details aside,
+// which are free text), the `errors` list with several problems in query-string order, 404, 405
+// with Allow, 401/403 from the authorize hook, and 503 when the database is gone
+// (docs/errors.md, "Server errors never leak database details": its error is logged, never sent).
 
 import { expect } from 'chai';
 import supertest from 'supertest';
@@ -30,7 +31,7 @@ interface Entry {
   allowed?: unknown;
 }
 
-/** The exact problem body the contract prescribes for a 400 with these entries (first on top). */
+/** The exact problem body docs/errors.md prescribes for a 400 with these entries (first on top). */
 function badRequest(...entries: [Entry, ...Entry[]]): Row {
   const [first] = entries;
   const { title } = PROBLEM_CODES[first.code];
@@ -145,7 +146,7 @@ describe('errors', function () {
     });
   });
 
-  describe('several problems in one request (decision 29)', function () {
+  describe('several problems in one request', function () {
     it('errors lists every problem in query-string order; the top level is the first', async function () {
       const body = await exactBody(h.get('/api/users?filter[bogus]=1&sort[id]=sideways&page=0&expand[nope]'), 400);
       expect(body).to.deep.equal(
@@ -350,7 +351,7 @@ describe('errors', function () {
     });
   });
 
-  describe('503 when the database goes down (decisions 29, 30)', function () {
+  describe('503 when the database goes down', function () {
     let db: TestDatabase | undefined;
     let app: TestApp | undefined;
     let outage: (() => Promise<void>) | undefined;

@@ -1,5 +1,7 @@
-// expand[...]: every relation kind (decision 22), every alias modifier (decision 23), join keys never
-// leaked (decision 24), parents never removed, hidden columns of related models stay hidden, errors.
+// expand[...]: every relation kind (docs/query-language.md, "Where the related records appear"),
+// every alias modifier (docs/query-language.md, "Aliases and alias modifiers"), join keys never
+// leaked (docs/query-language.md, "Keys are not leaked"), parents never removed, hidden columns of
+// related models stay hidden, errors.
 
 import { expect } from 'chai';
 import { asRow, asRows, idsOf, objectOf, relatedIds, Row, useApp, expectOk } from '../support/app';
@@ -43,7 +45,7 @@ function byId(rows: readonly Row[]): Map<number, Row> {
 describe('expand', function () {
   const h = useApp();
 
-  describe('relation kinds (decision 22)', function () {
+  describe('relation kinds', function () {
     it('has-many: an array under the relation name, in primary-key order', async function () {
       const rows = await h.rows('/api/users?expand[posts]');
       expect(idsOf(rows)).to.have.length(23);
@@ -133,7 +135,7 @@ describe('expand', function () {
     });
   });
 
-  describe('alias modifiers (decision 23)', function () {
+  describe('alias modifiers', function () {
     it('p_fields: exactly the listed fields, in request order', async function () {
       const rows = await h.rows('/api/users?expand[posts]=p&p_fields=title,id&filter[id]=1');
       const posts = asRows(asRow(rows[0]).posts);
@@ -287,7 +289,7 @@ describe('expand', function () {
     });
   });
 
-  describe('join keys appear only when asked for (decision 24)', function () {
+  describe('join keys appear only when asked for', function () {
     it('fields=name still returns the posts, and no id', async function () {
       const rows = await h.rows('/api/users?fields=name&expand[posts]=p&p_fields=title&filter[id]=<5');
       expect(rows).to.deep.equal([
@@ -339,7 +341,7 @@ describe('expand', function () {
     });
   });
 
-  describe('capabilities of the relation (decision 23)', function () {
+  describe('capabilities of the relation', function () {
     it('a hidden column of the related model is not projectable through the relation', async function () {
       expectProblem(await h.get('/api/users?expand[posts]=p&p_fields=id,secret_note'), {
         code: 'FIELD_NOT_ALLOWED',
@@ -485,7 +487,7 @@ describe('expand', function () {
       expect(await h.userIds('p_page=2&expand[posts]&filter[id]=1')).to.deep.equal([1]);
     });
 
-    it('a key that starts with a declared alias but names no alias modifier is MALFORMED_PARAMETER (decision 3)', async function () {
+    it('a key that starts with a declared alias but names no alias modifier is MALFORMED_PARAMETER', async function () {
       expectProblem(await h.get('/api/users?p_page=2&expand[posts]=p&p_bogus[x]=1'), {
         code: 'MALFORMED_PARAMETER',
         parameter: 'p_page',

@@ -1,5 +1,6 @@
-// fields / fields!: request order vs declaration order (decision 19), hidden columns never leave the
-// server (decision 7), and projection errors.
+// fields / fields!: request order vs declaration order
+// (docs/query-language.md, "fields and fields!"), hidden columns never leave the server
+// (docs/configuration.md, "Model declarations"), and projection errors.
 
 import { expect } from 'chai';
 import { asRow, objectOf, useApp, expectOk } from '../support/app';
@@ -27,7 +28,7 @@ describe('fields', function () {
       for (const row of rows) expect(Object.keys(row)).to.deep.equal(['id', 'name', 'level']);
     });
 
-    it('a hidden column never appears (decision 7)', async function () {
+    it('a hidden column never appears', async function () {
       const users = await h.rows('/api/users');
       for (const row of users) expect(row).to.not.have.property('password_hash');
       const posts = await h.rows('/api/posts');

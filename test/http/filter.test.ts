@@ -1,5 +1,7 @@
-// filter[...]: every operator, every logical prefix, precedence (decisions 14-17), NULL semantics
-// (decisions 10, 17), date-only values on timestamps (decision 12) and each value type (decision 9).
+// filter[...]: every operator, every logical prefix, precedence
+// (docs/query-language.md, "Logical prefixes and how clauses group"), NULL semantics
+// (docs/query-language.md, "Negation includes missing values"), date-only values on timestamps and
+// each value type.
 
 import { expect } from 'chai';
 import { allUsersExcept, useApp } from '../support/app';
@@ -45,7 +47,7 @@ describe('filter', function () {
       expect(await h.userIds('filter[email]=>v')).to.deep.equal([22, 23]);
     });
 
-    it('<> on text includes NULLs (decision 17)', async function () {
+    it('<> on text includes NULLs', async function () {
       expect(await h.userIds('filter[status]=<>active')).to.deep.equal(NOT_ACTIVE);
     });
 
@@ -88,7 +90,7 @@ describe('filter', function () {
     });
   });
 
-  describe('NULL (decision 10)', function () {
+  describe('NULL', function () {
     it('bare null with = is IS NULL', async function () {
       expect(await h.userIds('filter[status]=null')).to.deep.equal([10]);
       expect(await h.userIds('filter[status]==null')).to.deep.equal([10]);
@@ -241,7 +243,7 @@ describe('filter', function () {
     }
   });
 
-  describe('date-only values on a timestamp mean whole UTC days (decision 12)', function () {
+  describe('date-only values on a timestamp mean whole UTC days', function () {
     const cases: [string, number[]][] = [
       ['2025-04-17', [5, 6, 7, 8]],
       ['=2025-04-17', [5, 6, 7, 8]],
@@ -258,7 +260,7 @@ describe('filter', function () {
     }
   });
 
-  describe('logical prefixes (decision 16)', function () {
+  describe('logical prefixes', function () {
     it('and', async function () {
       expect(await h.userIds(`filter[id]=${enc('<4')}&filter[and status]=active`)).to.deep.equal([1, 2]);
     });
@@ -271,7 +273,7 @@ describe('filter', function () {
       expect(await h.userIds(`filter[id]=${enc('<5')}&filter[and! status]=active`)).to.deep.equal([3]);
     });
 
-    it('or! = OR NOT, and NOT includes NULLs (decision 17)', async function () {
+    it('or! = OR NOT, and NOT includes NULLs', async function () {
       expect(await h.userIds(`filter[id]=${enc('<3')}&filter[or! status]=active`)).to.deep.equal([
         1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22,
       ]);
@@ -304,7 +306,7 @@ describe('filter', function () {
     });
   });
 
-  describe('precedence: NOT before AND before OR (decision 15)', function () {
+  describe('precedence: NOT before AND before OR', function () {
     it('A or B and C = A or (B and C)', async function () {
       expect(await h.userIds(`filter[status]=active&filter[or role]=admin&filter[and score]=${enc('>90')}`)).to.deep.equal(ACTIVE);
     });
@@ -329,7 +331,7 @@ describe('filter', function () {
     });
   });
 
-  describe('groups of different families are ANDed (decision 15)', function () {
+  describe('groups of different families are ANDed', function () {
     it('filter and in', async function () {
       expect(await h.userIds('filter[status]=active&in[or role]=admin')).to.deep.equal([1, 6, 15]);
     });

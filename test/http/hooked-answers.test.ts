@@ -1,4 +1,4 @@
-// What a mount with hooks tells caches and clients (docs/configuration.md, "Caching"): with
+// What a mount with hooks tells caches and clients (docs/configuration.md, "Caching under hooks"): with
 // `authorize`, `scope` or `scopeModel` every answer depends on who asks, so it is `private` unless
 // `cacheControl` decides sharing itself, and a shared one needs `vary`; `Server-Timing` only when
 // asked for; `total=estimated` under a scope hook reveals nothing of the rows the hook hides.

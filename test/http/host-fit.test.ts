@@ -1,7 +1,8 @@
-// The plugin inside a host application's own setup (decisions.md 6, 31, 33–35): its name mappers
-// (on the models, or on Knex), `$formatJson` and virtual attributes, tables in another schema, join
-// table extras, a second copy of objection, async tenant scopes keyed by model, and start-up checks
-// that name the model instead of failing a request later.
+// The plugin inside a host application's own setup
+// (docs/configuration.md, "Your models as they are"): its name mappers (on the models, or on Knex),
+// `$formatJson` and virtual attributes, tables in another schema, join table extras, a second copy
+// of objection, async tenant scopes keyed by model, and start-up checks that name the model instead
+// of failing a request later.
 
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -201,7 +202,7 @@ for (const { mapping, copy } of setups) {
       expect(page.total).to.equal(2);
     });
 
-    it('reaches relations from conditions and counts: join table extras, redacted records, tenant scopes (decisions.md 36–39)', async function () {
+    it('reaches relations from conditions and counts: join table extras, redacted records, tenant scopes', async function () {
       // Ann's article 2 and the article 4 she edits belong to tenant 2: never counted for acme.
       expect(await body('/api/authors?fields=fullName,email&count[articles]&count[editedArticles]')).to.deep.equal([
         { fullName: 'Ann Lee', email: 'a***@example.com', articles_count: 1, editedArticles_count: 1 },

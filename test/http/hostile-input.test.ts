@@ -1,6 +1,7 @@
 // Hostile input: SQL injection through values and keys, prototype-pollution names, broken encodings
-// and a seeded fuzz over modifier shapes. Nothing may produce a 500 (decision 30), touch the data, or
-// let a hidden column out (decision 7).
+// and a seeded fuzz over modifier shapes. Nothing may produce a 500
+// (docs/errors.md, "Server errors never leak database details"), touch the data, or let a hidden
+// column out (docs/configuration.md, "Model declarations").
 
 import { expect } from 'chai';
 import { asRow, range, useApp } from '../support/app';

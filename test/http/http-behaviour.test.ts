@@ -120,7 +120,7 @@ describe('http behaviour', function () {
       await expectProblemAt(h.get('/api/_meta/nope'), { code: 'UNKNOWN_COLLECTION' });
     });
 
-    it('describes nested relations as deep as the depth cap, with the caps (decision 40)', async function () {
+    it('describes nested relations as deep as the depth cap, with the caps', async function () {
       interface Described {
         name: string;
         projectable: string[];
@@ -142,7 +142,8 @@ describe('http behaviour', function () {
       expectOk(res);
       const statements = objectOf(res).statements as { sql: string; bindings: unknown[] }[];
       expect(statements.length).to.equal(2);
-      // The posts are read inside the page's statement, over the page's keys, at most the row cap plus one (decisions.md 42).
+      // The posts are read inside the page's statement, over the page's keys, at most the row cap
+      // plus one (docs/query-language.md, "Cost limits").
       expect(statements[0]?.sql).to.match(/^with "__kqm_rows" as \(select "users".\* from "users" where \(\("users"."id" >= \$1\)\)/);
       expect(statements[0]?.sql).to.match(
         /from "posts" where "posts"."user_id" = any\(array\(select "__kqm_rows"."id" from "__kqm_rows"\)\)/,

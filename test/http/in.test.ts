@@ -1,5 +1,5 @@
-// in[...]: lists, quoted items (decision 11), null items (decision 10), date-only items on timestamps
-// (decision 12), logical prefixes (decisions 15-17) and list errors.
+// in[...] (docs/query-language.md, "in"): lists, quoted items, null items, date-only items on
+// timestamps, logical prefixes and list errors.
 
 import { expect } from 'chai';
 import { useApp } from '../support/app';
@@ -49,7 +49,7 @@ describe('in', function () {
     });
   });
 
-  describe('quoted items (decision 11)', function () {
+  describe('quoted items', function () {
     it('a quoted item may contain a comma', async function () {
       expect(await h.userIds(`in[name]=${enc('"Smith, John",Bob Stone')}`)).to.deep.equal([2, 3]);
     });
@@ -72,7 +72,7 @@ describe('in', function () {
     });
   });
 
-  describe('null items (decision 10)', function () {
+  describe('null items', function () {
     it('bare null matches NULL', async function () {
       expect(await h.userIds('in[status]=null,pending')).to.deep.equal([5, 10, 16, 22]);
     });

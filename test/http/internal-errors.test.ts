@@ -20,7 +20,7 @@ function failing(when: string, request: Context): void {
   if (request.get('x-fail') === when) throw new Error(SECRET);
 }
 
-describe("500 INTERNAL_ERROR for faults of the host's hooks (decision 46)", function () {
+describe("500 INTERNAL_ERROR for faults of the host's hooks", function () {
   const logged: { message: string; error: unknown }[] = [];
   const h = useApp({
     authorize: (ctx: Context, collection: string) => {

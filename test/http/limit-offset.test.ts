@@ -1,4 +1,5 @@
-// limit / offset and the maxRows cap with its X-Result-Truncated header (decision 28).
+// limit / offset and the maxRows cap with its X-Result-Truncated header
+// (docs/query-language.md, "limit, offset and the row cap").
 
 import { expect } from 'chai';
 import { asRows, idsOf, objectOf, range, rowsOf, useApp, expectOk } from '../support/app';

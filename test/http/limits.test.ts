@@ -1,6 +1,6 @@
-// Cost caps (decision 32): query-string length, clauses, list items and expansions, with the contract's
-// defaults (8192, 50, 500, 5) and with a custom configuration; each hit is 400 LIMIT_EXCEEDED whose
-// `allowed` is the limit.
+// Cost caps (docs/query-language.md, "Cost limits"): query-string length, clauses, list items and
+// expansions, with the documented defaults (8192, 50, 500, 5) and with a custom configuration; each
+// hit is 400 LIMIT_EXCEEDED whose `allowed` is the limit.
 
 import { expect } from 'chai';
 import { useApp } from '../support/app';
@@ -141,7 +141,7 @@ describe('limits', function () {
         });
       });
 
-      it('counts after the per-parent window, at every depth (decisions 40-42)', async function () {
+      it('counts after the per-parent window, at every depth', async function () {
         const rows = await h.rows('/api/users?fields=id&in[id]=1,2&expand[posts]=p&p_fields=id&p_limit=2');
         expect(rows).to.deep.equal([
           { id: 1, posts: [{ id: 1 }, { id: 2 }] },

@@ -106,7 +106,7 @@ describe('mounting beside the host', function () {
         expect(head.headers['content-type']).to.match(/^application\/problem\+json/);
       });
 
-      it('answers a method no router knows with 405, never the bare 501 of allowedMethods() (decision 45)', async function () {
+      it('answers a method no router knows with 405, never the bare 501 of allowedMethods()', async function () {
         for (const [path, allow] of [
           ['/api/users', 'GET, HEAD'],
           ['/api/posts', 'GET, HEAD, POST'],

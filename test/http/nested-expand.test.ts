@@ -1,6 +1,7 @@
-// Nested expansion (decision 40): `<alias>_expand[<relation>]=<alias2>` at depth 2 and 3 for every
-// relation kind, alias modifiers at every depth, aliases unique across levels, the depth and
-// expansion caps, and the scope hooks called with the relation's path at every depth.
+// Nested expansion (docs/query-language.md, "Nested expansion"):
+// `<alias>_expand[<relation>]=<alias2>` at depth 2 and 3 for every relation kind, alias modifiers
+// at every depth, aliases unique across levels, the depth and expansion caps, and the scope hooks
+// called with the relation's path at every depth.
 
 import { expect } from 'chai';
 import { Context } from 'koa';
@@ -28,7 +29,7 @@ const AUTHORS: Record<number, Row> = {
   8: { id: 8, name: 'Frank_Under', status: 'active' },
 };
 
-describe('nested expansion (decision 40)', function () {
+describe('nested expansion', function () {
   const h = useApp();
 
   describe('depth 2', function () {
@@ -162,7 +163,7 @@ describe('nested expansion (decision 40)', function () {
     });
   });
 
-  describe('alias modifiers at every depth (decision 23)', function () {
+  describe('alias modifiers at every depth', function () {
     it('filter, sort and fields of a depth-2 alias choose its records, never the parents', async function () {
       const rows = await h.rows(
         '/api/users?in[id]=1,2&fields=id&expand[posts]=p&p_fields=id&p_expand[comments]=c' +
@@ -217,7 +218,7 @@ describe('nested expansion (decision 40)', function () {
       });
     });
 
-    it('join keys needed only by a nested expansion are not shown (decision 24)', async function () {
+    it('join keys needed only by a nested expansion are not shown', async function () {
       const rows = await h.rows('/api/users?filter[id]=2&fields=name&expand[posts]=p&p_fields=title&p_expand[comments]=c&c_fields=body');
       expect(rows).to.deep.equal([
         {
@@ -299,7 +300,7 @@ describe('nested expansion (decision 40)', function () {
   });
 });
 
-describe('nested expansion: depth cap option and hooks at every depth (decisions 31, 40)', function () {
+describe('nested expansion: depth cap option and hooks at every depth', function () {
   const labels: string[] = [];
   const models: string[] = [];
   const scope = (_ctx: Context, label: string, query: ModelQuery): void => {

@@ -1,6 +1,7 @@
-// Output value types (decision 13): timestamps as ISO UTC with 6 fractional digits and Z, dates as
-// YYYY-MM-DD, integers as numbers (bigint as a string when unsafe), numerics as exact strings,
-// booleans as booleans. Also under a database session and a Node process that are not on UTC.
+// Output value types (docs/query-language.md, "How values come back"): timestamps as ISO UTC with 6
+// fractional digits and Z, dates as YYYY-MM-DD, integers as numbers (bigint as a string when
+// unsafe), numerics as exact strings, booleans as booleans. Also under a database session and a
+// Node process that are not on UTC.
 
 import { expect } from 'chai';
 import { Model } from 'objection';

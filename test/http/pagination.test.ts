@@ -1,6 +1,7 @@
-// Pagination (decisions 26-27): the envelope's keys in Laravel's order, page URLs that keep every
-// other parameter, Laravel's `links` (onEachSide 3, with `...` gaps), from/to, pages past the end,
-// per-page / page-size synonyms, default and maximum page size, and a custom configuration.
+// Pagination (docs/query-language.md, "The envelope"): the envelope's keys in Laravel's order, page
+// URLs that keep every other parameter, Laravel's `links` (onEachSide 3, with `...` gaps), from/to,
+// pages past the end, per-page / page-size synonyms, default and maximum page size, and a custom
+// configuration.
 
 import { expect } from 'chai';
 import { asRows, idsOf, objectOf, range, Row, useApp, expectOk } from '../support/app';

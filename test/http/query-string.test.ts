@@ -1,6 +1,7 @@
-// Reading the query string (decisions 1-4): clause order survives, `+` and %20 are spaces, keys are
-// percent-decoded and case-sensitive, keys that are not ours are ignored, malformed keys are 400s,
-// repeated clause keys add clauses and repeated single-valued keys are DUPLICATE_PARAMETER.
+// Reading the query string (docs/query-language.md, "How the query string is read"): clause order
+// survives, `+` and %20 are spaces, keys are percent-decoded and case-sensitive, keys that are not
+// ours are ignored, malformed keys are 400s, repeated clause keys add clauses and repeated
+// single-valued keys are DUPLICATE_PARAMETER.
 
 import { expect } from 'chai';
 import { range, useApp } from '../support/app';
@@ -10,7 +11,7 @@ import { expectProblem } from '../support/problems';
 describe('query string', function () {
   const h = useApp();
 
-  describe('order survives (decision 1)', function () {
+  describe('order survives', function () {
     it('the same clauses in another order mean something else', async function () {
       expect(await h.userIds('filter[id]=1&filter[and status]=inactive&filter[or id]=2')).to.deep.equal([2]);
       expect(await h.userIds('filter[id]=1&filter[or id]=2&filter[and status]=inactive')).to.deep.equal([1]);
@@ -73,7 +74,7 @@ describe('query string', function () {
     });
   });
 
-  describe('keys that are not ours are ignored (decision 2)', function () {
+  describe('keys that are not ours are ignored', function () {
     it('cache busters, tracking and other keys', async function () {
       const rows = await h.rows('/api/users?_=1700000&utm_source=news&callback=f&foo[bar]=1&x_y=2&q=Alice');
       expect(rows).to.have.length(23);
@@ -92,7 +93,7 @@ describe('query string', function () {
     });
   });
 
-  describe('malformed keys (decision 2)', function () {
+  describe('malformed keys', function () {
     const keys: [string, string][] = [
       ['filter[]=1', 'filter[]'],
       ['filter[xor%20id]=1', 'filter[xor id]'],
@@ -136,7 +137,7 @@ describe('query string', function () {
     });
   });
 
-  describe('repeated keys (decision 4)', function () {
+  describe('repeated keys', function () {
     it('filter, in, between and search add one clause per occurrence', async function () {
       expect(await h.userIds('filter[id]=1&filter[or id]=2&filter[or id]=3')).to.deep.equal([1, 2, 3]);
       expect(await h.userIds('in[id]=1&in[or id]=2&in[or id]=3')).to.deep.equal([1, 2, 3]);

@@ -1,7 +1,8 @@
-// `count[<relation>]` and `count[<relation>]=<alias>` (decisions.md 39): `<relation>_count` after a
-// record's fields and before its expansions, of the related records satisfying the alias's
-// conditions; usable in sort and as an integer field in filter, in and between in the same request;
-// restricted by modify and the hooks; refused on to-one relations; checked at start-up.
+// `count[<relation>]` and `count[<relation>]=<alias>`
+// (docs/query-language.md, "Counting related records"): `<relation>_count` after a record's fields
+// and before its expansions, of the related records satisfying the alias's conditions; usable in
+// sort and as an integer field in filter, in and between in the same request; restricted by modify
+// and the hooks; refused on to-one relations; checked at start-up.
 //
 // Fixture (see relation-paths.test.ts): posts per user: 1 -> 4 (one draft), 2 -> 2 (one draft),
 // 3 -> 1 (archived), 6 -> 2, 8 -> 1 (draft), 11 -> 1, every other user none. Roles: user 1 admin +

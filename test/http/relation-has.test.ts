@@ -1,6 +1,8 @@
-// `has[<relation>]=<alias>` and `has![<relation>]=<alias>` (decisions.md 37): one related record
-// satisfying all of the alias's conditions together, or none; the alias shared with `expand`, so
-// the records shown are those that qualified; on every relation kind; hooks and `modify` inside.
+// `has[<relation>]=<alias>` and `has![<relation>]=<alias>`
+// (docs/query-language.md, "has and has!: all conditions on one related record"): one related
+// record satisfying all of the alias's conditions together, or none; the alias shared with
+// `expand`, so the records shown are those that qualified; on every relation kind; hooks and
+// `modify` inside.
 //
 // Fixture (see relation-paths.test.ts): user 1 has posts 1 "Hello World", 3, 11 (published) and
 // 2 (draft); user 2 has 4 (published) and 5 (draft, 17 April); user 3 has 6 (archived); user 6 has

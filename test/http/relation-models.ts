@@ -1,7 +1,7 @@
-// Models for the relation-condition suites (decisions.md 36–39): the fixture's models with every
-// relation kind declared for conditions, a relation `modify`, a join table `through.modify`, a
-// self-relation, and a belongs-to whose foreign key may be NULL. The rows they need beyond the
-// fixture are added by `addRelationRows`.
+// Models for the relation-condition suites (docs/query-language.md, "Relations in conditions"): the
+// fixture's models with every relation kind declared for conditions, a relation `modify`, a join
+// table `through.modify`, a self-relation, and a belongs-to whose foreign key may be NULL. The rows
+// they need beyond the fixture are added by `addRelationRows`.
 
 import type { Knex } from 'knex';
 import { Model, type AnyQueryBuilder, type RelationMappings } from 'objection';

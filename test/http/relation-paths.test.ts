@@ -1,7 +1,8 @@
-// Dot paths in conditions (decisions.md 36): `filter[posts.status]`, `in[roles.name]`,
-// `between[posts.created_at]`, `search[name,posts.title]` on every relation kind, with logical
-// prefixes and negation, NULL foreign keys, values checked against the related column, and the
-// relation's `modify`, the join table's `modify` and a self-relation inside the subquery.
+// Dot paths in conditions (docs/query-language.md, "Relations in conditions"):
+// `filter[posts.status]`, `in[roles.name]`, `between[posts.created_at]`, `search[name,posts.title]`
+// on every relation kind, with logical prefixes and negation, NULL foreign keys, values checked
+// against the related column, and the relation's `modify`, the join table's `modify` and a
+// self-relation inside the subquery.
 //
 // Fixture (test/support/fixture.ts, plus relation-models.ts): user 1 has posts 1, 3, 11 (published)
 // and 2 (draft); user 2 has 4 (published), 5 (draft); user 3 has 6 (archived);
@@ -26,7 +27,8 @@ describe('relation conditions: dot paths', function () {
     it('filter, in, between and search keep users with at least one such post', async function () {
       expect(await users('filter[posts.status]=draft')).to.deep.equal([1, 2, 8]);
       expect(await users('in[posts.status]=archived,draft')).to.deep.equal([1, 2, 3, 8]);
-      // Posts 3, 5 (17 April, 23:59:59.999999), 7 and 9 (18 April): whole days (decisions.md 12).
+      // Posts 3, 5 (17 April, 23:59:59.999999), 7 and 9 (18 April): whole days
+      // (docs/query-language.md, "Dates against timestamp columns").
       expect(await users('between[posts.created_at]=2025-04-17,2025-04-18')).to.deep.equal([1, 2, 6, 8]);
       expect(await users('search[posts.title]=hello')).to.deep.equal([1, 6]);
     });
@@ -57,7 +59,8 @@ describe('relation conditions: dot paths', function () {
       expect(await users('filter[posts.status]=draft&filter[and id]=>1')).to.deep.equal([2, 8]);
       // or! : user 1, or users with no post that is not a draft.
       expect(await users('filter[id]=1&filter[or! posts.status]=<>draft')).to.deep.equal(allUsersExcept(2, 3, 6, 11));
-      // The word on a group's first clause is ignored; its `!` is not (decisions.md 16).
+      // The word on a group's first clause is ignored; its `!` is not
+      // (docs/query-language.md, "Logical prefixes and how clauses group").
       expect(await users('filter[or! posts.status]=draft&filter[and id]=<5')).to.deep.equal([3, 4]);
       expect(await users('in[posts.status]=draft&in[or roles.name]=auditor')).to.deep.equal([1, 2, 6, 8]);
     });

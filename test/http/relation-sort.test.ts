@@ -1,6 +1,7 @@
-// `sort[<relation>.<field>]` on to-one relations (decisions.md 38): belongs-to, has-one and
-// has-one-through, a record without a related record (or whose related record a hook hides)
-// sorting as NULL, the primary-key tie-breaker after it, and never a repeated or lost record.
+// `sort[<relation>.<field>]` on to-one relations
+// (docs/query-language.md, "Sorting by a related record"): belongs-to, has-one and has-one-through,
+// a record without a related record (or whose related record a hook hides) sorting as NULL, the
+// primary-key tie-breaker after it, and never a repeated or lost record.
 //
 // Fixture (see relation-paths.test.ts): posts 1, 2, 3, 11 by user 1 (Alice Martin), 4, 5 by 2 (Bob
 // Stone), 6 by 3 (Smith, John), 7, 8 by 6 (Dave O'Brien), 9 by 8 (Frank_Under), 10 by 11 (Ivan
@@ -38,7 +39,7 @@ describe('relation sort: a field of a to-one relation', function () {
     expect(await h.userIds('fields=id&sort[phone.kind]=desc')).to.deep.equal([...others(1, 2, 6), 1, 6, 2]);
   });
 
-  it('cursor pages follow the same order forward and back, NULLs included (decision 43)', async function () {
+  it('cursor pages follow the same order forward and back, NULLs included', async function () {
     for (const query of [
       '/api/phones?fields=id&sort[owner.name]=desc',
       '/api/users?fields=id&sort[phone.kind]',

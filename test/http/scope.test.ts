@@ -1,6 +1,6 @@
-// The scope hook (decision 31): its restriction applies to the root query, to every expansion (called
-// with `<collection>.<relation>`) and to the count, and client clauses cannot widen it (an OR in the
-// client's group stays inside its parentheses).
+// The scope hook (docs/configuration.md, "scopeModel and scope"): its restriction applies to the
+// root query, to every expansion (called with `<collection>.<relation>`) and to the count, and
+// client clauses cannot widen it (an OR in the client's group stays inside its parentheses).
 
 import { expect } from 'chai';
 import { Context } from 'koa';

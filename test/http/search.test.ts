@@ -1,5 +1,5 @@
-// search[...]: the spec's wildcard table, case-insensitivity, literal % _ \ and inner * (decision 18),
-// several fields (ANY), several parameters (AND), non-text columns and errors.
+// search[...] (docs/query-language.md, "search"): the wildcard table, case-insensitivity, literal
+// % _ \ and inner *, several fields (ANY), several parameters (AND), non-text columns and errors.
 
 import { expect } from 'chai';
 import { idsOf, useApp } from '../support/app';
@@ -11,7 +11,7 @@ const enc = encodeURIComponent;
 describe('search', function () {
   const h = useApp();
 
-  describe('wildcards (spec table)', function () {
+  describe('wildcards (the documented table)', function () {
     it('term: anywhere in the value', async function () {
       expect(await h.userIds('search[name]=an')).to.deep.equal([4, 8, 11]);
     });
@@ -43,7 +43,7 @@ describe('search', function () {
     });
   });
 
-  describe('escaping (decision 18)', function () {
+  describe('escaping', function () {
     it('% is literal', async function () {
       expect(await h.userIds(`search[name]=${enc('%')}`)).to.deep.equal([7]);
       expect(await h.userIds(`search[name]=${enc('100%')}`)).to.deep.equal([7]);

@@ -1,6 +1,6 @@
-// sort[...]: every direction word (decision 20), several keys in query-string order, the primary-key
-// tie-breaker, PostgreSQL's NULL order, and sort errors. The fixture stores rows newest first, so any
-// ordering the plugin forgets shows up as descending ids.
+// sort[...]: every direction word (docs/query-language.md, "sort"), several keys in query-string
+// order, the primary-key tie-breaker, PostgreSQL's NULL order, and sort errors. The fixture stores
+// rows newest first, so any ordering the plugin forgets shows up as descending ids.
 
 import { expect } from 'chai';
 import { idsOf, objectOf, range, useApp, expectOk, asRows } from '../support/app';

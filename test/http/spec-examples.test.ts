@@ -1,5 +1,5 @@
-// Every example in the spec's text (collection-query-modifiers.md) and the worked examples of
-// decisions.md, run against the fixture, with the result the spec describes as decisions.md adjusts it.
+// The query language's worked examples (docs/query-language.md), run against the fixture, with the
+// result the docs describe.
 
 import { expect } from 'chai';
 import { asRow, asRows, idsOf, objectOf, range, useApp, expectOk } from '../support/app';
@@ -8,7 +8,7 @@ import { expectProblem } from '../support/problems';
 
 const enc = encodeURIComponent;
 
-describe('spec examples', function () {
+describe('worked examples', function () {
   const h = useApp();
 
   describe('filter', function () {
@@ -25,13 +25,13 @@ describe('spec examples', function () {
       expect(await h.userIds(`filter[id]=${enc('<11')}&filter[and! status]=active`)).to.deep.equal([3, 5, 7, 9, 10]);
     });
 
-    it('filter[or! <field>]: OR NOT (decision 16)', async function () {
+    it('filter[or! <field>]: OR NOT', async function () {
       expect(await h.userIds(`filter[id]=${enc('<3')}&filter[or! status]=active`)).to.deep.equal([
         1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22,
       ]);
     });
 
-    it('each operator of the spec: = (also none), >, >=, <, <=, <>', async function () {
+    it('each operator: = (also none), >, >=, <, <=, <>', async function () {
       expect(await h.userIds('filter[id]=7')).to.deep.equal([7]);
       expect(await h.userIds(`filter[id]=${enc('=7')}`)).to.deep.equal([7]);
       expect(await h.userIds(`filter[id]=${enc('>21')}`)).to.deep.equal([22, 23]);
@@ -41,7 +41,7 @@ describe('spec examples', function () {
       expect(await h.userIds(`filter[id]=${enc('<>1')}`)).to.deep.equal(range(2, 23));
     });
 
-    it('filter[or bogus] is reported with that exact key (decision 29)', async function () {
+    it('filter[or bogus] is reported with that exact key', async function () {
       expectProblem(await h.get('/api/users?filter[id]=1&filter[or%20bogus]=1'), {
         code: 'FIELD_NOT_ALLOWED',
         parameter: 'filter[or bogus]',
@@ -49,7 +49,7 @@ describe('spec examples', function () {
       });
     });
 
-    it('filter[id]=abc is INVALID_VALUE, never a database error (decision 9)', async function () {
+    it('filter[id]=abc is INVALID_VALUE, never a database error', async function () {
       expectProblem(await h.get('/api/users?filter[id]=abc'), { code: 'INVALID_VALUE', parameter: 'filter[id]' });
     });
   });
@@ -71,11 +71,11 @@ describe('spec examples', function () {
       expect(await h.userIds('in[role]=admin,editor&in[and! status]=active')).to.deep.equal([5, 9, 13, 20, 22]);
     });
 
-    it('in[or! <field2>]: OR NOT the second list (decision 16)', async function () {
+    it('in[or! <field2>]: OR NOT the second list', async function () {
       expect(await h.userIds('in[id]=1,2,3&in[or! status]=active')).to.deep.equal([1, 2, 3, 5, 7, 9, 10, 12, 13, 16, 18, 20, 22]);
     });
 
-    it('in[name]="Smith, John",Jane (decision 11)', async function () {
+    it('in[name]="Smith, John",Jane', async function () {
       expect(await h.userIds(`in[name]=${enc('"Smith, John",Jane')}`)).to.deep.equal([3]);
     });
   });
@@ -85,7 +85,7 @@ describe('spec examples', function () {
       expect(await h.userIds('between[id]=3,7')).to.deep.equal([3, 4, 5, 6, 7]);
     });
 
-    it('date bounds: between[created_at]=2025-04-01,2025-04-17 includes every instant of 17 April (decision 12)', async function () {
+    it('date bounds: between[created_at]=2025-04-01,2025-04-17 includes every instant of 17 April', async function () {
       expect(await h.userIds('between[created_at]=2025-04-01,2025-04-17')).to.deep.equal([
         1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 19, 20, 21, 22, 23,
       ]);
@@ -103,12 +103,12 @@ describe('spec examples', function () {
       expect(await h.userIds('between[id]=3,7&between[and! id]=5,6')).to.deep.equal([3, 4, 7]);
     });
 
-    it('or!: the first clause still applies, OR NOT the second range (decision 16)', async function () {
+    it('or!: the first clause still applies, OR NOT the second range', async function () {
       expect(await h.userIds('between[id]=3,7&between[or! id]=5,23')).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
     });
   });
 
-  describe('search (spec table)', function () {
+  describe('search (the documented table)', function () {
     it('term: anywhere in the value', async function () {
       expect(await h.userIds('search[name]=ar')).to.deep.equal([1, 5, 10]);
     });
@@ -180,7 +180,7 @@ describe('spec examples', function () {
       ]);
     });
 
-    it('fields=name&expand[posts]=p still returns the posts (decision 24)', async function () {
+    it('fields=name&expand[posts]=p still returns the posts', async function () {
       const rows = await h.rows('/api/users?fields=name&expand[posts]=p&filter[id]=6');
       expect(rows).to.deep.equal([
         {
@@ -227,7 +227,7 @@ describe('spec examples', function () {
       expect(asRow(rows[0]).phone).to.deep.equal({ number: '+1-555-0100' });
     });
 
-    it('an undeclared relation is a 400 listing the expandable relations (decision 21)', async function () {
+    it('an undeclared relation is a 400 listing the expandable relations', async function () {
       expectProblem(await h.get('/api/users?expand[friends]=f'), {
         code: 'UNKNOWN_RELATION',
         parameter: 'expand[friends]',
@@ -277,7 +277,7 @@ describe('spec examples', function () {
       ]);
     });
 
-    it('cache busters and tracking keys are ignored (decision 2)', async function () {
+    it('cache busters and tracking keys are ignored', async function () {
       expect(await h.userIds('_=1700000&utm_source=x&filter[id]=3')).to.deep.equal([3]);
     });
   });

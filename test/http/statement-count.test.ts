@@ -1,10 +1,10 @@
-// Statements per request (issue 13, decisions 40-41): one for the rows, one per expanded relation at
-// each depth, windows included, and the count when the envelope needs it, whatever the number of
-// parents: 1, 20 and 100 users; a cursor page's probe inside its rows statement, and on its own only
-// for an empty page. A relation without a window or nested expansions is read inside the rows
-// statement when nothing needs a builder, and by its own statement when a scope hook does. What the
-// host reads in ctx.state.queryModifiers.statements, what explain lists and what reaches the
-// database agree.
+// Statements per request (docs/query-language.md, "Nested expansion"): one for the rows, one per
+// expanded relation at each depth, windows included, and the count when the envelope needs it,
+// whatever the number of parents: 1, 20 and 100 users; a cursor page's probe inside its rows
+// statement, and on its own only for an empty page. A relation without a window or nested
+// expansions is read inside the rows statement when nothing needs a builder, and by its own
+// statement when a scope hook does. What the host reads in ctx.state.queryModifiers.statements,
+// what explain lists and what reaches the database agree.
 
 import { expect } from 'chai';
 import Koa from 'koa';

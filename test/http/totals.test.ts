@@ -1,7 +1,8 @@
-// A choice of totals (decisions.md 44): `total=exact` (the default), `total=estimated` (a count capped
-// at `estimateAbove` + 1 rows, past it the planner's estimate, with `total_is_estimate`) and
-// `total=none` (Laravel's simple envelope, no count at all), below and above the threshold, with
-// filters, a scope hook, expansions, pages past the end, a per-collection default and the totals cache.
+// A choice of totals (docs/query-language.md, "Totals: total=exact, estimated, none"):
+// `total=exact` (the default), `total=estimated` (a count capped at `estimateAbove` + 1 rows, past
+// it the planner's estimate, with `total_is_estimate`) and `total=none` (Laravel's simple envelope,
+// no count at all), below and above the threshold, with filters, a scope hook, expansions, pages
+// past the end, a per-collection default and the totals cache.
 
 import { expect } from 'chai';
 import type { Knex } from 'knex';

@@ -1,7 +1,8 @@
-// At start-up (decisions 47): a declaration that lists a field the model's own JSON removes or masks
-// as sortable, searchable or filterable (or a removed one as projectable), on the model, on a relation,
-// or on a model reached only through a relation, stops the application with a line naming the
-// declaration, the field and why; a conversion that throws on the probe stops it too.
+// At start-up (docs/configuration.md, "What your model's JSON hides or masks"): a declaration that
+// lists a field the model's own JSON removes or masks as sortable, searchable or filterable (or a
+// removed one as projectable), on the model, on a relation, or on a model reached only through a
+// relation, stops the application with a line naming the declaration, the field and why; a
+// conversion that throws on the probe stops it too.
 
 import { expect } from 'chai';
 import { Model, type Pojo, type RelationMappings } from 'objection';
@@ -85,7 +86,7 @@ class MasksSomeValues extends Model {
   }
 }
 
-describe('visibility declarations at start-up (decisions 47)', function () {
+describe('visibility declarations at start-up', function () {
   let db: TestDatabase | undefined;
 
   before(async function () {

@@ -1,7 +1,8 @@
-// Models over the fixture's tables whose own JSON removes one field and masks another (decisions 47),
-// as a host redacts a password hash and an e-mail address, and a table whose uuid key the model's
-// JSON removes. Every list is `'*'` or names the fields outright, so nothing but the model's JSON
-// keeps them from the modifiers.
+// Models over the fixture's tables whose own JSON removes one field and masks another
+// (docs/configuration.md, "What your model's JSON hides or masks"), as a host redacts a password
+// hash and an e-mail address, and a table whose uuid key the model's JSON removes. Every list is
+// `'*'` or names the fields outright, so nothing but the model's JSON keeps them from the
+// modifiers.
 
 import type { Knex } from 'knex';
 import { Model, type Pojo, type RelationMappings } from 'objection';

@@ -1,7 +1,8 @@
-// One visibility boundary (decisions 47): a field the model's own JSON removes is not projectable,
-// one it changes is shown masked and never compared, ordered or searched, through every modifier,
-// dot path, relation condition, count and cursor; neither appears in an `allowed` list, `_meta` or
-// the OpenAPI document, and naming one is answered exactly as naming a field that does not exist.
+// One visibility boundary (docs/configuration.md, "What your model's JSON hides or masks"): a field
+// the model's own JSON removes is not projectable, one it changes is shown masked and never
+// compared, ordered or searched, through every modifier, dot path, relation condition, count and
+// cursor; neither appears in an `allowed` list, `_meta` or the OpenAPI document, and naming one is
+// answered exactly as naming a field that does not exist.
 
 import { expect } from 'chai';
 import { asRow, asRows, expectOk, objectOf, rowsOf, useApp } from '../support/app';
@@ -11,7 +12,7 @@ import { createTokens, maskEmail, maskTitle, secretCollections, tokenRows } from
 
 const unknown = 'no_such_field';
 
-describe('visibility: what the model’s own JSON removes or masks (decisions 47)', function () {
+describe('visibility: what the model’s own JSON removes or masks', function () {
   const h = useApp({ collections: secretCollections, admin: {} }, { prepare: createTokens });
 
   /** `field` in `path` is refused with the very body `no_such_field` gets: same detail, same `allowed`. */

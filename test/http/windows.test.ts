@@ -1,7 +1,8 @@
-// Per-parent windows (decision 41): `<alias>_limit` / `<alias>_offset` pick each parent's related
-// records in the alias's order with the primary-key tie-breaker, on has-many and many-to-many at any
-// depth, ties and NULL sort keys included; refused on to-one relations. Run twice: as statement text
-// (no hook) and through Objection builders (a scope hook that restricts nothing).
+// Per-parent windows (docs/query-language.md, "Per-parent windows"): `<alias>_limit` /
+// `<alias>_offset` pick each parent's related records in the alias's order with the primary-key
+// tie-breaker, on has-many and many-to-many at any depth, ties and NULL sort keys included; refused
+// on to-one relations. Run twice: as statement text (no hook) and through Objection builders (a
+// scope hook that restricts nothing).
 
 import { expect } from 'chai';
 import { asRow, asRows, Harness, idsOf, relatedIds, Row, useApp } from '../support/app';
@@ -163,7 +164,7 @@ function windowCases(h: Harness): void {
   });
 }
 
-describe('per-parent windows (decision 41)', function () {
+describe('per-parent windows', function () {
   describe('as statement text', function () {
     windowCases(useApp());
   });

@@ -1,7 +1,8 @@
-// The differential app's host models that keep fields private in their own JSON (decisions.md 47):
-// over the users table a member whose password hash is removed and e-mail masked, over the posts
-// table an article whose secret note is removed and title masked, each relating to the other and
-// declaring '*' everywhere, so only their JSON keeps those fields from the modifiers.
+// The differential app's host models that keep fields private in their own JSON
+// (docs/configuration.md, "What your model's JSON hides or masks"): over the users table a member
+// whose password hash is removed and e-mail masked, over the posts table an article whose secret
+// note is removed and title masked, each relating to the other and declaring '*' everywhere, so
+// only their JSON keeps those fields from the modifiers.
 
 import { Model, type Pojo, type RelationMappings } from 'objection';
 

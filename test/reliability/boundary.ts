@@ -1,9 +1,10 @@
 // The reference's picture of the differential app's two collections whose models keep fields
 // private in their own JSON (boundary-models.ts): `members` (the users table: the password hash
 // removed, the e-mail masked) and `articles` (the posts table: the secret note removed, the title
-// masked), each declaring '*' everywhere and relating to the other. The lists follow decisions.md 47
-// as the reference reads it: a removed field is not projectable; a masked one is projectable, shown
-// masked, and in no sort, search or filter list. Written from the rule, not from plugin/.
+// masked), each declaring '*' everywhere and relating to the other. The lists follow
+// docs/configuration.md, "What your model's JSON hides or masks" as the reference reads it: a
+// removed field is not projectable; a masked one is projectable, shown masked, and in no sort,
+// search or filter list. Written from the rule, not from plugin/.
 
 import type { CollectionSpec, Dataset, FieldSpec, RelationSpec, ScopeSpec, StoredRow } from './model';
 
@@ -29,8 +30,9 @@ const MEMBER: Conversion = { table: 'users', hidden: ['password_hash'], masks: n
 const ARTICLE: Conversion = { table: 'posts', hidden: ['secret_note'], masks: new Map([['title', referenceMaskTitle]]) };
 
 /**
- * A model declaring '*' for every list, through its conversion (decisions.md 6, 47): every column in
- * table order less the removed ones is projectable; the same less the masked ones may be compared.
+ * A model declaring '*' for every list, through its conversion
+ * (docs/configuration.md, "What your model's JSON hides or masks"): every column in table order
+ * less the removed ones is projectable; the same less the masked ones may be compared.
  */
 function boundaryScope(data: Dataset, conversion: Conversion): ScopeSpec {
   const columns: FieldSpec[] = [...(data.types.get(conversion.table)?.values() ?? [])];
@@ -55,7 +57,8 @@ function rowsWhere(data: Dataset, table: string, test: (row: StoredRow) => boole
 export function withBoundaryCollections(data: Dataset): Dataset {
   const members = boundaryScope(data, MEMBER);
   const articles = boundaryScope(data, ARTICLE);
-  // A relation's '*' options are the related model's lists (decision 23), so its scope is the model's.
+  // A relation's '*' options are the related model's lists
+  // (docs/query-language.md, "Aliases and alias modifiers"), so its scope is the model's.
   const memberRelations: RelationSpec[] = [];
   const articleRelations: RelationSpec[] = [];
   memberRelations.push({

@@ -30,7 +30,10 @@ import { withBoundaryCollections } from './boundary';
 import { boundaryCollections } from './boundary-models';
 
 const DEFAULT_SEED = 20250417;
-/** The typed columns' collections and the two whose models keep fields private in their JSON (decisions.md 47). */
+/**
+ * The typed columns' collections and the two whose models keep fields private in their JSON
+ * (docs/configuration.md, "What your model's JSON hides or masks").
+ */
 const collections = { ...typedCollections, ...boundaryCollections };
 const DEFAULT_RUNS = 1500;
 

@@ -1,10 +1,10 @@
-// Hostile class 1, oversized expansions (decisions.md 42): generated requests expand every relation of
-// the fixture over generated parents, alias conditions and per-parent windows, against an app whose
-// expansions may load at most 3 related records. Each answer must be the one an uncapped app
-// implies: the same records when they are at most 3 per expansion, LIMIT_EXCEEDED naming that
-// expansion's `<alias>_limit` (to-many) or `expand[...]` (to-one) when there are more; and no
-// expansion statement (nor an expansion read inside the rows statement) may ever read more than
-// 3 + 1 rows, whatever the answer.
+// Hostile class 1, oversized expansions (docs/query-language.md, "Cost limits"): generated requests
+// expand every relation of the fixture over generated parents, alias conditions and per-parent
+// windows, against an app whose expansions may load at most 3 related records. Each answer must be
+// the one an uncapped app implies: the same records when they are at most 3 per expansion,
+// LIMIT_EXCEEDED naming that expansion's `<alias>_limit` (to-many) or `expand[...]` (to-one) when
+// there are more; and no expansion statement (nor an expansion read inside the rows statement) may
+// ever read more than 3 + 1 rows, whatever the answer.
 
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -33,7 +33,8 @@ const expansionArb = fc.constantFrom(...Object.keys(relations)).chain((relation)
   fc.record({
     relation: fc.constant(relation),
     condition: fc.constantFrom(...(relations[relation] ?? [''])),
-    // A per-parent window on the to-many relations (decisions.md 41); null: none.
+    // A per-parent window on the to-many relations (docs/query-language.md, "Per-parent windows");
+    // null: none.
     window: toMany.has(relation) ? fc.option(fc.integer({ min: 0, max: 3 }), { freq: 2 }) : fc.constant(null),
   }),
 );

@@ -117,7 +117,9 @@ export function useHostileApps(): HostileApps {
     expectNoLeak(res, path, what);
     if (res.status >= 400) {
       expectValidProblem(res, what);
-      // Values are checked before any SQL runs (decision 9): a refused request costs no statement.
+      // Values are checked before any SQL runs
+      // (docs/query-language.md, "Accepted forms per column type"): a refused request costs no
+      // statement.
       expect(
         ran.map((s) => s.sql),
         `${what}: statements run for a refused request`,

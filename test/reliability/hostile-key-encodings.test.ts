@@ -1,7 +1,7 @@
 // Hostile class 8, odd percent-encodings of keys: modifier keys with their brackets, `!`, spaces and
 // letters written raw, percent-encoded (either case) or encoded twice, with broken escapes (`%E0`,
 // a lone `%`, `%G1`, an overlong or surrogate sequence) put anywhere in them. Each answer must be
-// the one decisions.md 2 and issue 11 point 8 decide, worked out here from the key alone:
+// the one docs/query-language.md, "How the query string is read" decides, worked out here from the key alone:
 // - a key that decodes to a key of this API is that key: the same answer as the key written plainly;
 // - a key that decodes to a foreign key that would be ours once its escapes are decoded again
 //   (encoded twice, up to four times) is 400 MALFORMED_PARAMETER naming the decoded key;
@@ -9,7 +9,7 @@
 //   encoded bracket or reads as ours once its ASCII escapes are decoded, again up to four rounds
 //   (`between%255Bid%E0%255D` has a bracket encoded twice);
 // - a key left over that starts with an expansion alias of the request and `_` names no alias
-//   modifier: 400 MALFORMED_PARAMETER (decisions.md 3);
+//   modifier: 400 MALFORMED_PARAMETER (docs/query-language.md, "Aliases and alias modifiers");
 // - any other key is ignored: the answer without it.
 // So a key naming a modifier is never silently dropped: no unfiltered collection for a broken filter.
 
@@ -35,7 +35,7 @@ const MEANT: readonly { readonly key: string; readonly value: string; readonly c
   { key: 'limit', value: '2' },
 ];
 
-// ---- the rule, restated from decisions.md 2 and the issue (independent of plugin/syntax) ----------
+// ---- docs/query-language.md, "How the query string is read", restated without plugin/syntax ----
 
 const WORDS = [
   'filter',
@@ -208,7 +208,8 @@ describe('hostile input: odd percent-encodings of keys (class 8)', function () {
       const res = await h.send(`${key}=Kate`);
       expect([res.status, problemOf(res).code, problemOf(res).parameter], key).to.deep.equal([400, 'MALFORMED_PARAMETER', parameter]);
     }
-    // An alias's modifier with a broken escape is a mistake, as `p_page` is (decisions.md 3).
+    // An alias's modifier with a broken escape is a mistake, as `p_page` is
+    // (docs/query-language.md, "Aliases and alias modifiers").
     const res = await h.send('expand[posts]=p&p_%E0fields=id');
     expect([res.status, problemOf(res).code, problemOf(res).parameter]).to.deep.equal([400, 'MALFORMED_PARAMETER', 'p_%E0fields']);
   });

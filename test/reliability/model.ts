@@ -1,7 +1,7 @@
 // The reference evaluator's own picture of the fixture: every table's rows read with plain SQL as
 // PostgreSQL's text forms, and the collections, capabilities and relations (nested ones too, as
-// each related model declares them) written down from test/support/fixture.ts and decisions.md 5-7,
-// 23, 35, 40 (nothing here comes from plugin/).
+// each related model declares them) written down from test/support/fixture.ts and
+// docs/configuration.md, "Model declarations" (nothing here comes from plugin/).
 
 import { Knex } from 'knex';
 import { COMMENT_AUTHOR_FIELDS, POST_FIELDS, USER_FIELDS } from '../support/fixture';
@@ -31,9 +31,12 @@ export interface ScopeSpec {
   readonly sortable: readonly string[];
   readonly searchable: readonly string[];
   readonly filterable: readonly string[];
-  /** Columns the model's own JSON removes (decisions.md 47): in no list, never named. */
+  /** Columns the model's own JSON removes (docs/configuration.md, "What your model's JSON hides or masks"): in no list, never named. */
   readonly hidden?: readonly string[];
-  /** Fields the model's own JSON masks, with what it shows for a stored text (decisions.md 47). */
+  /**
+   * Fields the model's own JSON masks, with what it shows for a stored text
+   * (docs/configuration.md, "What your model's JSON hides or masks").
+   */
   readonly masks?: ReadonlyMap<string, (value: string) => string>;
 }
 
@@ -43,7 +46,7 @@ export interface RelationSpec {
   readonly scope: ScopeSpec;
   /** The related rows of one parent row, in no particular order. */
   related(parent: StoredRow, data: Dataset): readonly StoredRow[];
-  /** The related model's own expandable relations (decisions.md 40); a cycle of models is a cycle here. */
+  /** The related model's own expandable relations (docs/query-language.md, "Nested expansion"); a cycle of models is a cycle here. */
   readonly relations: readonly RelationSpec[];
 }
 
@@ -150,7 +153,7 @@ export async function loadDataset(
   const names = (fields: readonly FieldSpec[]): string[] => fields.map((f) => f.name);
 
   // Relation options: an absent list allows nothing, except projection ('*'); '*' = the related
-  // model's projectable fields (decision 23, contract "Model declarations"). The lists are the
+  // model's projectable fields (docs/configuration.md, "Expandable relations"). The lists are the
   // fixture User's, Post's and Comment's own, filled in after creation since they refer to each other.
   const commentFields = fieldsOf('comments', allColumns('comments'));
   const userRelations: RelationSpec[] = [];

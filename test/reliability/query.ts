@@ -1,6 +1,6 @@
 // A structured description of one valid request (what the generator makes and the reference
-// evaluates) and its serialisation to a raw query string (docs/query-language.md "How the query
-// string is read"): clause order inside a family is kept, families are interleaved freely.
+// evaluates) and its serialisation to a raw query string
+// (docs/query-language.md, "How the query string is read"): clause order inside a family is kept, families are interleaved freely.
 
 export type Operator = '=' | '<>' | '>' | '>=' | '<' | '<=';
 export type Family = 'filter' | 'in' | 'between';
@@ -54,7 +54,7 @@ export interface ScopeQuery {
   readonly sorts: readonly SortSpec[];
 }
 
-/** `<alias>_limit` / `<alias>_offset` (decisions.md 41); null: not written. */
+/** `<alias>_limit` / `<alias>_offset` (docs/query-language.md, "Per-parent windows"); null: not written. */
 export interface WindowSpec {
   readonly limit: number | null;
   readonly offset: number | null;
@@ -67,11 +67,15 @@ export interface ExpandSpec {
   readonly bare: boolean;
   readonly scope: ScopeQuery;
   readonly window: WindowSpec | null;
-  /** `<alias>_expand[...]`: the relations of its records (decisions.md 40). */
+  /** `<alias>_expand[...]`: the relations of its records (docs/query-language.md, "Nested expansion"). */
   readonly expands: readonly ExpandSpec[];
 }
 
-/** `has[r]=alias` or `has![r]=alias` (decision 37); `sharedWith` names the expand whose alias (and conditions) it uses. */
+/**
+ * `has[r]=alias` or `has![r]=alias`
+ * (docs/query-language.md, "has and has!: all conditions on one related record"); `sharedWith`
+ * names the expand whose alias (and conditions) it uses.
+ */
 export interface HasSpec {
   readonly relation: string;
   readonly negated: boolean;
@@ -83,7 +87,10 @@ export interface HasSpec {
   readonly shared: boolean;
 }
 
-/** `count[r]=alias` (decision 39): `<r>_count` in each record; `shared` when the alias is an expand's. */
+/**
+ * `count[r]=alias` (docs/query-language.md, "Counting related records"): `<r>_count` in each
+ * record; `shared` when the alias is an expand's.
+ */
 export interface CountSpec {
   readonly relation: string;
   readonly alias: string | null;
@@ -102,10 +109,10 @@ export type Paging =
       readonly sizeKeys: readonly ('per-page' | 'page-size')[];
     }
   | { readonly kind: 'slice'; readonly limit: number | null; readonly offset: number | null }
-  /** `cursor=` (decisions.md 43): the first page; the differential test follows the cursors from there. */
+  /** `cursor=` (docs/query-language.md, "Cursors: cursor"): the first page; the differential test follows the cursors from there. */
   | { readonly kind: 'cursor'; readonly size: number | null; readonly sizeKeys: readonly ('per-page' | 'page-size')[] };
 
-/** `total=` (decisions.md 44); it changes only paginated answers. */
+/** `total=` (docs/query-language.md, "Totals: total=exact, estimated, none"); it changes only paginated answers. */
 export type TotalChoice = 'exact' | 'estimated' | 'none';
 
 export interface Encoding {
@@ -124,7 +131,7 @@ export interface QuerySpec {
   readonly paging: Paging;
   /** `total=...`, or absent (null); sent with any paging, ignored without pages. */
   readonly total?: TotalChoice | null;
-  /** Keys that are not modifiers (decision 2): ignored by the plugin, kept in page URLs. */
+  /** Keys that are not modifiers (docs/query-language.md, "How the query string is read"): ignored by the plugin, kept in page URLs. */
   readonly noise: readonly (readonly [string, string])[];
   /** Choices that interleave the ordered pair sequences. */
   readonly merge: readonly number[];

@@ -1,8 +1,8 @@
-// The reference's reading of decisions.md 8, 36-40 and 47: every field a request names must be in
+// The reference's reading of docs/errors.md, "FIELD_NOT_ALLOWED": every field a request names must be in
 // the list of the modifier naming it, in the scope that names it (the root with its dot paths and
 // counts, or an alias's relation). A name outside that list, whether it does not exist or the model's
 // own JSON removes or masks it, is FIELD_NOT_ALLOWED with that list as `allowed` and the same words
-// (errors.md, FIELD_NOT_ALLOWED). Shares no code with plugin/.
+// (docs/errors.md, "FIELD_NOT_ALLOWED"). Shares no code with plugin/.
 
 import type { CollectionSpec, RelationSpec, ScopeSpec } from './model';
 import type { ClauseSpec, ExpandSpec, QuerySpec, ScopeQuery } from './query';
@@ -43,7 +43,10 @@ function ownField(place: Place, list: List, name: string, parameter: string, out
   out.push({ parameter, detail: `\`${parameter}\`: "${name}" cannot be ${WORDS[list]} in ${place.label}${none}`, allowed });
 }
 
-/** A dot path (decision 36; sort only through to-one relations, decision 38). */
+/**
+ * A dot path (docs/query-language.md, "Relations in conditions"; sort only through to-one
+ * relations, docs/query-language.md, "Sorting by a related record").
+ */
 function dotPath(
   place: Place,
   relations: readonly RelationSpec[],

@@ -1,7 +1,8 @@
 // Now and then puts into a generated request one field its model's own JSON removes or masks
-// (decisions.md 47), wherever a field can be named: a root clause, search, sort or projection, a
-// dot path, an alias's modifiers at any depth, or the conditions of a `has` or `count` alias. The
-// reference (reference-refusals.ts) and the plugin must refuse it alike.
+// (docs/configuration.md, "What your model's JSON hides or masks"), wherever a field can be named:
+// a root clause, search, sort or projection, a dot path, an alias's modifiers at any depth, or the
+// conditions of a `has` or `count` alias. The reference (reference-refusals.ts) and the plugin must
+// refuse it alike.
 
 import fc from 'fast-check';
 import { casedWord } from './literals';
@@ -59,7 +60,7 @@ function scopeArbs(query: ScopeQuery, scope: ScopeSpec, prefix: string, projecti
   return arbs;
 }
 
-/** A to-one relation's field in a root sort (decision 38). */
+/** A to-one relation's field in a root sort (docs/query-language.md, "Sorting by a related record"). */
 function dotSortArbs(query: ScopeQuery, relations: readonly RelationSpec[]): fc.Arbitrary<ScopeQuery>[] {
   const names = relations.filter((r) => r.cardinality === 'one').flatMap((r) => forbidden(r.scope, 'compare').map((n) => `${r.name}.${n}`));
   if (names.length === 0) return [];

@@ -40,7 +40,7 @@ function spec(collection: string, root: Partial<ScopeQuery>, rest: Partial<Query
   };
 }
 
-/** Edge cases of decisions.md pinned as specs (none of them has failed so far). */
+/** Edge cases of the query language pinned as specs (none of them has failed so far). */
 const CASES: readonly { readonly name: string; readonly spec: QuerySpec }[] = [
   {
     name: 'a negated first clause keeps its `!` and includes NULLs (16, 17)',

@@ -1,7 +1,8 @@
-// The differential fixture's columns of decisions.md 35: `users` gains an enum (`mood`, declared
-// in an order that is not alphabetical), a text array (`tags`, with empty and NULL arrays, NULL
-// elements, commas, quotes, a backslash and the text "NULL") and an integer array (`lucky`). A
-// subclass of the fixture's User model projects them, so every other suite keeps the plain fixture.
+// The differential fixture's columns of docs/query-language.md, "Enums, arrays and JSON": `users`
+// gains an enum (`mood`, declared in an order that is not alphabetical), a text array (`tags`, with
+// empty and NULL arrays, NULL elements, commas, quotes, a backslash and the text "NULL") and an
+// integer array (`lucky`). A subclass of the fixture's User model projects them, so every other
+// suite keeps the plain fixture.
 
 import type { Knex } from 'knex';
 import { Post, User, USER_FIELDS, collections } from '../support/fixture';
@@ -44,7 +45,10 @@ export async function addTypedColumns(knex: Knex): Promise<void> {
   }
 }
 
-/** Sortable fields of the to-one relations in the differential app (decisions.md 38); none in the plain fixture. */
+/**
+ * Sortable fields of the to-one relations in the differential app
+ * (docs/query-language.md, "Sorting by a related record"); none in the plain fixture.
+ */
 export const RELATION_SORTS = { phone: ['number', 'id'], author: ['name', 'status', 'score', 'birthday', 'created_at', 'id'] } as const;
 
 /**

@@ -1,6 +1,6 @@
 // Typed comparison and output of values for the reference evaluator: a stored value (PostgreSQL's
 // text form) and a client literal (as the contract writes it) are both read from text here, so the
-// evaluator never depends on a driver's parsing (decisions.md 9-14, 35, contract "Filter values").
+// evaluator never depends on a driver's parsing (docs/query-language.md, "Values and types").
 
 import type { FieldSpec, ScalarType } from './model';
 
@@ -28,7 +28,7 @@ export function parseDay(text: string): { start: bigint; end: bigint } | undefin
   return { start, end: start + MICROS_PER_DAY };
 }
 
-/** ISO 8601 UTC with six fractional digits and `Z` (decision 13). */
+/** ISO 8601 UTC with six fractional digits and `Z` (docs/query-language.md, "How values come back"). */
 export function isoFromMicros(micros: bigint): string {
   const ms = micros / 1000n;
   const rest = micros % 1000n;
@@ -85,7 +85,7 @@ export function compareValues(type: ScalarType, a: string, b: string): number {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** A stored value as the API must send it (decision 13; contract: bigint as a number when safe). */
+/** A stored value as the API must send it (docs/query-language.md, "How values come back": a bigint as a number when safe). */
 export function outputValue(type: ScalarType, text: string | null): JsonValue {
   if (text === null) return null;
   switch (type) {
@@ -106,7 +106,7 @@ export function outputValue(type: ScalarType, text: string | null): JsonValue {
   }
 }
 
-// ---- enums and arrays (decision 35) ---------------------------------------------------------
+// ---- enums and arrays (docs/query-language.md, "Enums, arrays and JSON") ------------------------
 
 /**
  * The elements of a one-dimensional array in PostgreSQL's text form: `{a,"b c",NULL,"NULL"}` ->

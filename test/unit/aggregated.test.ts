@@ -34,7 +34,8 @@ describe('apply: expansions read inside the root statement', () => {
         'where "notes"."person_id" = any(array(select "__kqm_rows"."id" from "__kqm_rows")) ' +
         'order by "notes"."created_at" desc, "notes"."id" asc limit ?) as "__kqm_r" group by "__kqm_r"."__kqm_key") as "__kqm_e0" ' +
         'on "__kqm_e0"."__kqm_key" = "__kqm_rows"."id" order by "__kqm_rows"."id" asc',
-      // The page, then one past maxRelatedRows (50 here): more than that is LIMIT_EXCEEDED (decisions.md 42).
+      // The page, then one past maxRelatedRows (50 here): more than that is LIMIT_EXCEEDED
+      // (docs/query-language.md, "Cost limits").
       bindings: [2, 51],
     });
   });

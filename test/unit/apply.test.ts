@@ -90,7 +90,7 @@ describe('apply: SQL', () => {
   });
 });
 
-describe('apply: SQL for enums, arrays and JSON (decisions.md 35)', () => {
+describe('apply: SQL for enums, arrays and JSON', () => {
   const thingsSql = (qs: string) => {
     const statements = rootStatements(compileQuery(validateQuery(describeQuery(parseQueryString(qs)), things, limits)));
     if (statements === undefined) throw new Error('the stub models are plain');
@@ -221,7 +221,8 @@ describe('apply: statement text written directly equals what a builder compiles'
         'inner join "person_tags" on "tags"."id" = "person_tags"."tag_id" where "person_tags"."person_id" = any(?) ' +
         'order by "tags"."id" asc limit ?',
       // One array value, whatever the number of parents: the text stays the same, so it is written once.
-      // The limit is one past maxRelatedRows (50 here): more rows than that is an error (decisions.md 42).
+      // The limit is one past maxRelatedRows (50 here): more rows than that is an error
+      // (docs/query-language.md, "Cost limits").
       bindings: [[1, 2], 51],
     });
     expect(planned?.keyColumns).to.deep.equal(['__kqm_owner0']);

@@ -1,6 +1,7 @@
 // Every link of the docs leads somewhere: each relative link of README.md, CONTRIBUTING.md,
 // CHANGELOG.md and docs/**/*.md names a file that exists and, with `#anchor`, a heading of it; each
-// `docs/<file>.md` a code comment names exists; and a doc the package ships links only to files the
+// `docs/<file>.md` a code comment names exists, with the heading it names (`#anchor`, or quoted as in
+// `docs/query-language.md, "Cursors: cursor"`); and a doc the package ships links only to files the
 // package ships (package.json `files`), so a host reading the docs in node_modules finds them.
 
 import { expect } from 'chai';
@@ -71,6 +72,40 @@ function isShipped(file: string, entries: readonly string[]): boolean {
 
 const fence = '```';
 
+/** `rule 45`, `decisions.md 43`, `../shared/...`: a reference to a text this repository does not hold. */
+const OUTSIDE_REFERENCE = /\bdecisions?(?:\.md)?\s+\d|\bdecisions\.md\b|\.\.\/shared\/|\brules?\s+\d+\b|\bspec\//;
+
+/** Files that still cite rule numbers, to be rewritten; a file leaves the list once it cites none. */
+const STILL_CITING_RULE_NUMBERS: readonly string[] = [
+  'docs/reliability.md',
+  'plugin/apply/compiled.ts',
+  'plugin/apply/related-rows.ts',
+  'plugin/apply/runnable.ts',
+  'plugin/errors/codes.ts',
+  'plugin/options.ts',
+  'plugin/pipeline.ts',
+  'plugin/prepared.ts',
+  'plugin/respond/cursor-envelope.ts',
+  'plugin/respond/envelope.ts',
+  'plugin/respond/records.ts',
+  'plugin/respond/simple-envelope.ts',
+  'plugin/respond/values.ts',
+  'test/reliability/arbitraries.ts',
+  'test/reliability/cursor-walk.ts',
+  'test/reliability/reference.ts',
+  'test/support/cursor-walk.ts',
+  'test/support/envelope-keys.ts',
+  'test/support/fixture.ts',
+  'test/support/problems.ts',
+  'test/support/typed-fixture.ts',
+];
+
+/**
+ * `docs/query-language.md, "Cursors: cursor", "sort"` -> the path (with any `#anchor`) and the quoted
+ * headings; a quote that runs onto the next line of a comment is not read.
+ */
+const DOC_REFERENCE = /\b(docs\/[\w./-]*\w\.md(?:#[\w-]+)?)((?:,? \(?"[^"\n]+")*)/g;
+
 describe('doc links: reading markdown', function () {
   it('gives a heading the anchor GitHub gives it', function () {
     expect(headingAnchor('Search: ILIKE or lower() LIKE lower()')).to.equal('search-ilike-or-lower-like-lower');
@@ -98,6 +133,14 @@ describe('doc links: reading markdown', function () {
 });
 
 describe('doc links', function () {
+  it("reads a code comment's reference to a doc: its path and each quoted heading", function () {
+    const row = '// keyset pages (docs/query-language.md, "Cursors: cursor", "sort"); see docs/errors.md#codes.';
+    expect([...row.matchAll(DOC_REFERENCE)].map((m) => [m[1], m[2]])).to.deep.equal([
+      ['docs/query-language.md', ', "Cursors: cursor", "sort"'],
+      ['docs/errors.md#codes', ''],
+    ]);
+  });
+
   it('finds the docs it checks', function () {
     expect(markdown).to.include.members(['README.md', 'docs/benchmarks.md', 'docs/query-language.md']);
   });
@@ -114,7 +157,7 @@ describe('doc links', function () {
     expect(broken).to.deep.equal([]);
   });
 
-  it('every docs/<file>.md a code comment names exists, with the heading it names', function () {
+  it('every docs/<file>.md a code comment names exists, with the heading it names (#anchor or quoted)', function () {
     const sources = ['plugin', 'server', 'bench', 'test', 'admin-ui/src'].flatMap((dir) =>
       filesUnder(dir, (f) => /\.(ts|tsx|mts|cts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')),
     );
@@ -122,14 +165,38 @@ describe('doc links', function () {
       readFileSync(join(root, file), 'utf8')
         .split('\n')
         .flatMap((row, i) =>
-          [...row.matchAll(/\bdocs\/[\w./-]*\w\.md(?:#[\w-]+)?/g)].flatMap((match) => {
-            const [path, anchor] = match[0].split('#', 2) as [string, string | undefined];
-            const why = problem(path, anchor);
+          [...row.matchAll(DOC_REFERENCE)].flatMap((match) => {
+            const [path, anchor] = (match[1] ?? '').split('#', 2) as [string, string | undefined];
+            const headings = [...(match[2] ?? '').matchAll(/"([^"]+)"/g)].map((quoted) => headingAnchor(quoted[1] ?? ''));
+            const why = [anchor, ...headings].map((a) => problem(path, a)).find((p) => p !== undefined);
             return why === undefined ? [] : [`${file}:${i + 1} (${match[0]}): ${why}`];
           }),
         ),
     );
     expect(broken).to.deep.equal([]);
+  });
+
+  it('no code comment or doc cites a rule number or a text outside this repository (docs/<file>.md headings instead)', function () {
+    const files = [
+      ...markdown,
+      ...['plugin', 'server', 'bench', 'test', 'admin-ui/src', 'scripts'].flatMap((dir) =>
+        filesUnder(dir, (f) => /\.(ts|mts|cts|js|mjs)$/.test(f) && f !== 'test/unit/doc-links.test.ts'),
+      ),
+    ];
+    const citing = new Set<string>();
+    const found = files.flatMap((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .flatMap((row, i) => {
+          if (!OUTSIDE_REFERENCE.test(row)) return [];
+          citing.add(file);
+          return STILL_CITING_RULE_NUMBERS.includes(file) ? [] : [`${file}:${i + 1}: ${row.trim()}`];
+        }),
+    );
+    const cleared = STILL_CITING_RULE_NUMBERS.filter((file) => !citing.has(file)).map(
+      (file) => `${file} cites no rule number: remove it from the list`,
+    );
+    expect([...found, ...cleared]).to.deep.equal([]);
   });
 
   it('a doc the package ships links only to files it ships (README.md: also to the repository pages)', function () {

@@ -1,6 +1,7 @@
-// The demo server's /ready tells failures apart as the plugin's routes do (decision 46): 503 when the
-// database cannot serve, a thrown error (500) for any other fault. The real database states are in
-// the fault suite; here the probe's outcome is given directly.
+// The demo server's /ready tells failures apart as the plugin's routes do
+// (docs/errors.md, "SERVICE_UNAVAILABLE"): 503 when the database cannot serve, a thrown error (500)
+// for any other fault. The real database states are in the fault suite; here the probe's outcome is
+// given directly.
 
 import { expect } from 'chai';
 import Koa from 'koa';

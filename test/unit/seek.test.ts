@@ -1,7 +1,7 @@
-// The keyset seek of cursor pages (decisions.md 43), by the SQL it writes: a row-value comparison
-// where every direction agrees and nothing can be NULL, the expanded OR form otherwise with NULLs
-// where rule 20 puts them, backward pages in the turned order, and the probe; the same text whether
-// written directly or through a builder.
+// The keyset seek of cursor pages (docs/query-language.md, "Cursors: cursor"), by the SQL it
+// writes: a row-value comparison where every direction agrees and nothing can be NULL, the expanded
+// OR form otherwise with NULLs where PostgreSQL puts them (docs/query-language.md, "sort"), backward
+// pages in the turned order, and the probe; the same text whether written directly or through a builder.
 
 import { expect } from 'chai';
 import knexFactory from 'knex';

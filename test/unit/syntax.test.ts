@@ -63,7 +63,7 @@ describe('syntax: parseQueryString', () => {
     }
   });
 
-  it('refuses an undecodable key that starts with a declared alias and names no alias modifier (decisions.md 3)', () => {
+  it('refuses an undecodable key that starts with a declared alias and names no alias modifier', () => {
     const problems = describe_('expand[posts]=p&p_%E0fields=id').problems;
     expect(problems.map((p) => [p.code, p.parameter])).to.deep.equal([['MALFORMED_PARAMETER', 'p_%E0fields']]);
   });
@@ -152,7 +152,7 @@ describe('syntax: describeQuery', () => {
     expect(d.root.clauses.in).to.have.length(1);
   });
 
-  it('describes nested expansions with their owner alias and windows behind an alias (decisions.md 40-41)', () => {
+  it('describes nested expansions with their owner alias and windows behind an alias', () => {
     const d = describe_('c_limit=2&expand[posts]=p&p_expand[comments]=c&p_offset=1&limit=5');
     expect(d.problems).to.deep.equal([]);
     expect(d.expands.map((e) => [e.parameter, e.owner, e.alias])).to.deep.equal([
@@ -203,7 +203,7 @@ describe('syntax: describeQuery', () => {
     expect([...d.aliased.keys()]).to.deep.equal(['p']);
   });
 
-  it('reports a key that starts with a declared alias but names no alias modifier (decisions.md 3)', () => {
+  it('reports a key that starts with a declared alias but names no alias modifier', () => {
     const d = describe_('p_page=2&expand[posts]=p&p_bogus[x]=1&p_fields=id&q_page=2&utm_source=x');
     expect(d.problems.map((p) => [p.code, p.parameter])).to.deep.equal([
       ['MALFORMED_PARAMETER', 'p_page'],
@@ -225,7 +225,7 @@ describe('syntax: describeQuery', () => {
     expect(bad).to.deep.equal(['page', 'per-page', 'limit', 'offset']);
   });
 
-  it('reads total=exact|estimated|none, refuses other values, and x_total is not ours (decisions.md 44, 3)', () => {
+  it('reads total=exact|estimated|none, refuses other values, and x_total is not ours', () => {
     expect(describe_('per-page=5&total=estimated').total).to.equal('estimated');
     expect(describe_('total=none').total).to.equal('none');
     expect(describe_('per-page=5').total).to.equal(undefined);

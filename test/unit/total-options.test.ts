@@ -1,5 +1,6 @@
-// The options of rule 44: pagination.total (one mode, or per collection name) and pagination.estimateAbove,
-// with their defaults, and the mistakes refused at start-up.
+// The options of docs/query-language.md, "Totals: total=exact, estimated, none": pagination.total
+// (one mode, or per collection name) and pagination.estimateAbove, with their defaults, and the
+// mistakes refused at start-up.
 
 import { expect } from 'chai';
 import { knex as createKnex } from 'knex';

@@ -1,5 +1,6 @@
-// The 503 classification (decision 46): which errors mean the database cannot serve right now, and
-// which stay server faults (500). The HTTP behaviour on a real database is in the fault suite.
+// The 503 classification (docs/errors.md, "SERVICE_UNAVAILABLE"): which errors mean the database
+// cannot serve right now, and which stay server faults (500). The HTTP behaviour on a real database
+// is in the fault suite.
 
 import { inspect } from 'node:util';
 import { expect } from 'chai';

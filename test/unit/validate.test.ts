@@ -162,7 +162,7 @@ describe('validate: paging and cost caps', () => {
   });
 });
 
-describe('validate: enums, arrays, JSON and float ranges (decisions.md 35)', () => {
+describe('validate: enums, arrays, JSON and float ranges', () => {
   const thing = (name: string) => things.columns.get(name)!;
   const coerce = (name: string, text: string) => coerceValue(thing(name), { kind: 'text', text, quoted: false });
   const thingProblems = (qs: string): [string, string | undefined][] => {

@@ -1,6 +1,7 @@
-// The start-up probe of a model's own JSON (plugin/schema/visibility.ts, decisions.md 47): what it
-// learns from each kind of conversion, and the kind it cannot see (docs/configuration.md, "What
-// your model's JSON hides or masks"). No database: fromJson and toJSON need none.
+// The start-up probe of a model's own JSON (plugin/schema/visibility.ts): what it learns from each
+// kind of conversion, and the kind it cannot see
+// (docs/configuration.md, "What your model's JSON hides or masks"). No database: fromJson and
+// toJSON need none.
 
 import { expect } from 'chai';
 import { Model, type ModelObject, type ModelOptions, type Pojo, type ToJsonOptions } from 'objection';
@@ -43,7 +44,7 @@ class Plain extends Model {
   static override tableName = 'accounts';
 }
 
-describe('schema: the probe of a model’s own JSON (decisions.md 47)', function () {
+describe('schema: the probe of a model’s own JSON', function () {
   it('leaves a model that customises nothing alone', function () {
     expect(probe(Plain)).to.deep.equal({ hidden: [], masked: [], problems: [] });
   });

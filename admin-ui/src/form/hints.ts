@@ -42,7 +42,10 @@ export function valuePlaceholder(type: FieldType): string {
   return placeholders[type];
 }
 
-/** The first row of a group has no word before it; only its `!` (negation) counts (decisions.md 16). */
+/**
+ * The first row of a group has no word before it; only its `!` (negation) counts
+ * (docs/query-language.md, "Logical prefixes and how clauses group").
+ */
 export function logicalChoices(first: boolean): Choice[] {
   if (first)
     return [

@@ -33,7 +33,7 @@ const totalWords: Readonly<Record<string, string>> = {
   none: 'none (previous and next only)',
 };
 
-/** The `total=` choice: the collection's default first, then each mode (decisions.md 44). */
+/** The `total=` choice: the collection's default first, then each mode (docs/query-language.md, "Totals: total=exact, estimated, none"). */
 function totalSelect(paging: PagingState, meta: CollectionMeta, ctx: FormContext): HTMLSelectElement {
   const { total, totalModes } = meta.pagination;
   const select = h(

@@ -1,6 +1,7 @@
 // Owns the condition preview: the WHERE clause the request will mean, written with explicit
-// parentheses (decisions.md 15-17). Each family (filter, in, between) is one group in form order with
-// NOT before AND before OR; every search parameter is one more group; the groups are joined by AND.
+// parentheses (docs/query-language.md, "Logical prefixes and how clauses group"). Each family
+// (filter, in, between) is one group in form order with NOT before AND before OR; every search
+// parameter is one more group; the groups are joined by AND.
 import { fieldType, type RelationMeta, type ScopeMeta } from '../meta';
 import { readPath } from './paths';
 import { clauseFamilies, type ClauseFamily, type ClauseRow, type HasState, type ScopeState, type SearchRow } from '../state';
@@ -15,7 +16,7 @@ function showValue(raw: string, quoteText: boolean): string {
   return quoteText || raw.startsWith('"') ? `'${text.replace(/'/g, "''")}'` : text;
 }
 
-/** A clause on the scope's own field, or on a relation's (tested by EXISTS, decisions.md 36). */
+/** A clause on the scope's own field, or on a relation's (tested by EXISTS, docs/query-language.md, "Relations in conditions"). */
 interface ClauseText {
   readonly text: string;
   /** The relation whose records the clause tests. */

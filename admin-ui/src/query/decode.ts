@@ -126,7 +126,7 @@ function addToScope(scope: ScopeState, meta: CollectionMeta, modifier: string, a
   }
 }
 
-/** `cursor` (decisions.md 43) takes a page size, and nothing else of pages or limit/offset. */
+/** `cursor` (docs/query-language.md, "Cursors: cursor") takes a page size, and nothing else of pages or limit/offset. */
 function readCursor(state: FormState, key: string, value: string, ignored: string[]): boolean {
   const { paging: current } = state;
   if (key === 'cursor') {

@@ -1,5 +1,6 @@
 // Owns reading a dot path (`posts.status`) against the metadata: a root clause may name a field of a
-// relation's records (decisions.md 36), whose own lists and types then apply.
+// relation's records (docs/query-language.md, "Relations in conditions"), whose own lists and types
+// then apply.
 import type { CollectionMeta, RelationMeta, ScopeMeta } from '../meta';
 
 export interface PathTarget {
@@ -26,7 +27,7 @@ export function readPath(meta: ScopeMeta, path: string): PathTarget {
 
 /**
  * Every dot path a list of the relations allows: `searchable` -> `posts.title`, `roles.name`, ...;
- * sort follows only to-one relations (decisions.md 38).
+ * sort follows only to-one relations (docs/query-language.md, "Sorting by a related record").
  */
 export function dotPaths(meta: ScopeMeta, list: 'filterable' | 'searchable' | 'sortable'): string[] {
   return relationsOf(meta)

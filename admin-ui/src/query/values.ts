@@ -1,5 +1,6 @@
-// Owns reading list values the way the plugin does (decisions.md 11): comma-separated items, each
-// possibly double-quoted with backslash escapes; and showing single values in the condition preview.
+// Owns reading list values the way the plugin does (docs/query-language.md, "Writing values"):
+// comma-separated items, each possibly double-quoted with backslash escapes; and showing single
+// values in the condition preview.
 
 /** `"Smith, John",Jane` -> ['"Smith, John"', 'Jane'] (items keep their quotes, so nothing is lost). */
 export function splitList(text: string): string[] {

@@ -1,5 +1,6 @@
-// Owns the navigation of the cursor envelope (`cursor=`, decisions.md 43): no page numbers and no
-// total, only the first page and the pages before and after this one, by their cursors.
+// Owns the navigation of the cursor envelope (`cursor=`,
+// docs/query-language.md, "Cursors: cursor"): no page numbers and no total, only the first page and
+// the pages before and after this one, by their cursors.
 import { h } from '../dom';
 import { navButton } from './links';
 

@@ -1,5 +1,6 @@
-// Owns the envelope's navigation (decisions.md 27): first, the `links` entries (« Previous, page
-// numbers with ... gaps, Next »), last; each one reloads the form from its URL and runs it.
+// Owns the envelope's navigation (docs/query-language.md, "The envelope"): first, the `links`
+// entries (« Previous, page numbers with ... gaps, Next »), last; each one reloads the form from
+// its URL and runs it.
 import { h } from '../dom';
 
 interface Link {
@@ -14,7 +15,10 @@ export interface Envelope {
   readonly from: number | null;
   readonly to: number | null;
   readonly total: number;
-  /** Present with `total=estimated`: whether `total` is the planner's estimate (decisions.md 44). */
+  /**
+   * Present with `total=estimated`: whether `total` is the planner's estimate
+   * (docs/query-language.md, "Totals: total=exact, estimated, none").
+   */
   readonly total_is_estimate?: boolean;
   readonly per_page: number;
   readonly first_page_url: string | null;

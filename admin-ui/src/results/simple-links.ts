@@ -1,5 +1,6 @@
-// Owns the navigation of the simple envelope (`total=none`, decisions.md 44): no total and no page
-// list, only the first, previous and next pages.
+// Owns the navigation of the simple envelope (`total=none`,
+// docs/query-language.md, "Totals: total=exact, estimated, none"): no total and no page list, only
+// the first, previous and next pages.
 import { h } from '../dom';
 import { navButton } from './links';
 

@@ -2,8 +2,9 @@
 // (test/ecosystem/install/host-app-boundary): an account model that removes its uuid key and its
 // password hash and masks the e-mail address, declaring nothing else, and the README's users and
 // posts with drafts kept out by scopeModel. Each leak of a field the model's JSON keeps private is
-// answered as the docs say (decisions 47), and the README's example never lets a draft out.
-// The host runs on PGlite, then on PostgreSQL (DATABASE_URL; required under REQUIRE_POSTGRES=1).
+// answered as the docs say (docs/configuration.md, "What your model's JSON hides or masks"), and
+// the README's example never lets a draft out. The host runs on PGlite, then on PostgreSQL
+// (DATABASE_URL; required under REQUIRE_POSTGRES=1).
 
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
@@ -146,7 +147,7 @@ function behaviour(get: () => Get): void {
   });
 }
 
-describe('installing the packed package into a host whose models keep fields private (decisions 47)', function () {
+describe('installing the packed package into a host whose models keep fields private', function () {
   this.timeout(300000);
   let workDir: string;
   let hostDir: string;

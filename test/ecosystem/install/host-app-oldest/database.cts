@@ -1,5 +1,5 @@
 // The host's own tables and rows, on the PostgreSQL database named by DATABASE_URL through `pg`
-// (docs/installing.md, "Mount the router"). Ids are chosen so that a relation joined on the wrong
+// (docs/installing.md, "3. Mount the router"). Ids are chosen so that a relation joined on the wrong
 // columns returns visibly wrong rows: profile 1 belongs to author 2, and the desk assignments cross.
 import Knex from 'knex';
 

@@ -1,4 +1,4 @@
-// The host's own models, declared as docs/installing.md ("Declare your models") shows: an author
+// The host's own models, declared as docs/installing.md ("2. Declare your models") shows: an author
 // with a hidden password hash, and the articles they wrote.
 import { Model, QueryBuilder, type ModelClass, type Page } from 'objection';
 
