@@ -61,7 +61,13 @@ export default tseslint.config(
     // consumer does, which only resolves once the tarball is installed; the install tests type-check
     // them there with the host's own tsconfig, so here they get the rules that need no types. The
     // typed client imports the types the install test generates from the document, likewise.
-    files: ['**/*.mjs', 'admin-ui/vite.config.ts', 'test/ecosystem/install/host-app*/**', 'test/ecosystem/install/typed-client/**'],
+    files: [
+      '**/*.mjs',
+      'admin-ui/vite.config.ts',
+      'test/ecosystem/install/host-app*/**',
+      'test/ecosystem/install/host-shared/**',
+      'test/ecosystem/install/typed-client/**',
+    ],
     ...tseslint.configs.disableTypeChecked,
   },
 );

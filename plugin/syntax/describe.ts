@@ -9,9 +9,12 @@ import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parse
 import type { QueryPair } from './query-string';
 import type { PagingDescription, QueryDescription } from './types';
 import {
+  conditionModifiers,
   parseLogicalPrefix,
   parseSortDirection,
   parseTotalMode,
+  rootModifiers,
+  scopedModifiers,
   sortWordList,
   totalModes,
   type ClauseFamily,
@@ -19,22 +22,10 @@ import {
   type Modifier,
 } from './vocabulary';
 
-const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
-  'fields',
-  'fields!',
-  'sort',
-  'expand',
-  'has',
-  'has!',
-  'count',
-  'page',
-  'per-page',
-  'page-size',
-  'limit',
-  'offset',
-  'total',
-  'cursor',
-]);
+// Repeating a condition key adds a clause; any other key given twice is a duplicate
+// (docs/query-language.md, How the query string is read).
+const repeatable: ReadonlySet<Modifier> = new Set<Modifier>(conditionModifiers);
+const singleValued: ReadonlySet<Modifier> = new Set([...scopedModifiers, ...rootModifiers].filter((modifier) => !repeatable.has(modifier)));
 
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (docs/query-language.md, "Logical prefixes and how clauses group"). */
 function readClauseTarget(argument: string): Parsed<{ word: LogicalWord; negated: boolean; field: string }> {

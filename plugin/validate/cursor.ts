@@ -9,12 +9,11 @@ import { problem, QueryError, type Problem } from '../errors';
 import type { Column } from '../schema';
 import type { CursorToken, QueryDescription } from '../syntax';
 import { isArrayLiteral } from './array-literal';
+import { validatePageSize, type PageSizeLimits } from './page-size';
 import type { BoundValue, CursorOpener, OrderKey, ValidatedCursor, ValidatedPaging } from './types';
 import { coerceValue } from './values';
 
-export interface CursorLimits {
-  readonly defaultPageSize: number;
-  readonly maxPageSize: number;
+export interface CursorLimits extends PageSizeLimits {
   readonly cursorSeal: CursorOpener;
 }
 
@@ -100,19 +99,7 @@ export function validateCursorPaging(
   problems: Problem[],
 ): ValidatedPaging {
   checkConflicts(description, problems);
-  const { paging } = description;
-  const pageSize = (paging.kind === 'page' ? paging.pageSize : undefined) ?? limits.defaultPageSize;
-  if (pageSize > limits.maxPageSize) {
-    const parameter = (paging.kind === 'page' ? paging.pageSizeParameter : undefined) ?? 'per-page';
-    problems.push(
-      problem(
-        'PAGE_SIZE_TOO_LARGE',
-        parameter,
-        `\`${parameter}\` is ${pageSize}; the largest page size is ${limits.maxPageSize}`,
-        limits.maxPageSize,
-      ),
-    );
-  }
+  const pageSize = validatePageSize(description.paging, limits, problems);
   const text = description.cursor ?? '';
   if (text === '') return Object.freeze({ kind: 'cursor', pageSize, cursor: undefined });
   const token = limits.cursorSeal.open(collection, text);

@@ -8,6 +8,7 @@ import type { QueryDescription } from '../syntax';
 import { AliasScopes } from './alias-scopes';
 import { validateCursorPaging, type CursorLimits } from './cursor';
 import { labelled, relationNamed, validateExpansions } from './expansions';
+import { validatePageSize } from './page-size';
 import { validateScope } from './scope';
 import { validateTotal, type TotalSettings } from './total';
 import type { ConditionGroup, RelationJoin, ValidatedPaging, ValidatedQuery } from './types';
@@ -38,18 +39,7 @@ function validatePaging(
       return { kind: 'rows', limit: capped ? limits.maxRows : paging.limit, offset: paging.offset, truncatable: capped };
     }
     case 'page': {
-      const pageSize = paging.pageSize ?? limits.defaultPageSize;
-      if (pageSize > limits.maxPageSize) {
-        const parameter = paging.pageSizeParameter ?? 'per-page';
-        problems.push(
-          problem(
-            'PAGE_SIZE_TOO_LARGE',
-            parameter,
-            `\`${parameter}\` is ${pageSize}; the largest page size is ${limits.maxPageSize}`,
-            limits.maxPageSize,
-          ),
-        );
-      }
+      const pageSize = validatePageSize(paging, limits, problems);
       if (!Number.isSafeInteger((paging.page - 1) * pageSize)) {
         problems.push(problem('MALFORMED_PARAMETER', 'page', '`page` is too large'));
       }

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AdminPage } from './admin-page';
 import { browserUnavailable, launchChromium } from './browser';
-import { startDemoServer, type DemoServer } from './demo-server';
+import { startDemoServer, type SeededDemoServer } from '../support/demo-server';
 
 /** An app the page opens instead of the demo server itself. */
 export interface ServedApp {
@@ -20,12 +20,12 @@ export interface AdminBrowserOptions {
   /** Let the page read and write the clipboard. */
   readonly clipboard?: boolean;
   /** Made once after the demo server starts; the admin page opens its origin. */
-  readonly serve?: (server: DemoServer) => Promise<ServedApp>;
+  readonly serve?: (server: SeededDemoServer) => Promise<ServedApp>;
 }
 
 /** What a test reads; each is there once the suite's hooks have run. */
 export interface AdminBrowser {
-  readonly server: DemoServer;
+  readonly server: SeededDemoServer;
   /** Where the admin page is opened: the served app's origin, else the demo server's. */
   readonly origin: string;
   readonly browser: Browser;
@@ -41,7 +41,7 @@ function ready<T>(value: T | undefined, what: string): T {
 
 /** Registers the hooks in the calling `describe` and returns what its tests use. */
 export function useAdminBrowser(options: AdminBrowserOptions = {}): AdminBrowser {
-  let server: DemoServer | undefined;
+  let server: SeededDemoServer | undefined;
   let served: ServedApp | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;

@@ -4,9 +4,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { projectRoot } from './demo-server';
+import { repoRoot } from '../support/repo-root';
 
-export const screenshotDir = join(projectRoot, 'test-results');
+export const screenshotDir = join(repoRoot, 'test-results');
 
 export class AdminPage {
   constructor(

@@ -5,12 +5,12 @@
 
 import { expect } from 'chai';
 import { useAdminBrowser, type ServedApp } from './admin-harness';
-import { listenApp, type DemoServer } from './demo-server';
+import { serveDemo, type SeededDemoServer } from '../support/demo-server';
 
 /** The demo app with estimated totals past 50 records, so the demo's users get the planner's estimate. */
-async function estimatingApp(server: DemoServer): Promise<ServedApp> {
+async function estimatingApp(server: SeededDemoServer): Promise<ServedApp> {
   await server.knex.raw('analyze users');
-  return listenApp(server.knex, { plugin: { pagination: { estimateAbove: 50 } } });
+  return serveDemo(server.knex, { explain: true, plugin: { pagination: { estimateAbove: 50 } } });
 }
 
 describe('admin UI: totals (browser)', function () {

@@ -10,7 +10,8 @@ import type { BrowserContext } from 'playwright-core';
 import type { AppOptions } from '../../server/app';
 import { useAdminBrowser } from './admin-harness';
 import { AdminPage } from './admin-page';
-import { listenApp, projectRoot } from './demo-server';
+import { serveDemo } from '../support/demo-server';
+import { repoRoot } from '../support/repo-root';
 
 type Row = Record<string, unknown>;
 
@@ -422,7 +423,7 @@ describe('admin UI (browser)', function () {
     // A host whose page is public and whose authorize hook asks for a bearer token on every API read.
     const bearer: NonNullable<AppOptions['plugin']>['authorize'] = (ctx) =>
       ctx.get('Authorization') === 'Bearer sesame' ? true : { status: 401 };
-    const guarded = await listenApp(h.server.knex, { plugin: { authorize: bearer } });
+    const guarded = await serveDemo(h.server.knex, { explain: true, plugin: { authorize: bearer } });
     try {
       const guardedAdmin = new AdminPage(h.page, guarded.origin);
       await guardedAdmin.open();
@@ -441,7 +442,7 @@ describe('admin UI (browser)', function () {
   });
 
   it('with API_TOKEN the page itself needs the token: a 401 problem, then the browser sends it as its sign-in password', async function () {
-    const guarded = await listenApp(h.server.knex, { apiToken: 'sesame' });
+    const guarded = await serveDemo(h.server.knex, { explain: true, apiToken: 'sesame' });
     let signedIn: BrowserContext | undefined;
     try {
       // Without credentials the page is refused: the server's 401 (its body is asserted in
@@ -479,7 +480,7 @@ describe('admin UI (browser)', function () {
   });
 
   it('offers no Explain button when the server does not serve explain', async function () {
-    const plain = await listenApp(h.server.knex, { explain: false });
+    const plain = await serveDemo(h.server.knex, { explain: false });
     try {
       const plainAdmin = new AdminPage(h.page, plain.origin);
       await plainAdmin.open();
@@ -503,8 +504,8 @@ describe('admin UI (browser)', function () {
     await h.page.evaluate('window.scrollTo(0, 0)');
     const file = await h.admin.screenshot('admin-ui');
     if (process.env.UPDATE_DOCS_SCREENSHOT === '1') {
-      mkdirSync(join(projectRoot, 'docs', 'images'), { recursive: true });
-      copyFileSync(file, join(projectRoot, 'docs', 'images', 'admin-ui.png'));
+      mkdirSync(join(repoRoot, 'docs', 'images'), { recursive: true });
+      copyFileSync(file, join(repoRoot, 'docs', 'images', 'admin-ui.png'));
     }
   });
 

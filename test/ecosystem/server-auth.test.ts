@@ -6,7 +6,7 @@
 
 import { expect } from 'chai';
 import { corsFromEnv } from '../../server/cors';
-import { expectValidProblem } from '../reliability/problem';
+import { expectValidProblem } from '../support/problems';
 import type { TestDatabase } from '../support/db';
 import { demoDatabase, serveDemo, type DemoServer } from '../support/demo-server';
 import { rawExchange, type RawAnswer } from '../support/raw-socket';

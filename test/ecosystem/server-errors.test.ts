@@ -10,7 +10,7 @@ import pino from 'pino';
 import { createHttpServer } from '../../server/http-server';
 import { requestLogger } from '../../server/logging';
 import { serverProblems } from '../../server/problems';
-import { expectValidProblem } from '../reliability/problem';
+import { expectValidProblem } from '../support/problems';
 import type { TestDatabase } from '../support/db';
 import { demoDatabase, serveDemo, type DemoServer } from '../support/demo-server';
 import { rawExchange, type RawAnswer } from '../support/raw-socket';

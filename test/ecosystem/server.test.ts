@@ -9,21 +9,15 @@ import pino from 'pino';
 import supertest from 'supertest';
 import { cachesFromEnv, createApp, cursorSecretFromEnv, serverTimingFromEnv, type AppOptions } from '../../server/app';
 import { corsFromEnv } from '../../server/cors';
-import { prepareDemoDatabase } from '../../server/demo/setup';
 import { createLogger } from '../../server/logging';
-import { createTestDatabase, type TestDatabase } from '../support/db';
+import type { TestDatabase } from '../support/db';
+import { demoDatabase } from '../support/demo-server';
 
 type LogLine = Record<string, unknown>;
 
 /** A pino logger whose lines land in `lines`, parsed. */
 function memoryLogger(lines: LogLine[]): pino.Logger {
   return pino({ level: 'info' }, { write: (text: string) => void lines.push(JSON.parse(text) as LogLine) });
-}
-
-async function demoDatabase(): Promise<TestDatabase> {
-  const db = await createTestDatabase({ empty: true });
-  await prepareDemoDatabase(db.knex, { userCount: 60 });
-  return db;
 }
 
 const TOKEN = 'test-token';

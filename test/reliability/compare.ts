@@ -55,7 +55,7 @@ function expectRefused(res: RawResponse, expected: Extract<Expected, { kind: 're
 /** Asserts that `res` is the answer `expected` describes. */
 export function expectAnswer(res: RawResponse, expected: Expected, request: string): void {
   const what = `GET ${request}`;
-  if (expected.kind === 'cursor-walk') throw new Error('a cursor walk takes several requests: cursor-walk.ts follows it');
+  if (expected.kind === 'cursor-walk') throw new Error('a cursor walk takes several requests: test/support/cursor-walk.ts follows it');
   if (expected.kind === 'refused') {
     expectRefused(res, expected, what);
     return;

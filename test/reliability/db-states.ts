@@ -14,7 +14,7 @@ import { createApp } from '../../server/app';
 import { prepareDemoDatabase } from '../../server/demo/setup';
 import { Cluster } from './cluster';
 import { rawGet, RawResponse } from './http';
-import { expectValidProblem } from './problem';
+import { expectValidProblem } from '../support/problems';
 
 const DB = 'kqm_states';
 /** A copy taken before the app starts: the "backup" a dropped database is restored from. */

@@ -5,7 +5,7 @@
 // server still answering /health when a class is done.
 
 import { expect } from 'chai';
-import { expectValidProblem } from './problem';
+import { expectValidProblem } from '../support/problems';
 import type { TestDatabase } from '../support/db';
 import { demoDatabase, serveDemo, type DemoServer } from '../support/demo-server';
 import { rawExchange, type RawAnswer, type RawOptions } from '../support/raw-socket';

@@ -20,7 +20,7 @@ import { createTestDatabase, TestDatabase } from '../support/db';
 import { expectSameRows } from '../support/same-rows';
 import { querySpecArb } from './arbitraries';
 import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
-import { expectCursorWalk } from './cursor-walk';
+import { expectCursorWalk } from '../support/cursor-walk';
 import { closeIdleSockets, rawGet } from './http';
 import { Dataset, fieldOf, loadDataset, textInByteOrder } from './model';
 import { serializeQuery, type ExpandSpec, type QuerySpec } from './query';

@@ -16,7 +16,8 @@ import { loadFixture } from '../support/fixture';
 import { Cluster, findPostgresBinaries, freePort, startCluster } from './cluster';
 import { describeDatabaseStates } from './db-states';
 import { closeIdleSockets, rawGet, RawResponse } from './http';
-import { expectValidProblem, repoRoot } from './problem';
+import { expectValidProblem } from '../support/problems';
+import { repoRoot } from '../support/repo-root';
 import { serve, Served } from './server';
 
 const ACQUIRE_TIMEOUT_MS = 1000;

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { closeIdleSockets, rawGet } from './http';
-import { expectValidProblem } from './problem';
+import { expectValidProblem } from '../support/problems';
 import { serve, type Served } from './server';
 
 const CAP = 3;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { closeIdleSockets, rawGet, RawResponse } from './http';
-import { expectValidProblem } from './problem';
+import { expectValidProblem } from '../support/problems';
 import { serve, Served } from './server';
 
 export interface Statement {

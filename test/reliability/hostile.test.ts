@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { rawGet } from './http';
 import { sealedCursor } from '../support/cursor-walk';
 import { codeOf, enc, MARK, useHostileApps } from './hostile-harness';
-import { expectValidProblem } from './problem';
+import { expectValidProblem } from '../support/problems';
 
 /** A readable cursor (base64url JSON, as cursors once were), holding whatever values a client chose: it never opens. */
 const cursor = (sort: string[], dir: string, at: (string | null)[] | null): string =>

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { expect } from 'chai';
-import { loadProblemSchema, repoRoot } from './problem';
+import { loadProblemSchema } from '../support/problems';
+import { repoRoot } from '../support/repo-root';
 
 const valid = {
   type: 'https://koa-query-modifiers.dev/problems/field-not-allowed',

@@ -65,7 +65,7 @@ export type Expected =
   | { readonly kind: 'array'; readonly records: JsonRecord[]; readonly truncated: boolean }
   | { readonly kind: 'page'; readonly envelope: ExpectedPage }
   | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage }
-  /** `cursor=`: every record, in order, over the pages the cursors lead through (cursor-walk.ts follows them). */
+  /** `cursor=`: every record, in order, over the pages the cursors lead through (test/support/cursor-walk.ts follows them). */
   | { readonly kind: 'cursor-walk'; readonly records: JsonRecord[]; readonly perPage: number; readonly base: string }
   /** A field named outside its modifier's list, the model's JSON hiding or masking it included (decisions 8, 47). */
   | { readonly kind: 'refused'; readonly problems: readonly ExpectedRefusal[] };

@@ -8,7 +8,7 @@ import { createTestDatabase, TestDatabase } from '../support/db';
 import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
 import { closeIdleSockets, rawGet } from './http';
 import { Dataset, loadDataset } from './model';
-import { expectValidProblem } from './problem';
+import { expectValidProblem } from '../support/problems';
 import { ClauseSpec, EMPTY_SCOPE, Literal, QuerySpec, ScopeQuery, serializeQuery } from './query';
 import { evaluate } from './reference';
 

@@ -1,21 +1,31 @@
 // Serves the demo app (server/app.ts) through the demo server's own listener (server/http-server.ts)
-// on an ephemeral port of 127.0.0.1, on a test database holding the demo schema and seed: the parts
-// `npm start` runs, for the suites that check what a client of the demo server sees.
+// on an ephemeral port of 127.0.0.1: the parts `npm start` runs, for the suites that check what a
+// client of the demo server sees. The database is a test database with the demo schema and seed
+// (PGlite or PostgreSQL, as TEST_DB says), or for the browser suites an in-memory PGlite.
 
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Knex } from 'knex';
+import { join } from 'node:path';
+import { knex as createKnex, type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
 import type pino from 'pino';
 import { createApp, type AppOptions } from '../../server/app';
 import { prepareDemoDatabase } from '../../server/demo/setup';
 import { createHttpServer, type HttpServerOptions } from '../../server/http-server';
 import { createLogger } from '../../server/logging';
 import { createTestDatabase, type TestDatabase } from './db';
+import { repoRoot } from './repo-root';
 
 export interface DemoServer {
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
   readonly port: number;
   close(): Promise<void>;
+}
+
+/** A demo server with the database it serves, which it destroys on close. */
+export interface SeededDemoServer extends DemoServer {
+  readonly knex: Knex;
 }
 
 /** A fresh test database (PGlite or PostgreSQL, as TEST_DB says) with the demo tables and `userCount` users. */
@@ -25,7 +35,10 @@ export async function demoDatabase(userCount = 60): Promise<TestDatabase> {
   return db;
 }
 
-/** Starts the demo app on `knex`; the logger is silent unless one is given. */
+/**
+ * Starts the demo app on `knex`, with the settings given (for example `{ apiToken: 'sesame' }` or
+ * `{ explain: true }`); the logger is silent unless one is given.
+ */
 export async function serveDemo(knex: Knex, options: Partial<AppOptions> = {}, http: HttpServerOptions = {}): Promise<DemoServer> {
   const logger: pino.Logger = options.logger ?? createLogger({ LOG_LEVEL: 'silent' });
   const app = await createApp({ knex, ...options, logger });
@@ -42,4 +55,29 @@ export async function serveDemo(knex: Knex, options: Partial<AppOptions> = {}, h
         server.close(() => closed());
       }),
   };
+}
+
+/**
+ * The demo database (seeded, in an in-memory PGlite) and app with explain on, for the browser suites;
+ * fails clearly when the admin UI has not been built.
+ */
+export async function startDemoServer(): Promise<SeededDemoServer> {
+  const built = join(repoRoot, 'dist', 'admin-ui', 'index.html');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (it builds the admin UI with Vite)`);
+  const knex = createKnex({ client: ClientPgLite, connection: { filename: 'memory://' } });
+  try {
+    await prepareDemoDatabase(knex);
+    const listening = await serveDemo(knex, { explain: true });
+    return {
+      ...listening,
+      knex,
+      close: async () => {
+        await listening.close();
+        await knex.destroy();
+      },
+    };
+  } catch (error) {
+    await knex.destroy();
+    throw error;
+  }
 }

@@ -1,8 +1,16 @@
-// Asserts the problem+json body of an error response (decisions 29 and the contract's problem format).
+// Asserts the problem+json body of an error response (docs/errors.md, The problem body): exactly,
+// for a code a test expects (expectProblem), or against the published problem schema
+// (docs/reliability.md; test/reliability/problem-schema.json) with the headers every error answer
+// carries, for an answer of any code (expectValidProblem).
 
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import Ajv, { type ValidateFunction } from 'ajv';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { objectOf, asRow, Row } from './app';
+import { repoRoot } from './repo-root';
 
 /** Status and fixed title of every code, as the contract documents them. */
 export const PROBLEM_CODES = {
@@ -116,4 +124,51 @@ export function expectProblem(res: supertest.Response, expected: ExpectedProblem
 /** GET-and-assert shorthand: awaits the request, then `expectProblem`. */
 export async function expectProblemAt(test: supertest.Test, expected: ExpectedProblem): Promise<Row> {
   return expectProblem(await test, expected);
+}
+
+const problemSchemaPath = join(repoRoot, 'test', 'reliability', 'problem-schema.json');
+
+export function loadProblemSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(problemSchemaPath, 'utf8')) as Record<string, unknown>;
+}
+
+let schemaCheck: ValidateFunction | undefined;
+
+/** The problem schema's check, compiled on first use (most suites that import this never need it). */
+function problemSchema(): ValidateFunction {
+  schemaCheck ??= new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(loadProblemSchema());
+  return schemaCheck;
+}
+
+/** An answer as a raw HTTP client reads it. */
+export interface RawProblemAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  readonly body: unknown;
+}
+
+/** Asserts a 4xx/5xx answer is a valid problem; returns the body. */
+export function expectValidProblem(res: RawProblemAnswer, request: string): Record<string, unknown> {
+  const what = `${res.status} for ${request.slice(0, 300)}`;
+  expect(res.headers['content-type'], `${what}: content-type`).to.match(/^application\/problem\+json\b/);
+  expect(res.headers['x-content-type-options'], `${what}: nosniff`).to.equal('nosniff');
+  expect(res.headers['cache-control'], `${what}: errors are not cached`).to.equal('no-store');
+  const body = res.body;
+  const validate = problemSchema();
+  if (!validate(body)) {
+    expect.fail(
+      `${what}: body does not match the problem schema: ${JSON.stringify(validate.errors).slice(0, 800)}\n${res.text.slice(0, 800)}`,
+    );
+  }
+  const problem = body as Record<string, unknown>;
+  expect(problem.status, `${what}: status in body`).to.equal(res.status);
+  if (res.status === 400) {
+    const first = (problem.errors as Record<string, unknown>[])[0] ?? {};
+    for (const key of ['code', 'parameter', 'detail', 'allowed']) {
+      expect(problem[key], `${what}: top-level ${key} = errors[0].${key}`).to.deep.equal(first[key]);
+    }
+  }
+  return problem;
 }

@@ -55,9 +55,14 @@ export function installHost(hostDir: string, specs: readonly string[]): void {
   run('npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], hostDir);
 }
 
-/** Copies a host's sources (`*.cts`) and tsconfig.json from `sources` into `hostDir`. */
+/** What every host shares (host-shared/: how it starts and stops), copied beside its own sources. */
+const sharedSources = join(root, 'test', 'ecosystem', 'install', 'host-shared');
+
+/** Copies a host's sources (`*.cts`) and tsconfig.json from `sources`, and the shared sources, into `hostDir`. */
 export function copyHostSources(sources: string, hostDir: string): void {
-  for (const file of readdirSync(sources).filter((f) => f.endsWith('.cts'))) copyFileSync(join(sources, file), join(hostDir, 'src', file));
+  for (const dir of [sharedSources, sources]) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.cts'))) copyFileSync(join(dir, file), join(hostDir, 'src', file));
+  }
   copyFileSync(join(sources, 'tsconfig.json'), join(hostDir, 'tsconfig.json'));
 }
 

@@ -1,14 +1,13 @@
 // A host that mounts koa-query-modifiers twice: under /api as the README teaches (scopeModel keeps
 // drafts from being read anywhere), and under /label with the label-based scope hook the README
-// once used, which restricts the `posts` collection only. It listens on an ephemeral port, prints
-// {"port": N} and stops on SIGTERM.
-import http from 'node:http';
+// once used, which restricts the `posts` collection only. It is served by serve-host.cts.
 import Koa from 'koa';
 import { queryModifiers } from 'koa-query-modifiers';
 import { openDatabase } from './database.cjs';
 import { Account, Post, User } from './models.cjs';
+import { serveHost, type Host } from './serve-host.cjs';
 
-async function main() {
+async function main(): Promise<Host> {
   const knex = await openDatabase();
   const router = await queryModifiers({
     knex,
@@ -33,23 +32,7 @@ async function main() {
   app.use(router.routes()).use(router.allowedMethods());
   app.use(labelled.routes()).use(labelled.allowedMethods());
 
-  const server = http.createServer(app.callback());
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => {
-      knex.destroy().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  });
+  return { app, knex };
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`host failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+serveHost(main);

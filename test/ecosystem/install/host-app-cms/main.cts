@@ -1,12 +1,12 @@
 // A CMS host that mounts koa-query-modifiers beside its own routers, under its own prefix, with the
 // admin UI on its own path and an async tenant restriction keyed by model (docs/installing.md).
-// It listens on an ephemeral port, prints {"port": N} and stops on SIGTERM.
-import http from 'node:http';
+// It is served by serve-host.cts.
 import Koa from 'koa';
 import Router from '@koa/router';
 import { queryModifiers } from 'koa-query-modifiers';
 import { openDatabase } from './database.cjs';
 import { Article, Author, Tag } from './models.cjs';
+import { serveHost, type Host } from './serve-host.cjs';
 
 /** The host's tenant lookup: asynchronous, as a database or cache lookup is. */
 async function tenantOf(ctx: Koa.Context): Promise<number> {
@@ -14,7 +14,7 @@ async function tenantOf(ctx: Koa.Context): Promise<number> {
   return ctx.get('X-Tenant') === 'globex' ? 2 : 1;
 }
 
-async function main() {
+async function main(): Promise<Host> {
   const knex = await openDatabase();
   const router = await queryModifiers({
     knex,
@@ -45,23 +45,7 @@ async function main() {
   app.use(router.routes()).use(router.allowedMethods());
   app.use(after.routes()).use(after.allowedMethods());
 
-  const server = http.createServer(app.callback());
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => {
-      knex.destroy().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  });
+  return { app, knex };
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`host failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+serveHost(main);

@@ -1,12 +1,12 @@
 // A host that mounts koa-query-modifiers with its cursor secret from CURSOR_SECRET (several,
 // comma-separated, while rotating: the first seals), as docs/configuration.md ("Cursor secret")
 // describes. The plugin's warnings are kept and served at /host/warnings for the test to read. It
-// listens on an ephemeral port, prints {"port": N} and stops on SIGTERM.
-import http from 'node:http';
+// is served by serve-host.cts.
 import Koa from 'koa';
 import { queryModifiers } from 'koa-query-modifiers';
 import { openDatabase } from './database.cjs';
 import { Account, Member } from './models.cjs';
+import { serveHost, type Host } from './serve-host.cjs';
 
 const warnings: string[] = [];
 
@@ -17,7 +17,7 @@ function cursorSecret(): string | string[] | undefined {
   return secrets.length === 1 ? value : secrets;
 }
 
-async function main() {
+async function main(): Promise<Host> {
   const knex = await openDatabase();
   const secret = cursorSecret();
   const router = await queryModifiers({
@@ -37,23 +37,7 @@ async function main() {
   });
   app.use(router.routes()).use(router.allowedMethods());
 
-  const server = http.createServer(app.callback());
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => {
-      knex.destroy().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  });
+  return { app, knex };
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`host failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+serveHost(main);

@@ -4,17 +4,17 @@
 // `/timed` without hooks, with Server-Timing. `POST /host/grow` adds members to the other tenant;
 // `GET /host/statements` says how many statements ran since it was last asked.
 // HOOKS_HOST_MODE=public-without-vary starts `/shared` without `vary`, which must fail.
-// It listens on an ephemeral port, prints {"port": N} and stops on SIGTERM.
-import http from 'node:http';
+// It is served by serve-host.cts.
 import Koa from 'koa';
 import { queryModifiers, type ModelQuery } from 'koa-query-modifiers';
 import { growOtherTenant, openDatabase } from './database.cjs';
 import { Member, Role, Tenant } from './models.cjs';
+import { serveHost, type Host } from './serve-host.cjs';
 
 /** The tenants whose slug the request names: a lookup the planner cannot size in advance. */
 const tenantOf = (ctx: Koa.Context) => Tenant.query().select('tenants.id').where('tenants.slug', ctx.get('X-Tenant'));
 
-async function main() {
+async function main(): Promise<Host> {
   const knex = await openDatabase();
   const collections = { roles: Role, members: Member };
   const api = await queryModifiers({
@@ -58,23 +58,7 @@ async function main() {
   });
   for (const router of [api, shared, timed]) app.use(router.routes()).use(router.allowedMethods());
 
-  const server = http.createServer(app.callback());
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => {
-      knex.destroy().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  });
+  return { app, knex };
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`host failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+serveHost(main);

@@ -1,13 +1,12 @@
 // A host Koa application on the oldest objection, knex and koa the package supports, mounting
-// koa-query-modifiers as docs/installing.md shows. It listens on an ephemeral port, prints
-// {"port": N} and stops on SIGTERM.
-import http from 'node:http';
+// koa-query-modifiers as docs/installing.md shows. It is served by serve-host.cts.
 import Koa from 'koa';
 import { queryModifiers } from 'koa-query-modifiers';
 import { openDatabase } from './database.cjs';
 import { Article, Author } from './models.cjs';
+import { serveHost, type Host } from './serve-host.cjs';
 
-async function main() {
+async function main(): Promise<Host> {
   const knex = await openDatabase();
   const router = await queryModifiers({
     knex,
@@ -20,23 +19,7 @@ async function main() {
   const app = new Koa();
   app.use(router.routes()).use(router.allowedMethods());
 
-  const server = http.createServer(app.callback());
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => {
-      knex.destroy().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  });
+  return { app, knex };
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`host failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+serveHost(main);

@@ -1,13 +1,13 @@
 // A host Koa application that mounts koa-query-modifiers following only docs/installing.md and the
-// package's plugin.json. It listens on an ephemeral port, prints {"port": N} and stops on SIGTERM.
-import http from 'node:http';
+// package's plugin.json. It is served by serve-host.cts.
 import Koa from 'koa';
 import manifest from 'koa-query-modifiers/plugin.json';
 import { queryModifiers, QueryError } from 'koa-query-modifiers';
 import { openDatabase } from './database.cjs';
 import { Article, Author, Note } from './models.cjs';
+import { serveHost, type Host } from './serve-host.cjs';
 
-async function main() {
+async function main(): Promise<Host> {
   const knex = await openDatabase();
   // Settings an administrator stored for this plugin (validated by the host against manifest.optionsSchema).
   const settings = { prefix: manifest.routes.prefix, pagination: { defaultPageSize: 2, maxPageSize: 3 }, maxRows: 4 };
@@ -38,23 +38,7 @@ async function main() {
   });
   app.use(router.routes()).use(router.allowedMethods());
 
-  const server = http.createServer(app.callback());
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => {
-      knex.destroy().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  });
+  return { app, knex };
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`host failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+serveHost(main);
