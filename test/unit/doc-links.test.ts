@@ -91,12 +91,9 @@ const STILL_CITING_RULE_NUMBERS: readonly string[] = [
   'plugin/respond/simple-envelope.ts',
   'plugin/respond/values.ts',
   'test/reliability/arbitraries.ts',
-  'test/reliability/cursor-walk.ts',
   'test/reliability/reference.ts',
-  'test/support/cursor-walk.ts',
   'test/support/envelope-keys.ts',
   'test/support/fixture.ts',
-  'test/support/problems.ts',
   'test/support/typed-fixture.ts',
 ];
 
