@@ -12,7 +12,7 @@ async function writeArray(items: readonly unknown[], slices: Slices, chunks: str
   let text = '[';
   for (let i = 0; i < items.length; i++) {
     // JSON.stringify writes `null` for an array item it cannot write (undefined, a function).
-    text += `${i === 0 ? '' : ','}${JSON.stringify(items[i]) ?? 'null'}`;
+    text += `${i === 0 ? '' : ','}${(JSON.stringify(items[i]) as string | undefined) ?? 'null'}`;
     if (slices.due()) {
       chunks.push(text);
       text = '';
@@ -35,7 +35,7 @@ export async function serializeInSlices(body: Body, slices: Slices): Promise<str
   let text = '{';
   let first = true;
   for (const [key, value] of Object.entries(body)) {
-    const json = key === 'data' ? '' : JSON.stringify(value);
+    const json = key === 'data' ? '' : (JSON.stringify(value) as string | undefined);
     // JSON.stringify leaves out a key whose value it cannot write.
     if (json === undefined) continue;
     text += `${first ? '' : ','}${JSON.stringify(key)}:${json}`;
