@@ -2,8 +2,8 @@
 // milliseconds, and between two slices the event loop runs timers, I/O and other requests
 // (docs/reliability.md, Event-loop time). A response whose work fits in one slice never waits.
 
-/** How long one slice may run before it gives way; two slices and a record stay within 10 ms. */
-export const SLICE_MS = 4;
+/** How long one slice may run before it gives way: two slices and a record stay well within 10 ms. */
+export const SLICE_MS = 2;
 
 /** The responses waiting for their next slice, first come first served. */
 const waiting: (() => void)[] = [];
