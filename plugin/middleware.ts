@@ -55,7 +55,7 @@ const sha1: (text: string) => string =
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
 /** Sets the headers of a 200 JSON answer and its weak ETag; answers 304 when the client's If-None-Match already names it. */
-function sendJson(ctx: Context, text: string, etag: string, caching: Caching): void {
+function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching): void {
   ctx.status = 200;
   ctx.set('Cache-Control', caching.cacheControl);
   for (const header of caching.vary) ctx.vary(header);
@@ -90,12 +90,16 @@ async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonReco
     sendJson(ctx, text, sha1(text), caching);
     return;
   }
+  // A long body is kept as bytes outside the JavaScript heap while it waits to be sent.
   const hash = crypto.createHash('sha1');
+  const bytes: Buffer[] = [];
   for (const chunk of chunks) {
-    hash.update(chunk);
+    const part = Buffer.from(chunk);
+    hash.update(part);
+    bytes.push(part);
     if (slices.due()) await slices.next();
   }
-  sendJson(ctx, chunks.join(''), hash.digest('base64url'), caching);
+  sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
 }
 
 async function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): Promise<void> {
