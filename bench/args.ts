@@ -48,6 +48,12 @@ export interface BenchOptions {
   readonly replica: boolean;
   /** A third server, Koa + Objection + objection-find (installed into bench/.peer), on the shapes it can express. */
   readonly peer: boolean;
+  /** What one client's requests cost the others (bench/governance.ts); its default scale is 5,000 and duration 10 s. */
+  readonly governance: boolean;
+  /** With --governance: how many oversized requests run at once. */
+  readonly oversized: number;
+  /** With --governance: the length of a long post title, in KB. */
+  readonly titleKb: number;
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
@@ -87,6 +93,10 @@ const usage = `usage: npm run bench -- [options]
                          pg_basebackup): throughput ratio and CPU per request of the app, the primary and the replica
   --peer                 also load a Koa + Objection + objection-find server (installed into bench/.peer on first
                          use) on the shapes it can express (1, 3, 6, 17, 18): plugin / peer beside plugin / floor
+  --governance           a cheap request's p50/p99 alone, beside heavy-lane requests and beside the largest expansions,
+                         and peak RSS under N oversized requests, against their targets (default --scale 5000, --duration 10)
+  --oversized N          with --governance: oversized requests at once (default 4)
+  --title-kb K           with --governance: the long post titles' length in KB (default 20)
   --regenerate           rebuild the data set even if the database already holds this scale
   --write-docs / --no-write-docs   update docs/images/bench.svg and the tables in docs/benchmarks.md
                          (default: on for a default run and for --compare-scales)`;
@@ -105,9 +115,9 @@ function intList(flag: string, text: string | undefined): number[] {
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
-  let scale = 100_000;
+  let scale: number | undefined;
   let postsPerUser = DEFAULT_POSTS_PER_USER;
-  let duration = 5;
+  let duration: number | undefined;
   let rounds = 3;
   let connections = 16;
   let shapes: number[] | undefined;
@@ -127,6 +137,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let totalsCache: number | undefined;
   let replica = false;
   let peer = false;
+  let governance = false;
+  let oversized = 4;
+  let titleKb = 20;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -186,6 +199,15 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--peer':
         peer = true;
         break;
+      case '--governance':
+        governance = true;
+        break;
+      case '--oversized':
+        oversized = positiveInt(flag, value());
+        break;
+      case '--title-kb':
+        titleKb = positiveInt(flag, value());
+        break;
       case '--plan-cache': {
         const text = value();
         if (text === undefined || !/^\d+$/.test(text))
@@ -215,9 +237,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   for (const s of chosen)
     if (!SHAPES.some((shape) => shape.id === s)) throw new Error(`--shapes: there are shapes 1 to ${SHAPES.length}, got ${s}`);
   return {
-    scale,
+    scale: scale ?? (governance ? 5_000 : 100_000),
     postsPerUser,
-    duration,
+    duration: duration ?? (governance ? 10 : 5),
     rounds,
     connections,
     shapes: chosen,
@@ -235,11 +257,15 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     modelJson,
     replica,
     peer,
+    governance,
+    oversized,
+    titleKb,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.
     writeDocs:
       writeDocs ??
       (compareScales !== undefined ||
-        (scale === 100_000 &&
+        ((scale ?? 100_000) === 100_000 &&
+          !governance &&
           postsPerUser === DEFAULT_POSTS_PER_USER &&
           !cpuProf &&
           !bare &&

@@ -243,7 +243,13 @@ const EXTRA_INDEXES = [
   'CREATE INDEX posts_user_id_created_at ON posts (user_id, created_at DESC)',
 ];
 
-async function generate(url: string, scale: number, postsPerUser: number, log: (line: string) => void): Promise<void> {
+async function generate(
+  url: string,
+  scale: number,
+  postsPerUser: number,
+  log: (line: string) => void,
+  extra: readonly string[],
+): Promise<void> {
   const knex = Knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     await createSchema(knex);
@@ -254,7 +260,7 @@ async function generate(url: string, scale: number, postsPerUser: number, log: (
     // The data is consistent by construction: skip the per-row foreign-key triggers while loading.
     await client.query('SET session_replication_role = replica');
     await client.query("SET maintenance_work_mem = '512MB'");
-    for (const statement of generationStatements(scale, postsPerUser)) {
+    for (const statement of [...generationStatements(scale, postsPerUser), ...extra]) {
       const started = Date.now();
       await client.query(statement);
       log(`  ${statement.trim().split(/\s+/).slice(0, 3).join(' ')} … ${Date.now() - started} ms`);
@@ -271,9 +277,18 @@ async function generate(url: string, scale: number, postsPerUser: number, log: (
   });
 }
 
+/** A data set that differs from the regular one (the governance run's long texts): its own database. */
+export interface DataVariant {
+  /** Ends the database's name, e.g. `gov20k`; a changed variant needs a changed suffix. */
+  readonly suffix: string;
+  /** Run after the regular data is loaded, before the indexes and VACUUM. */
+  readonly statements: readonly string[];
+}
+
 /**
- * Creates `kqm_bench_<scale>` (`kqm_bench_<scale>_ppu<n>` for another number of posts per user) with
- * its data unless it already holds this scale at this data version.
+ * Creates `kqm_bench_<scale>` (`kqm_bench_<scale>_ppu<n>` for another number of posts per user,
+ * `kqm_bench_<scale>_<suffix>` for a variant) with its data unless it already holds this scale at
+ * this data version.
  */
 export async function prepareDatabase(
   adminUrl: string,
@@ -281,8 +296,10 @@ export async function prepareDatabase(
   regenerate: boolean,
   log: (line: string) => void,
   postsPerUser = DEFAULT_POSTS_PER_USER,
+  variant?: DataVariant,
 ): Promise<PreparedDatabase> {
-  const name = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
+  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
+  const name = variant === undefined ? regular : `${regular}_${variant.suffix}`;
   const url = databaseUrlFor(adminUrl, name);
   const existing = await withClient(adminUrl, async (client) => {
     const result = await client.query<{ comment: string | null }>(
@@ -300,7 +317,7 @@ export async function prepareDatabase(
       if (existing !== undefined) await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await client.query(`CREATE DATABASE ${name}`);
     });
-    await generate(url, scale, postsPerUser, log);
+    await generate(url, scale, postsPerUser, log, variant?.statements ?? []);
     generatedMs = Date.now() - started;
     await withClient(adminUrl, (client) =>
       client.query(`COMMENT ON DATABASE ${name} IS '${marker(scale, postsPerUser, generatedMs as number)}'`),

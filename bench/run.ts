@@ -1,5 +1,6 @@
 // `npm run bench`: the plugin (production demo app) against a hand-written Koa + pg floor on a generated
-// PostgreSQL data set. Modes: the A/B comparison (default), `--compare-scales`, `--cpu-prof`, `--soak`.
+// PostgreSQL data set. Modes: the A/B comparison (default), `--compare-scales`, `--cpu-prof`, `--soak`,
+// `--governance`.
 // See docs/benchmarks.md for what is measured and how to read it.
 
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { parseArgs, variantSuffix, type BenchOptions } from './args';
 import { cursorComparison } from './cursor-summary';
 import { resolveCursorShapes } from './cursor-shapes';
 import { prepareDatabase, type PreparedDatabase } from './data';
+import { governanceMode, governanceTable } from './governance';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
 import { formatSummary, summariseProfile, type ProfileSummary } from './profile-summary';
@@ -513,6 +515,17 @@ async function main(): Promise<void> {
     return;
   }
   if (options.soak > 0) return soakMode(options);
+  if (options.governance) {
+    const result = await governanceMode(options, pluginScript, log);
+    writeJson('governance.json', { date: new Date().toISOString(), command: commandLine(), duration: options.duration, ...result });
+    log('');
+    log(governanceTable(result));
+    log(
+      `load average (1, 5, 15 min) at start ${result.loadAverage.start.map((n) => n.toFixed(2)).join(' ')}, at end ${result.loadAverage.end.map((n) => n.toFixed(2)).join(' ')}`,
+    );
+    log('wrote bench/results/governance.json');
+    return;
+  }
   if (options.replica) {
     const result = await replicaMode(options, pluginScript, log);
     const table = replicaTable(result.shapes);

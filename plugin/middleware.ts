@@ -11,6 +11,7 @@ import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
+import { serializeInSlices, Slices, type JsonRecord } from './respond';
 import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 
@@ -53,17 +54,13 @@ const sha1: (text: string) => string =
     ? (text) => crypto.hash('sha1', text, 'base64url')
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
-/**
- * Sends a JSON body with status 200, a weak ETag, the given Cache-Control and Vary headers; answers
- * 304 when the client's If-None-Match already names this body.
- */
-export function renderJson(ctx: Context, body: unknown, caching: Caching): void {
-  const text = JSON.stringify(body);
+/** Sets the headers of a 200 JSON answer and its weak ETag; answers 304 when the client's If-None-Match already names it. */
+function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching): void {
   ctx.status = 200;
   ctx.set('Cache-Control', caching.cacheControl);
   for (const header of caching.vary) ctx.vary(header);
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.etag = `W/"${sha1(text)}"`;
+  ctx.etag = `W/"${etag}"`;
   if (ctx.fresh) {
     ctx.status = 304;
     return;
@@ -72,10 +69,43 @@ export function renderJson(ctx: Context, body: unknown, caching: Caching): void 
   ctx.type = 'application/json; charset=utf-8';
 }
 
-function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): void {
+/**
+ * Sends a JSON body with status 200, a weak ETag, the given Cache-Control and Vary headers; answers
+ * 304 when the client's If-None-Match already names this body.
+ */
+export function renderJson(ctx: Context, body: unknown, caching: Caching): void {
+  const text = JSON.stringify(body);
+  sendJson(ctx, text, sha1(text), caching);
+}
+
+/**
+ * `renderJson` for the records of a collection, written and hashed in slices that give way to other
+ * requests (docs/reliability.md, What is bounded); the same bytes and ETag.
+ */
+async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonRecord[] }, caching: Caching): Promise<void> {
+  const slices = new Slices();
+  const chunks = await serializeInSlices(body, slices);
+  if (slices.yielded === 0) {
+    const text = chunks.join('');
+    sendJson(ctx, text, sha1(text), caching);
+    return;
+  }
+  // A long body is kept as bytes outside the JavaScript heap while it waits to be sent.
+  const hash = crypto.createHash('sha1');
+  const bytes: Buffer[] = [];
+  for (const chunk of chunks) {
+    const part = Buffer.from(chunk);
+    hash.update(part);
+    bytes.push(part);
+    if (slices.due()) await slices.next();
+  }
+  sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
+}
+
+async function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): Promise<void> {
   const serializing = performance.now();
   if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
-  renderJson(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
+  await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
   const { parse, query, serialize, statements } = outcome.metrics;
   report(ctx).statements = statements;
   if (!options.serverTiming) return;
@@ -277,6 +307,6 @@ export function collectionRoute(collection: CollectionCatalog, options: Resolved
   return guarded(options, async (ctx) => {
     report(ctx).collection = collection.name;
     await authorize(ctx, options, collection.name);
-    renderOutcome(ctx, options, collection.name, await answer(ctx, options, collection, caches, replicas));
+    await renderOutcome(ctx, options, collection.name, await answer(ctx, options, collection, caches, replicas));
   });
 }

@@ -13,7 +13,8 @@ import {
   buildCursorEnvelope,
   buildEnvelope,
   buildSimpleEnvelope,
-  shapeRecords,
+  shapeRecordsInSlices,
+  Slices,
   type CursorEnvelope,
   type Envelope,
   type JsonRecord,
@@ -88,6 +89,8 @@ export async function runPipeline(
   const parsed = performance.now();
   const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
+  // Shaping gives way to other requests every few milliseconds (docs/reliability.md, What is bounded).
+  const shape = (shown: typeof rows) => shapeRecordsInSlices(shown, root, expansions, new Slices());
   let statements = ran;
   const metrics = (queried: number, serialized: number): PipelineMetrics => ({
     parse: parsed - started,
@@ -98,7 +101,7 @@ export async function runPipeline(
   if (paging.kind === 'rows') {
     const queried = performance.now();
     const truncated = paging.truncatable && rows.length > paging.limit;
-    const records = shapeRecords(truncated ? rows.slice(0, paging.limit) : rows, root, expansions);
+    const records = await shape(truncated ? rows.slice(0, paging.limit) : rows);
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
@@ -108,7 +111,7 @@ export async function runPipeline(
     const seal = (token: CursorToken): string => options.cursorSeal.seal(collection.name, token);
     const page = cursorPage(paging, compiled.cursor, rows, behind.found, seal);
     const queried = performance.now();
-    const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
+    const envelope = buildCursorEnvelope(await shape(page.rows), {
       pageSize: paging.pageSize,
       path: request.path,
       nextCursor: page.nextCursor,
@@ -123,7 +126,7 @@ export async function runPipeline(
     // One row was read past the page: it only tells that a next page exists (decisions.md 44).
     const shown = rows.slice(0, paging.pageSize);
     const queried = performance.now();
-    const envelope = buildSimpleEnvelope(shapeRecords(shown, root, expansions), {
+    const envelope = buildSimpleEnvelope(await shape(shown), {
       page: paging.page,
       pageSize: paging.pageSize,
       hasMore: rows.length > paging.pageSize,
@@ -145,7 +148,7 @@ export async function runPipeline(
   );
   statements += found.statements;
   const queried = performance.now();
-  const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {
+  const envelope = buildEnvelope(await shape(rows), {
     page: paging.page,
     pageSize: paging.pageSize,
     total: found.total,

@@ -1,4 +1,6 @@
 export { buildEnvelope, pageWindow, type Envelope, type PageLink, type PageRequest } from './envelope';
-export { shapeRecords, type JsonRecord, type JsonValue, type ShapedExpansion, type ShapedScope } from './records';
+export { shapeRecords, shapeRecordsInSlices, type JsonRecord, type JsonValue, type ShapedExpansion, type ShapedScope } from './records';
 export { buildSimpleEnvelope, type SimpleEnvelope, type SimplePageRequest } from './simple-envelope';
 export { buildCursorEnvelope, type CursorEnvelope, type CursorPageRequest } from './cursor-envelope';
+export { serializeInSlices } from './serialize';
+export { Slices } from './slices';

@@ -3,6 +3,7 @@
 // A model that builds its own JSON ($formatJson, virtual attributes) builds each record (34).
 
 import { modelJson as throughModel, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
+import type { Slices } from './slices';
 import { formatValue, sentAsRead, type JsonValue } from './values';
 
 export type { JsonValue } from './values';
@@ -120,4 +121,24 @@ export function shapeRecords(rows: readonly Row[], scope: ShapedScope, expansion
   if (rowsAreRecords(scope, expansions)) return rows as JsonRecord[];
   const shaper = scopeShaper(scope, expansions);
   return rows.map((row) => shapeOne(row, shaper));
+}
+
+/**
+ * `shapeRecords`, giving way to other requests whenever a slice has run its time (between two root
+ * records, each with its expansions); the same records.
+ */
+export async function shapeRecordsInSlices(
+  rows: readonly Row[],
+  scope: ShapedScope,
+  expansions: readonly ShapedExpansion[],
+  slices: Slices,
+): Promise<JsonRecord[]> {
+  if (rowsAreRecords(scope, expansions)) return rows as JsonRecord[];
+  const shaper = scopeShaper(scope, expansions);
+  const records: JsonRecord[] = new Array<JsonRecord>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    records[i] = shapeOne(rows[i] as Row, shaper);
+    if (slices.due()) await slices.next();
+  }
+  return records;
 }

@@ -86,4 +86,19 @@ describe('benchmark smoke (every shape, 1,000 users, one short round)', function
       }
     }
   });
+
+  it('runs the governance measurements and reports every target', async function () {
+    const { code, output } = await runBench(['--governance', '--scale', '1000', '--duration', '1', '--oversized', '1', '--title-kb', '1'], {
+      BENCH_RESULTS_DIR: resultsDir,
+      DATABASE_URL: databaseUrl,
+    });
+    expect(code, output.slice(-3000)).to.equal(0);
+    const result = JSON.parse(readFileSync(join(resultsDir, 'governance.json'), 'utf8')) as {
+      runs: { load: string; cheap: { requests: number; non2xx: number } }[];
+      targets: { name: string; holds: boolean }[];
+    };
+    expect(result.runs.map((run) => run.load)).to.deep.equal(['alone', 'beside heavy-lane requests', 'beside the largest expansions']);
+    for (const run of result.runs) expect(run.cheap.requests, run.load).to.be.greaterThan(0);
+    expect(result.targets).to.have.length(4);
+  });
 });

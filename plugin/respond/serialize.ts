@@ -1,0 +1,51 @@
+// Writes a response body as JSON text in slices: the records of its one large array one after
+// another, giving way to other requests between slices (./slices.ts). The text is exactly what
+// `JSON.stringify` of the whole body writes.
+
+import type { Slices } from './slices';
+
+/** A body: a bare array of records, or an envelope whose `data` holds them. */
+type Body = readonly unknown[] | { readonly data: readonly unknown[] };
+
+/** `[r1,r2,...]`, one record at a time, in chunks of whole records, each slice's records one chunk. */
+async function writeArray(items: readonly unknown[], slices: Slices, chunks: string[]): Promise<void> {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) {
+    // JSON.stringify writes `null` for an array item it cannot write (undefined, a function).
+    text += `${i === 0 ? '' : ','}${(JSON.stringify(items[i]) as string | undefined) ?? 'null'}`;
+    if (slices.due()) {
+      chunks.push(text);
+      text = '';
+      await slices.next();
+    }
+  }
+  chunks.push(`${text}]`);
+}
+
+/**
+ * The JSON text of `body` as chunks to be joined, e.g. `{"current_page":1,"data":[{"id":1}],...}`
+ * -> `['{"current_page":1,"data":', '[{"id":1}]', ',"first_page_url":...}']`.
+ */
+export async function serializeInSlices(body: Body, slices: Slices): Promise<string[]> {
+  const chunks: string[] = [];
+  if (Array.isArray(body)) {
+    await writeArray(body, slices, chunks);
+    return chunks;
+  }
+  let text = '{';
+  let first = true;
+  for (const [key, value] of Object.entries(body)) {
+    const json = key === 'data' ? '' : (JSON.stringify(value) as string | undefined);
+    // JSON.stringify leaves out a key whose value it cannot write.
+    if (json === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${json}`;
+    first = false;
+    if (key === 'data') {
+      chunks.push(text);
+      text = '';
+      await writeArray(value as readonly unknown[], slices, chunks);
+    }
+  }
+  chunks.push(`${text}}`);
+  return chunks;
+}
