@@ -1,4 +1,4 @@
-// The stable problem codes a client can receive, with their HTTP status and title (decisions.md 29).
+// The stable problem codes a client can receive, with their HTTP status and title (docs/errors.md, "Codes").
 // One table, so status and wording never drift between stages.
 
 export const problemCodes = {

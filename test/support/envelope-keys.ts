@@ -1,6 +1,6 @@
 // The envelopes' keys in the order clients see them, written once for every suite: Laravel's length
-// aware paginator (decision 27), with `total_is_estimate` last for `total=estimated`, its simple
-// paginator (`total=none`, decision 44) and its cursor paginator (decision 43). Written out here, not
+// aware paginator, with `total_is_estimate` last for `total=estimated`, its simple paginator
+// (`total=none`) and its cursor paginator (docs/query-language.md, "The envelope"). Written out here, not
 // read from the plugin, so a change of order in the plugin fails the suites.
 
 export const ENVELOPE_KEYS: readonly string[] = [

@@ -4,7 +4,7 @@
 import { Knex } from 'knex';
 import { Model, RelationMappings } from 'objection';
 
-/** Column order of `users` on purpose differs from the projectable list's order (decisions 19). */
+/** Column order of `users` on purpose differs from the projectable list's order (docs/query-language.md, "fields and fields!"). */
 const schema: readonly string[] = [
   `create table users (
      id serial primary key,
@@ -411,7 +411,7 @@ export class Post extends Model {
   }
 }
 
-/** Not a collection: reached only by expanding `posts.comments` (decisions 40). */
+/** Not a collection: reached only by expanding `posts.comments` (docs/query-language.md, "Nested expansion"). */
 export class Comment extends Model {
   static override tableName = 'comments';
 

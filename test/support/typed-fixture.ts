@@ -1,4 +1,4 @@
-// Tables with the column types of decisions.md 35 for the HTTP suites of column-types and
+// Tables with the column types of docs/query-language.md, "Enums, arrays and JSON", for the HTTP suites of column-types and
 // column-edges: `tasks` (an enum, arrays, jsonb; the example table of docs/query-language.md) and
 // `gadgets` (json, point, real, an enum outside the search path, arrays of timestamps, bigints,
 // numerics, enums and a domain).
