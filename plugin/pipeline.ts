@@ -8,6 +8,7 @@ import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor, lookBehind } from './cursor-page';
+import { weighRequest, type HeavyLane, type LaneTicket } from './lane';
 import { findTotal, plannerEstimatesFor } from './page-total';
 import {
   buildCursorEnvelope,
@@ -31,6 +32,8 @@ export interface PipelineRequest {
   readonly scopeHook: ScopeHook | undefined;
   /** The server every statement of this request goes to (a replica); default `options.knex`. */
   readonly knex?: Knex;
+  /** This request's hold on the heavy-request lane, shared by its attempts on replicas; none: no lane. */
+  readonly lane?: LaneTicket;
 }
 
 /**
@@ -41,6 +44,8 @@ export interface PipelineCaches {
   readonly plans?: LruMap<string, PreparedQuery>;
   readonly estimates?: TotalsCache;
   readonly totals?: TotalsCache;
+  /** The heavy-request lane of the mount (docs/scaling.md); none: every request is let through. */
+  readonly lane?: HeavyLane;
 }
 
 /** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */
@@ -83,8 +88,15 @@ export async function runPipeline(
       options.maxQueryLength,
     );
   }
-  const { compiled, pageAt, cursorAt } = prepareQuery(collection, options, request.queryString, caches.plans);
-  const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
+  const prepared = prepareQuery(collection, options, request.queryString, caches.plans);
+  const { compiled, pageAt, cursorAt } = prepared;
+  const knex = request.knex ?? options.knex;
+  const planned = await planQueries(compiled, knex, request.scopeHook);
+  if (request.lane !== undefined) {
+    const { queryString } = request;
+    const weighed = await weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
+    if (weighed.heavy) await request.lane.enter();
+  }
   const parsed = performance.now();
   const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
