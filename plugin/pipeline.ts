@@ -92,15 +92,17 @@ export async function runPipeline(
   const { compiled, pageAt, cursorAt } = prepared;
   const knex = request.knex ?? options.knex;
   const planned = await planQueries(compiled, knex, request.scopeHook);
+  let weighing = 0;
   if (request.lane !== undefined) {
     const { queryString } = request;
     const weighed = await weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
+    weighing = weighed.statements;
     if (weighed.heavy) await request.lane.enter();
   }
   const parsed = performance.now();
   const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
-  let statements = ran;
+  let statements = ran + weighing;
   const metrics = (queried: number, serialized: number): PipelineMetrics => ({
     parse: parsed - started,
     query: queried - parsed,

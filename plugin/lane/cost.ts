@@ -22,10 +22,15 @@ export function planCost(rows: readonly Row[]): number {
   return top;
 }
 
-/** The kept cost, or the planner asked now; requests arriving meanwhile wait for that one EXPLAIN. */
-function costOf(slot: CostSlot, explain: Runnable): number | Promise<number> {
+/**
+ * The kept cost, or the planner asked now; requests arriving meanwhile wait for that one EXPLAIN.
+ * `asked` is called when this request is the one that sends it.
+ */
+function costOf(slot: CostSlot, explain: Runnable, asked: () => void): number | Promise<number> {
   if (slot.value !== undefined) return slot.value;
-  slot.asking ??= explain.rows().then(
+  if (slot.asking !== undefined) return slot.asking;
+  asked();
+  slot.asking = explain.rows().then(
     (rows) => (slot.value = planCost(rows)),
     (error: unknown) => {
       // Not kept: the next request asks again (the database may have been down a moment).
@@ -44,7 +49,13 @@ const UNWEIGHED = /^(page|per-page|limit|offset|cursor|total|fields|\w+_fields)$
  * `sort[author.name]&count[comments]&sort[comments_count]=desc`: each clause left out in turn and the
  * rest planned (on the plan's text, without hooks). Undefined when no clause can be left out alone.
  */
-async function costliestClause(collection: CollectionCatalog, options: ResolvedOptions, queryString: string, knex: Knex, total: number) {
+async function costliestClause(
+  collection: CollectionCatalog,
+  options: ResolvedOptions,
+  queryString: string,
+  knex: Knex,
+  total: number,
+): Promise<string | undefined> {
   const segments = querySegments(queryString);
   let best: { parameter: string; drop: number } | undefined;
   for (const [i, segment] of segments.entries()) {
@@ -70,6 +81,8 @@ export interface Weighed {
   readonly heavy: boolean;
   /** The planner's cost when it was asked (undefined when nothing needed it). */
   readonly cost: number | undefined;
+  /** Statements this request sent to find it: 1 for the EXPLAIN of a query seen for the first time, else 0. */
+  readonly statements: number;
 }
 
 /**
@@ -85,11 +98,15 @@ export async function weighRequest(
 ): Promise<Weighed> {
   const slot = prepared.cost;
   const asks = request.kept && (options.maxCost !== undefined || (!slot.heavySort && Number.isFinite(options.heavyCost)));
-  if (!asks) return { heavy: slot.heavySort, cost: undefined };
-  const cost = slot.value ?? (await costOf(slot, planned.explainRows));
+  if (!asks) return { heavy: slot.heavySort, cost: undefined, statements: 0 };
+  let statements = 0;
+  const cost = slot.value ?? (await costOf(slot, planned.explainRows, () => (statements = 1)));
   if (options.maxCost !== undefined && cost > options.maxCost) {
     const { collection } = prepared.compiled;
-    slot.costliest ??= costliestClause(collection, options, request.queryString, request.knex, cost);
+    slot.costliest ??= costliestClause(collection, options, request.queryString, request.knex, cost).catch((error: unknown) => {
+      slot.costliest = undefined;
+      throw error;
+    });
     const parameter = await slot.costliest;
     raise(
       'LIMIT_EXCEEDED',
@@ -99,5 +116,5 @@ export async function weighRequest(
       options.maxCost,
     );
   }
-  return { heavy: slot.heavySort || cost > options.heavyCost, cost };
+  return { heavy: slot.heavySort || cost > options.heavyCost, cost, statements };
 }
