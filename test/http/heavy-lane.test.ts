@@ -104,11 +104,11 @@ describe('the heavy-request lane', function () {
   describe('limits.maxCost', function () {
     it('is LIMIT_EXCEEDED naming the costliest clause, with the limit', async function () {
       const app = await start({ limits: { maxCost: 1 } });
-      const sorted = '/api/posts?fields=id&sort[author.name]&filter[title]=like:%25a%25&per-page=5';
+      const sorted = '/api/posts?fields=id&filter[title]=like:%25a%25&sort[author.name]&per-page=5';
       expectProblem(await supertest(app.origin).get(sorted), { code: 'LIMIT_EXCEEDED', parameter: 'sort[author.name]', allowed: 1 });
       // Asked again, the same answer (kept with the compiled query).
       expectProblem(await supertest(app.origin).get(sorted), { code: 'LIMIT_EXCEEDED', parameter: 'sort[author.name]', allowed: 1 });
-      const related = '/api/users?fields=id&filter[posts.status]=published&sort[name]&per-page=5';
+      const related = '/api/users?fields=id&sort[name]&filter[posts.status]=published&per-page=5';
       expectProblem(await supertest(app.origin).get(related), { code: 'LIMIT_EXCEEDED', parameter: 'filter[posts.status]', allowed: 1 });
     });
 
@@ -133,7 +133,10 @@ describe('the heavy-request lane', function () {
         await gate;
       };
       const app = await start({ scope, limits: { heavyConcurrency: 1, heavyQueueMs: 100 } });
-      const slow = supertest(app.origin).get(`${SORT_BY_COUNT}&expand[roles]`).set('x-hold', '1').then((res) => res);
+      const slow = supertest(app.origin)
+        .get(`${SORT_BY_COUNT}&expand[roles]`)
+        .set('x-hold', '1')
+        .then((res) => res);
       await held;
       const waited = await supertest(app.origin).get(SORT_BY_COUNT);
       expect(waited.status, waited.text.slice(0, 300)).to.equal(503);

@@ -19,7 +19,6 @@ class OddName extends Model {
   static override tableName = 'odd_names';
 }
 
-
 /** The lane's EXPLAIN of a query seen first (docs/configuration.md, heavy requests) is off: these tests count a total's statements. */
 const COUNTED = { limits: { heavyCost: Number.POSITIVE_INFINITY } };
 // `\\?` keeps knex from reading the `?` of these statements as placeholders.

@@ -26,7 +26,13 @@ describe('heavy lane', function () {
     const b = lane.ticket();
     const c = lane.ticket();
     const d = lane.ticket();
-    for (const [name, ticket] of [['a', a], ['b', b], ['c', c], ['d', d]] as const) void ticket.enter().then(() => order.push(name));
+    for (const [name, ticket] of [
+      ['a', a],
+      ['b', b],
+      ['c', c],
+      ['d', d],
+    ] as const)
+      void ticket.enter().then(() => order.push(name));
     await settle();
     expect(order).to.deep.equal(['a', 'b']);
     expect(lane.load).to.deep.equal({ running: 2, waiting: 2 });
