@@ -6,8 +6,14 @@ import { serverBusy } from '../errors';
 
 interface Waiter {
   readonly admit: () => void;
-  readonly refuse: (error: unknown) => void;
+  readonly refuse: (error: Error) => void;
   timer: NodeJS.Timeout | undefined;
+}
+
+/** Why a wait ended early: the reason the signal was aborted with, when it is an Error. */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error('The request stopped waiting for a turn');
 }
 
 /** `new HeavyLane(2, 2000)`: two heavy requests at once, the third waits up to 2 s for a turn. */
@@ -44,7 +50,7 @@ export class HeavyLane {
       };
       const aborted = (): void => {
         leave();
-        reject(signal?.reason ?? new Error('aborted'));
+        reject(abortReason(signal));
       };
       const waiter: Waiter = {
         admit: () => {
@@ -58,7 +64,7 @@ export class HeavyLane {
         timer: undefined,
       };
       if (signal?.aborted === true) {
-        reject(signal.reason ?? new Error('aborted'));
+        reject(abortReason(signal));
         return;
       }
       this.queue.add(waiter);

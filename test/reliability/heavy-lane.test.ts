@@ -35,7 +35,7 @@ type Outcome = { readonly status: number; readonly code?: unknown; readonly retr
 async function ask(origin: string, path: string): Promise<Outcome> {
   try {
     const res = await supertest(origin).get(path);
-    const retryAfter = res.headers['retry-after'] as string | undefined;
+    const retryAfter: string | undefined = res.headers['retry-after'];
     return res.status === 200
       ? { status: 200 }
       : { status: res.status, code: objectOf(res).code, ...(retryAfter === undefined ? {} : { retryAfter }) };
