@@ -95,7 +95,9 @@ export async function runPipeline(
   let weighing = 0;
   if (request.lane !== undefined) {
     const { queryString } = request;
-    const weighed = await weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
+    // The EXPLAIN binds the request's values as the rows statement does: a cursor's are guarded alike.
+    const asked = weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
+    const weighed = await guardCursor(compiled, asked);
     weighing = weighed.statements;
     if (weighed.heavy) await request.lane.enter();
   }
