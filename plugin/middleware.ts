@@ -265,13 +265,13 @@ async function answer(
 ): Promise<PipelineOutcome> {
   const lane = caches.lane === undefined ? undefined : ticketFor(ctx, caches.lane);
   try {
-    const request = { ...pipelineRequest(ctx, options, collection), ...(lane === undefined ? {} : { lane: lane.ticket }) };
+    const request = { ...pipelineRequest(ctx, options, collection), ...(lane === undefined ? {} : { lane }) };
     return await answerOn(ctx, options, collection, caches, request, replicas);
   } finally {
     // Given back before the answer is serialised: the database is done with it.
     if (lane !== undefined) {
-      report(ctx).lane = lane.ticket.heavy ? 'heavy' : 'cheap';
-      lane.done();
+      report(ctx).lane = lane.heavy ? 'heavy' : 'cheap';
+      lane.release();
     }
   }
 }

@@ -97,7 +97,7 @@ export async function runPipeline(
     const { queryString } = request;
     // The EXPLAIN binds the request's values as the rows statement does: a cursor's are guarded alike.
     const asked = weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
-    const weighed = await guardCursor(compiled, asked);
+    const weighed = asked instanceof Promise ? await guardCursor(compiled, asked) : asked;
     weighing = weighed.statements;
     if (weighed.heavy) await request.lane.enter();
   }

@@ -22,19 +22,13 @@ export function createLane(options: ResolvedOptions): HeavyLane {
   return new HeavyLane(concurrency, options.heavyQueueMs);
 }
 
-/** A ticket whose wait ends when the client closes the connection before the answer is sent. */
-export function ticketFor(ctx: Context, lane: HeavyLane): { readonly ticket: LaneTicket; readonly done: () => void } {
-  const controller = new AbortController();
-  const closed = (): void => {
-    if (!ctx.res.writableEnded) controller.abort(serverBusy(1, 'The client closed the connection before the request had a turn'));
-  };
-  ctx.res.once('close', closed);
-  const ticket = lane.ticket(controller.signal);
-  return {
-    ticket,
-    done: () => {
-      ctx.res.off('close', closed);
-      ticket.release();
-    },
-  };
+/** A ticket whose wait, if it has to wait, ends when the client closes the connection first. */
+export function ticketFor(ctx: Context, lane: HeavyLane): LaneTicket {
+  return lane.ticket((stop) => {
+    const closed = (): void => {
+      if (!ctx.res.writableEnded) stop(serverBusy(1, 'The client closed the connection before the request had a turn'));
+    };
+    ctx.res.once('close', closed);
+    return () => ctx.res.off('close', closed);
+  });
 }

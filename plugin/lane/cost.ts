@@ -79,26 +79,50 @@ async function costliestClause(
 
 export interface Weighed {
   readonly heavy: boolean;
-  /** The planner's cost when it was asked (undefined when nothing needed it). */
-  readonly cost: number | undefined;
   /** Statements this request sent to find it: 1 for the EXPLAIN of a query seen for the first time, else 0. */
   readonly statements: number;
 }
 
+const CHEAP: Weighed = Object.freeze({ heavy: false, statements: 0 });
+const HEAVY: Weighed = Object.freeze({ heavy: true, statements: 0 });
+
+interface WeighedRequest {
+  readonly queryString: string;
+  readonly knex: Knex;
+  /** Whether the plan cache keeps the prepared query (and so its cost). */
+  readonly kept: boolean;
+}
+
 /**
- * Whether this request is heavy; throws LIMIT_EXCEEDED past `limits.maxCost`. Without a plan cache
- * nothing keeps the cost, and asking the planner on every request is what the lane saves: only the
- * sort decides then, and `maxCost` is not checked.
+ * Whether this request is heavy; throws LIMIT_EXCEEDED past `limits.maxCost`. A query whose cost is
+ * kept is answered at once, without a promise. Without a plan cache nothing keeps the cost, and
+ * asking the planner on every request is what the lane saves: only the sort decides then, and
+ * `maxCost` is not checked.
  */
-export async function weighRequest(
+export function weighRequest(
   prepared: PreparedQuery,
   planned: PlannedQueries,
   options: ResolvedOptions,
-  request: { readonly queryString: string; readonly knex: Knex; readonly kept: boolean },
-): Promise<Weighed> {
+  request: WeighedRequest,
+): Weighed | Promise<Weighed> {
   const slot = prepared.cost;
   const asks = request.kept && (options.maxCost !== undefined || (!slot.heavySort && Number.isFinite(options.heavyCost)));
-  if (!asks) return { heavy: slot.heavySort, cost: undefined, statements: 0 };
+  if (!asks) return slot.heavySort ? HEAVY : CHEAP;
+  const cost = slot.value;
+  if (cost !== undefined && (options.maxCost === undefined || cost <= options.maxCost)) {
+    return slot.heavySort || cost > options.heavyCost ? HEAVY : CHEAP;
+  }
+  return weighSlowly(prepared, planned, options, request);
+}
+
+/** weighRequest() for a query whose cost is not known yet, or is past `maxCost`. */
+async function weighSlowly(
+  prepared: PreparedQuery,
+  planned: PlannedQueries,
+  options: ResolvedOptions,
+  request: WeighedRequest,
+): Promise<Weighed> {
+  const slot = prepared.cost;
   let statements = 0;
   const cost = slot.value ?? (await costOf(slot, planned.explainRows, () => (statements = 1)));
   if (options.maxCost !== undefined && cost > options.maxCost) {
@@ -116,5 +140,5 @@ export async function weighRequest(
       options.maxCost,
     );
   }
-  return { heavy: slot.heavySort || cost > options.heavyCost, cost, statements };
+  return { heavy: slot.heavySort || cost > options.heavyCost, statements };
 }

@@ -10,11 +10,12 @@ interface Waiter {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** Why a wait ended early: the reason the signal was aborted with, when it is an Error. */
-function abortReason(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  return reason instanceof Error ? reason : new Error('The request stopped waiting for a turn');
-}
+/**
+ * Watches for the end of a wait from outside (the client closing its connection): calls `stop` with
+ * the reason, and returns what stops watching. Asked only when a request has to wait, so a request
+ * that gets its turn at once sets up nothing.
+ */
+export type WaitWatch = (stop: (reason: Error) => void) => () => void;
 
 /** `new HeavyLane(2, 2000)`: two heavy requests at once, the third waits up to 2 s for a turn. */
 export class HeavyLane {
@@ -32,25 +33,22 @@ export class HeavyLane {
   }
 
   /** A turn for one request: entered at most once, released at most once (LaneTicket). */
-  ticket(signal?: AbortSignal): LaneTicket {
-    return new LaneTicket(this, signal);
+  ticket(watch?: WaitWatch): LaneTicket {
+    return new LaneTicket(this, watch);
   }
 
-  /** Resolves when a turn is free; rejects with SERVER_BUSY after `queueMs`, or with the abort's reason. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /** Resolves when a turn is free; rejects with SERVER_BUSY after `queueMs`, or with the reason `watch` stops it with. */
+  acquire(watch?: WaitWatch): Promise<void> {
     if (this.running < this.concurrency) {
       this.running += 1;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
+      let unwatch: () => void = () => undefined;
       const leave = (): void => {
         this.queue.delete(waiter);
         clearTimeout(waiter.timer);
-        signal?.removeEventListener('abort', aborted);
-      };
-      const aborted = (): void => {
-        leave();
-        reject(abortReason(signal));
+        unwatch();
       };
       const waiter: Waiter = {
         admit: () => {
@@ -63,12 +61,7 @@ export class HeavyLane {
         },
         timer: undefined,
       };
-      if (signal?.aborted === true) {
-        reject(abortReason(signal));
-        return;
-      }
       this.queue.add(waiter);
-      signal?.addEventListener('abort', aborted, { once: true });
       waiter.timer = setTimeout(() => {
         waiter.refuse(
           serverBusy(
@@ -77,6 +70,7 @@ export class HeavyLane {
           ),
         );
       }, this.queueMs);
+      if (watch !== undefined) unwatch = watch((reason) => waiter.refuse(reason));
     });
   }
 
@@ -104,7 +98,7 @@ export class LaneTicket {
 
   constructor(
     private readonly lane: HeavyLane,
-    private readonly signal: AbortSignal | undefined,
+    private readonly watch: WaitWatch | undefined,
   ) {}
 
   /** Whether this request asked for a turn (it is heavy). */
@@ -113,7 +107,7 @@ export class LaneTicket {
   }
 
   enter(): Promise<void> {
-    this.entered ??= this.lane.acquire(this.signal).then(() => {
+    this.entered ??= this.lane.acquire(this.watch).then(() => {
       if (this.released) this.lane.release();
       else this.held = true;
     });

@@ -1,3 +1,3 @@
 export { createLane, ticketFor } from './admission';
 export { weighRequest, planCost, type Weighed } from './cost';
-export { HeavyLane, LaneTicket } from './heavy-lane';
+export { HeavyLane, LaneTicket, type WaitWatch } from './heavy-lane';

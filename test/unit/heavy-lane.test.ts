@@ -86,15 +86,23 @@ describe('heavy lane', function () {
     const lane = new HeavyLane(1, 60000);
     const holder = lane.ticket();
     await holder.enter();
-    const controller = new AbortController();
-    const gone = lane.ticket(controller.signal);
+    // What the middleware watches for is the client's connection closing; here a function the test calls.
+    let close: (reason: Error) => void = () => undefined;
+    let watching = 0;
+    const gone = lane.ticket((stop) => {
+      watching += 1;
+      close = stop;
+      return () => (watching -= 1);
+    });
     const goneOutcome = outcome(gone.enter());
     const next = lane.ticket();
     const nextOutcome = outcome(next.enter());
     await settle();
     expect(lane.load).to.deep.equal({ running: 1, waiting: 2 });
-    controller.abort(new Error('client closed'));
+    expect(watching).to.equal(1);
+    close(new Error('client closed'));
     expect(((await goneOutcome) as Error).message).to.equal('client closed');
+    expect(watching).to.equal(0);
     gone.release();
     expect(lane.load).to.deep.equal({ running: 1, waiting: 1 });
     holder.release();
@@ -117,9 +125,15 @@ describe('heavy lane', function () {
 
   it('one request asks for one turn, however many attempts enter (a replica retried)', async function () {
     const lane = new HeavyLane(2, 60000);
-    const ticket = lane.ticket();
+    let watched = false;
+    const ticket = lane.ticket(() => {
+      watched = true;
+      return () => undefined;
+    });
     await ticket.enter();
     await ticket.enter();
+    // A turn free at once: nothing is watched.
+    expect(watched).to.equal(false);
     expect(lane.load).to.deep.equal({ running: 1, waiting: 0 });
     ticket.release();
     ticket.release();
