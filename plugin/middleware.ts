@@ -9,6 +9,7 @@ import { cachingFor, type Caching } from './cache-headers';
 import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
+import { createLane, ticketFor } from './lane';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
 import { serializeInSlices, Slices, type JsonRecord } from './respond';
@@ -28,6 +29,8 @@ export interface RequestReport {
   server?: string;
   /** With replicas: the replica a first attempt failed on before `server` answered. */
   retriedFrom?: string;
+  /** `heavy` when the request ran (or waited) in the heavy-request lane, else `cheap` (docs/scaling.md). */
+  lane?: 'heavy' | 'cheap';
 }
 
 function report(ctx: Context): RequestReport {
@@ -261,6 +264,7 @@ export function createCaches(options: ResolvedOptions): PipelineCaches {
         : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
     estimates: options.estimateTtlSeconds > 0 ? new TotalsCache(options.estimateTtlSeconds * 1000, ESTIMATES_KEPT) : undefined,
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
+    lane: createLane(options),
   };
 }
 
@@ -289,7 +293,28 @@ async function answer(
   caches: PipelineCaches,
   replicas?: ReplicaSet,
 ): Promise<PipelineOutcome> {
-  const request = pipelineRequest(ctx, options, collection);
+  const lane = caches.lane === undefined ? undefined : ticketFor(ctx, caches.lane);
+  try {
+    const request = { ...pipelineRequest(ctx, options, collection), ...(lane === undefined ? {} : { lane }) };
+    return await answerOn(ctx, options, collection, caches, request, replicas);
+  } finally {
+    // Given back before the answer is serialised: the database is done with it.
+    if (lane !== undefined) {
+      report(ctx).lane = lane.heavy ? 'heavy' : 'cheap';
+      lane.release();
+    }
+  }
+}
+
+/** answer() on one server, or on the replicas in turn: every attempt shares the request's lane ticket. */
+async function answerOn(
+  ctx: Context,
+  options: ResolvedOptions,
+  collection: CollectionCatalog,
+  caches: PipelineCaches,
+  request: PipelineRequest,
+  replicas: ReplicaSet | undefined,
+): Promise<PipelineOutcome> {
   if (replicas === undefined) return runPipeline(collection, options, request, caches);
   const settings = {
     after: await requiredPosition(ctx, options),

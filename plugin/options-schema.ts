@@ -95,6 +95,28 @@ export const optionsSchema = {
           minimum: 1,
           default: 5000,
         },
+        heavyCost: {
+          description: 'A request whose rows statement the planner costs above this is heavy (its own lane).',
+          type: 'number',
+          exclusiveMinimum: 0,
+          default: 25000,
+        },
+        heavyConcurrency: {
+          description: 'Most heavy requests holding database connections at once; default half the pool, at least 1.',
+          type: 'integer',
+          minimum: 1,
+        },
+        heavyQueueMs: {
+          description: 'How long a heavy request waits for a turn before 503 SERVER_BUSY.',
+          type: 'integer',
+          minimum: 0,
+          default: 2000,
+        },
+        maxCost: {
+          description: 'A request the planner costs above this is 400 LIMIT_EXCEEDED; default off.',
+          type: 'number',
+          exclusiveMinimum: 0,
+        },
       },
     },
     cors: {

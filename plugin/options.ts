@@ -103,6 +103,17 @@ export interface QueryModifiersOptions {
     readonly maxExpandDepth?: number;
     /** Most related records one expansion may load for all parents of a response (default 5000). */
     readonly maxRelatedRows?: number;
+    /**
+     * A request whose rows statement the planner costs above this is heavy (docs/configuration.md,
+     * heavy requests), as is one sorting by a relation field or a count. Default 25000.
+     */
+    readonly heavyCost?: number;
+    /** Most heavy requests holding database connections at once; default half the pool, at least 1. */
+    readonly heavyConcurrency?: number;
+    /** How long a heavy request waits for a turn before 503 SERVER_BUSY (default 2000 ms). */
+    readonly heavyQueueMs?: number;
+    /** A request the planner costs above this is 400 LIMIT_EXCEEDED, naming its costliest clause; default off. */
+    readonly maxCost?: number;
   };
   /** CORS for the plugin's routes (options of @koa/cors); off when absent or false. */
   readonly cors?: false | cors.Options;
@@ -176,6 +187,12 @@ export interface ResolvedOptions {
   readonly maxExpansions: number;
   readonly maxExpandDepth: number;
   readonly maxRelatedRows: number;
+  readonly heavyCost: number;
+  /** undefined: half the pool of `knex`, at least 1 (lane/admission.ts). */
+  readonly heavyConcurrency: number | undefined;
+  readonly heavyQueueMs: number;
+  /** undefined: off. */
+  readonly maxCost: number | undefined;
   readonly cors: cors.Options | undefined;
   readonly cacheControl: string | Readonly<Record<string, string>>;
   readonly vary: readonly string[];
@@ -192,6 +209,9 @@ export interface ResolvedOptions {
   /** Seals and opens the cursors (the keys derived from `cursorSecret`, never the secret itself). */
   readonly cursorSeal: CursorSeal;
 }
+
+/** The planner cost past which a request is heavy (docs/configuration.md, heavy requests). */
+export const DEFAULT_HEAVY_COST = 25000;
 
 /** The default plan cache: 8 MiB of prepared queries, however many that is. */
 export const DEFAULT_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
@@ -330,6 +350,10 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxExpansions: limits.maxExpansions ?? 5,
     maxExpandDepth: limits.maxExpandDepth ?? 3,
     maxRelatedRows: limits.maxRelatedRows ?? 5000,
+    heavyCost: limits.heavyCost ?? DEFAULT_HEAVY_COST,
+    heavyConcurrency: limits.heavyConcurrency,
+    heavyQueueMs: limits.heavyQueueMs ?? 2000,
+    maxCost: limits.maxCost,
     // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
     cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,
     cacheControl: options.cacheControl ?? 'no-cache',

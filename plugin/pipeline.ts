@@ -8,6 +8,7 @@ import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor, lookBehind } from './cursor-page';
+import { weighRequest, type HeavyLane, type LaneTicket } from './lane';
 import { findTotal, plannerEstimatesFor } from './page-total';
 import {
   buildCursorEnvelope,
@@ -32,6 +33,8 @@ export interface PipelineRequest {
   readonly scopeHook: ScopeHook | undefined;
   /** The server every statement of this request goes to (a replica); default `options.knex`. */
   readonly knex?: Knex;
+  /** This request's hold on the heavy-request lane, shared by its attempts on replicas; none: no lane. */
+  readonly lane?: LaneTicket;
 }
 
 /**
@@ -42,6 +45,8 @@ export interface PipelineCaches {
   readonly plans?: LruMap<string, PreparedQuery>;
   readonly estimates?: TotalsCache;
   readonly totals?: TotalsCache;
+  /** The heavy-request lane of the mount (docs/scaling.md); none: every request is let through. */
+  readonly lane?: HeavyLane;
 }
 
 /** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */
@@ -84,14 +89,25 @@ export async function runPipeline(
       options.maxQueryLength,
     );
   }
-  const { compiled, pageAt, cursorAt } = prepareQuery(collection, options, request.queryString, caches.plans);
-  const planned = await planQueries(compiled, request.knex ?? options.knex, request.scopeHook);
+  const prepared = prepareQuery(collection, options, request.queryString, caches.plans);
+  const { compiled, pageAt, cursorAt } = prepared;
+  const knex = request.knex ?? options.knex;
+  const planned = await planQueries(compiled, knex, request.scopeHook);
+  let weighing = 0;
+  if (request.lane !== undefined) {
+    const { queryString } = request;
+    // The EXPLAIN binds the request's values as the rows statement does: a cursor's are guarded alike.
+    const asked = weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
+    const weighed = asked instanceof Promise ? await guardCursor(compiled, asked) : asked;
+    weighing = weighed.statements;
+    if (weighed.heavy) await request.lane.enter();
+  }
   const parsed = performance.now();
   const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
   // Shaping gives way to other requests every few milliseconds (docs/reliability.md, What is bounded).
   const shape = (shown: typeof rows) => shapeRecordsInSlices(shown, root, expansions, new Slices());
-  let statements = ran;
+  let statements = ran + weighing;
   const metrics = (queried: number, serialized: number): PipelineMetrics => ({
     parse: parsed - started,
     query: queried - parsed,

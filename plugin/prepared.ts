@@ -24,6 +24,23 @@ export interface PreparedQuery {
   readonly cursorAt: number;
   /** What keeping it costs, key included: the plan cache's weight of this entry (0 when there is no cache to keep it). */
   readonly bytes: number;
+  /** What the heavy-request lane needs to know of it, kept with it (lane/cost.ts). */
+  readonly cost: CostSlot;
+}
+
+/**
+ * A compiled query's cost, asked of the planner once and kept with the query in the plan cache
+ * (docs/configuration.md, heavy requests). Mutable: filled in by the first request that needs it.
+ */
+export interface CostSlot {
+  /** It sorts by a relation field or a count: heavy whatever the planner says. */
+  readonly heavySort: boolean;
+  /** The planner's total cost of the rows statement, once known. */
+  value?: number;
+  /** The EXPLAIN asking for it, while it runs. */
+  asking?: Promise<number>;
+  /** Past `limits.maxCost`: the parameter whose removal lowers the cost most, once found. */
+  costliest?: Promise<string | undefined>;
 }
 
 /** The plan cache's Map slot and the PreparedQuery object around the compiled query. */
@@ -80,7 +97,9 @@ export function prepareQuery(
   const kept = plans?.get(key);
   if (kept !== undefined) return cursor === undefined ? kept : atCursor(kept, cursor.token);
   const pairs = parseQueryString(queryString);
-  const compiled = compileQuery(validateQuery(describeQuery(pairs), collection, limits));
+  const validated = validateQuery(describeQuery(pairs), collection, limits);
+  const compiled = compileQuery(validated);
+  const { order, joins } = validated.root;
   const pageAt = pairs.findIndex((p) => p.key === 'page');
   const cursorAt = pairs.findIndex((p) => p.key === 'cursor');
   const prepared: PreparedQuery = Object.freeze({
@@ -89,6 +108,7 @@ export function prepareQuery(
     cursorAt,
     // Weighed only to be kept: with the plan cache off, a request does not walk what it compiled.
     bytes: plans === undefined ? 0 : ENTRY_BYTES + stringBytes(key) + compiledBytes(compiled),
+    cost: { heavySort: order.some((key) => joins.some((join) => join.column === key.column)) },
   });
   plans?.set(key, prepared);
   return prepared;

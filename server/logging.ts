@@ -1,6 +1,6 @@
 // Owns the demo server's structured logs: a pino logger chosen from the environment, one JSON line
 // per request (request id, method, path, collection, status, duration, SQL statements, problem code,
-// and a 503's database error from the plugin's report), and the plugin's `logger` adapter.
+// the lane it ran in, and a 503's database error from the plugin's report), and the plugin's `logger` adapter.
 import crypto from 'node:crypto';
 import type Koa from 'koa';
 import pino, { type Logger } from 'pino';
@@ -117,10 +117,14 @@ export function requestLogger(logger: Logger): Koa.Middleware {
       // With read replicas: which server answered, and the replica a first attempt failed on.
       if (report.server !== undefined) line.server = report.server;
       if (report.retriedFrom !== undefined) line.retriedFrom = report.retriedFrom;
+      // Which lane the request ran (or waited) in: `heavy` or `cheap` (docs/scaling.md, lanes).
+      if (report.lane !== undefined) line.lane = report.lane;
       if (status >= 400) line.code = report.code ?? problemCode(ctx);
-      if (status >= 500) line.err = thrown ?? report.error ?? faults.get(ctx);
+      // A busy server refusing work is no fault: its line has the code, and no error.
+      const busy = line.code === 'SERVER_BUSY';
+      if (status >= 500 && !busy) line.err = thrown ?? report.error ?? faults.get(ctx);
       if (typeof thrown === 'object' && thrown !== null) loggedErrors.add(thrown);
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const level = status >= 500 && !busy ? 'error' : status >= 400 ? 'warn' : 'info';
       logger[level](line, 'request');
     }
   };

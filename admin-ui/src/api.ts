@@ -45,8 +45,20 @@ export function asProblem(body: unknown): ProblemBody | undefined {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? body : undefined;
 }
 
+/**
+ * A busy server (503 SERVER_BUSY) is not a mistake to show in full: `The server is busy, try again
+ * in 2 s.`, the seconds from its Retry-After header.
+ */
+export function busyMessage(response: ApiResponse): string | undefined {
+  if (asProblem(response.body)?.code !== 'SERVER_BUSY') return undefined;
+  const seconds = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
+  return `The server is busy, try again in ${Number.isFinite(seconds) && seconds > 0 ? seconds : 1} s.`;
+}
+
 /** `HTTP 400` with the problem's title and detail, or the text that came back. */
 export function describeFailure(response: ApiResponse): string {
+  const busy = busyMessage(response);
+  if (busy !== undefined) return busy;
   const problem = asProblem(response.body);
   const head = `HTTP ${response.status}${problem?.title ? ` ${problem.title}` : response.statusText ? ` ${response.statusText}` : ''}`;
   if (problem?.detail) return `${head}: ${problem.detail}`;

@@ -41,6 +41,8 @@ export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 export interface PlannedQueries {
   /** The page (or rows) query of the root collection, before it runs. */
   readonly rows: Runnable;
+  /** The planner's plan of the rows statement (`EXPLAIN (FORMAT JSON)`, not run), for its cost. */
+  readonly explainRows: Runnable;
   /** The count of all matching rows, for the envelope: the same filtered and scoped query, counted. */
   readonly count: Runnable;
   /**
@@ -166,12 +168,14 @@ async function builderParts(root: CompiledRoot, knex: Knex, hook: ScopeHook | un
 export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
   const { collection, expansions, root } = compiled;
   let rows: Runnable;
+  let explainRows: Runnable;
   let count: Runnable;
   let estimated: EstimateQueries | undefined;
   let probe: Runnable | undefined;
   const direct = hook === undefined ? rootStatements(compiled) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
+    explainRows = viaText(knex, () => ({ sql: `explain (format json) ${direct.rows.sql}`, bindings: direct.rows.bindings }));
     count = viaText(knex, () => direct.count);
     if (estimateCap(compiled) !== undefined) {
       estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
@@ -209,6 +213,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     query.limit(limit);
     if (offset > 0) query.offset(offset);
     rows = root.formatted === undefined ? viaBuilder(knex, query) : formattedBuilder(knex, query, root.formatted);
+    explainRows = viaExplain(knex, query);
   }
   // On the text path some expansions came in the rows statement; the rest are loaded by their own.
   const aggregated = direct === undefined ? undefined : compiled.aggregated;
@@ -229,5 +234,5 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     return { rows: found, statements, readBoundary };
   };
-  return { rows, count, ...(estimated === undefined ? {} : { estimated }), ...(probe === undefined ? {} : { probe }), run };
+  return { rows, explainRows, count, ...(estimated === undefined ? {} : { estimated }), ...(probe === undefined ? {} : { probe }), run };
 }

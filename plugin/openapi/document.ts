@@ -35,9 +35,13 @@ function sharedResponses(options: ResolvedOptions): Record<string, JsonSchema> {
     },
     BadRequest: problemResponse('A query parameter is malformed, not allowed, or over a limit; `errors` lists every problem.'),
     NotFound: problemResponse('Unknown collection.'),
-    ServiceUnavailable: problemResponse('The database is not answering or a statement timed out; retry later.', {
-      'Retry-After': { schema: { type: 'integer' } },
-    }),
+    ServiceUnavailable: problemResponse(
+      'SERVICE_UNAVAILABLE: the database is not answering or a statement timed out. SERVER_BUSY: the server is running as ' +
+        'many expensive requests as it allows and this one waited too long for a turn. Retry after `Retry-After` seconds.',
+      {
+        'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 1 } },
+      },
+    ),
   };
   if (options.authorize !== undefined) {
     responses.Unauthorized = problemResponse('Authentication is required.', { 'WWW-Authenticate': { schema: { type: 'string' } } });

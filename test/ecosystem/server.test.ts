@@ -73,6 +73,14 @@ describe('demo server: probes, logs, CORS', function () {
       expect(line?.durationMs).to.be.a('number').and.to.be.at.least(0);
       expect(line?.statements).to.be.a('number').and.to.be.at.least(2);
       expect(line).not.to.have.property('code');
+      expect(line).to.include({ lane: 'cheap' });
+    });
+
+    it('says which lane a request ran in: a sort by a count is heavy', async function () {
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      await request().get('/api/users?fields=id&count[posts]&sort[posts_count]=desc&per-page=5').set(auth).expect(200);
+      await request().get('/api/users?filter[id]=1').set(auth).expect(200);
+      expect(requestLines().map((line) => line.lane)).to.deep.equal(['heavy', 'cheap']);
     });
 
     it('generates a request id when none (or an unusable one) is sent, and echoes it', async function () {

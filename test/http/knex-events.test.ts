@@ -52,6 +52,8 @@ describe("the host's Knex events", function () {
   }
 
   it('raises query and query-response for each statement, paired by __knexQueryUid', async function () {
+    // The first request of a query also asks the planner its cost (docs/configuration.md, heavy requests).
+    expect((await get('per-page=2&expand[posts]=p&p_limit=2&expand[roles]=r&r_limit=2')).status).to.equal(200);
     seen.length = 0;
     const res = await get('per-page=2&expand[posts]=p&p_limit=2&expand[roles]=r&r_limit=2');
     expect(res.status, res.text.slice(0, 300)).to.equal(200);
@@ -75,6 +77,8 @@ describe("the host's Knex events", function () {
     };
     db.knex.on('start', onStart);
     try {
+      expect((await get('per-page=2&expand[posts]=p&p_limit=2')).status).to.equal(200);
+      started = 0;
       seen.length = 0;
       const res = await get('per-page=2&expand[posts]=p&p_limit=2');
       expect(res.status, res.text.slice(0, 300)).to.equal(200);

@@ -188,13 +188,14 @@ describe('limits', function () {
           h.db.knex.off('query', listen);
         }
         // In the rows statement on the text path (aggregated per parent after the limit), in its own with a hook.
-        const reading = sent.filter((s) => /from "posts" where "posts"\."user_id" = any\(/.test(s.sql));
+        // Not the lane's EXPLAIN of the same statement (docs/configuration.md, heavy requests): it reads no rows.
+        const reading = sent.filter((s) => !s.sql.startsWith('explain') && /from "posts" where "posts"\."user_id" = any\(/.test(s.sql));
         expect(reading).to.have.length(1);
         const limit = /from "posts" where .*? order by "posts"\."id" asc limit (\?|\$\d+)/.exec(reading[0]!.sql);
         expect(limit, reading[0]!.sql).to.not.equal(null);
         const at = limit![1] === '?' ? undefined : Number(limit![1]!.slice(1)) - 1;
         expect(at === undefined ? reading[0]!.bindings[reading[0]!.bindings.length - 1] : reading[0]!.bindings[at]).to.equal(5);
-        expect(sent).to.have.length(hooked ? 2 : 1);
+        expect(sent.filter((s) => !s.sql.startsWith('explain'))).to.have.length(hooked ? 2 : 1);
       });
 
       it('a row read past the page is no parent: its related records neither count nor show', async function () {

@@ -20,6 +20,8 @@ class OddName extends Model {
   static override tableName = 'odd_names';
 }
 
+/** The lane's EXPLAIN of a query seen first (docs/configuration.md, heavy requests) is off: these tests count a total's statements. */
+const COUNTED = { limits: { heavyCost: Number.POSITIVE_INFINITY } };
 // `\\?` keeps knex from reading the `?` of these statements as placeholders.
 const oddSchema = [
   'create table odd_names (id serial primary key, "a\\?b" text not null, "$1" text null)',
@@ -61,7 +63,7 @@ async function envelope(h: Harness, query: string, keys: readonly string[], coll
 
 describe('totals', function () {
   describe('below the threshold (estimateAbove 10000, the default)', function () {
-    const h = useApp();
+    const h = useApp(COUNTED);
     const url = (query: string): string => `${h.origin}/api/users?${query}`;
 
     it('exact is the default and the same as total=exact', async function () {
@@ -202,7 +204,7 @@ describe('totals', function () {
   });
 
   describe('above the threshold (estimateAbove 5)', function () {
-    const h = useApp({ pagination: { estimateAbove: 5 }, admin: { explain: true } });
+    const h = useApp({ ...COUNTED, pagination: { estimateAbove: 5 }, admin: { explain: true } });
     before(async function () {
       // Fresh statistics, so the planner's estimate is what the test asks it for too.
       await h.db.knex.raw('analyze users');
@@ -263,7 +265,7 @@ describe('totals', function () {
     };
     // Opted in to the planner's estimate under a scope, so it can be checked against the scope's own
     // plan; without the opt-in the total past estimateAbove is estimateAbove + 1 (hooked-answers.test.ts).
-    const h = useApp({ scope, pagination: { estimateAbove: 5, plannerEstimatesUnderScope: true } });
+    const h = useApp({ ...COUNTED, scope, pagination: { estimateAbove: 5, plannerEstimatesUnderScope: true } });
     before(async function () {
       await h.db.knex.raw('analyze users');
     });
@@ -299,7 +301,7 @@ describe('totals', function () {
   });
 
   describe('a default mode per collection (pagination.total)', function () {
-    const h = useApp({ pagination: { total: { users: 'none' }, estimateAbove: 500 }, admin: {} });
+    const h = useApp({ ...COUNTED, pagination: { total: { users: 'none' }, estimateAbove: 500 }, admin: {} });
 
     it("_meta shows each collection's default mode, the modes and estimateAbove", async function () {
       const users = objectOf(await h.get('/api/_meta/users'));
@@ -324,7 +326,7 @@ describe('totals', function () {
   });
 
   describe("the planner's estimates kept for pagination.estimateTtlSeconds", function () {
-    const h = useApp({ pagination: { estimateAbove: 5, estimateTtlSeconds: 1 } });
+    const h = useApp({ ...COUNTED, pagination: { estimateAbove: 5, estimateTtlSeconds: 1 } });
     before(async function () {
       await h.db.knex('users').update({ visits: 1000 });
       await h.db.knex.raw('analyze users');
@@ -367,7 +369,7 @@ describe('totals', function () {
   });
 
   describe('estimates planned on every request (pagination.estimateTtlSeconds 0)', function () {
-    const h = useApp({ pagination: { estimateAbove: 5, estimateTtlSeconds: 0 } });
+    const h = useApp({ ...COUNTED, pagination: { estimateAbove: 5, estimateTtlSeconds: 0 } });
 
     it('the same query runs the capped count and EXPLAIN each time', async function () {
       for (let i = 0; i < 2; i++) {
@@ -382,7 +384,7 @@ describe('totals', function () {
   });
 
   describe('with the totals cache', function () {
-    const h = useApp({ totalsCache: { ttlSeconds: 60 }, pagination: { estimateAbove: 5 } });
+    const h = useApp({ ...COUNTED, totalsCache: { ttlSeconds: 60 }, pagination: { estimateAbove: 5 } });
 
     it('an estimated total is kept: the second request runs only the page query', async function () {
       const first = await statementsOf(h.db.knex, () => envelope(h, 'per-page=5&total=estimated', ESTIMATED_ENVELOPE_KEYS));
@@ -420,7 +422,7 @@ describe('totals', function () {
       db = await createTestDatabase({ empty: true });
       for (const statement of oddSchema) await db.knex.raw(statement);
       await db.knex.raw('analyze odd_names');
-      const options = { collections: { odd: OddName }, pagination: { estimateAbove: 3 } };
+      const options = { ...COUNTED, collections: { odd: OddName }, pagination: { estimateAbove: 3 } };
       apps.push(await startApp(db.knex, options));
       apps.push(
         await startApp(db.knex, {

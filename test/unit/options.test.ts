@@ -119,7 +119,7 @@ describe('options: every problem names the option path, the expected form and wh
     [
       { limits: { maxClause: 5 } },
       [
-        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows',
+        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows, heavyCost, heavyConcurrency, heavyQueueMs, maxCost',
       ],
     ],
     [{ maxRows: 'ten' }, ['- maxRows must be an integer of at least 1; got "ten"']],

@@ -1,6 +1,6 @@
 // Owns the results area: the status line, records and navigation after a run, the statements after
 // an explain, and problems (inline at their controls, the rest in the general message).
-import { asProblem, describeFailure, type ApiResponse } from '../api';
+import { asProblem, busyMessage, describeFailure, type ApiResponse } from '../api';
 import { h } from '../dom';
 import { selectTab } from '../page';
 import type { Param } from '../query/encode';
@@ -25,6 +25,14 @@ export function clearResults(message: string): void {
 
 /** The problem body next to the controls it names; what has no control goes to the general message. */
 export function showProblem(response: ApiResponse, params: readonly Param[]): void {
+  const busy = busyMessage(response);
+  if (busy !== undefined) {
+    // Nothing in the request is wrong: no control is marked, and the editor is told when to try again.
+    clearInlineProblems();
+    ui.generalError.replaceChildren(h('p', { text: busy }));
+    ui.generalError.hidden = false;
+    return;
+  }
   const problem = asProblem(response.body);
   const unplaced = problem === undefined ? [] : showInlineProblems(problem, params);
   const placed = problem !== undefined && unplaced.length < (problem.errors?.length || 1);
