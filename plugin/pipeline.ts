@@ -9,6 +9,7 @@ import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor, lookBehind } from './cursor-page';
 import { findTotal, plannerEstimatesFor } from './page-total';
+import { findSummary } from './page-summary';
 import {
   buildCursorEnvelope,
   buildEnvelope,
@@ -18,6 +19,7 @@ import {
   type Envelope,
   type JsonRecord,
   type SimpleEnvelope,
+  withSummary,
 } from './respond';
 import type { CollectionCatalog } from './schema';
 import { prepareQuery, type PreparedQuery } from './prepared';
@@ -95,6 +97,12 @@ export async function runPipeline(
     serialize: serialized - queried,
     statements,
   });
+  // Facets and stats: one statement of their own, for any envelope (docs/query-language.md, Facets and stats).
+  const summarise = async () => {
+    const found = await findSummary(compiled, request.knex ?? options.knex, request.scopeHook);
+    statements += found.statements;
+    return found.summary;
+  };
   if (paging.kind === 'rows') {
     const queried = performance.now();
     const truncated = paging.truncatable && rows.length > paging.limit;
@@ -107,6 +115,7 @@ export async function runPipeline(
     statements += behind.statements;
     const seal = (token: CursorToken): string => options.cursorSeal.seal(collection.name, token);
     const page = cursorPage(paging, compiled.cursor, rows, behind.found, seal);
+    const summary = await summarise();
     const queried = performance.now();
     const envelope = buildCursorEnvelope(shapeRecords(page.rows, root, expansions), {
       pageSize: paging.pageSize,
@@ -115,13 +124,14 @@ export async function runPipeline(
       prevCursor: page.prevCursor,
       cursorUrl: pageUrls(request.path, request.queryString, cursorAt, 'cursor'),
     });
-    return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
   }
   if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
   const pageUrl = pageUrls(request.path, request.queryString, pageAt);
   if (paging.total.kind === 'none') {
     // One row was read past the page: it only tells that a next page exists (decisions.md 44).
     const shown = rows.slice(0, paging.pageSize);
+    const summary = await summarise();
     const queried = performance.now();
     const envelope = buildSimpleEnvelope(shapeRecords(shown, root, expansions), {
       page: paging.page,
@@ -130,7 +140,7 @@ export async function runPipeline(
       path: request.path,
       pageUrl,
     });
-    return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
   }
   const found = await findTotal(
     planned,
@@ -144,6 +154,7 @@ export async function runPipeline(
     caches,
   );
   statements += found.statements;
+  const summary = await summarise();
   const queried = performance.now();
   const envelope = buildEnvelope(shapeRecords(rows, root, expansions), {
     page: paging.page,
@@ -153,5 +164,5 @@ export async function runPipeline(
     path: request.path,
     pageUrl,
   });
-  return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+  return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
 }

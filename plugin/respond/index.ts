@@ -2,3 +2,4 @@ export { buildEnvelope, pageWindow, type Envelope, type PageLink, type PageReque
 export { shapeRecords, type JsonRecord, type JsonValue, type ShapedExpansion, type ShapedScope } from './records';
 export { buildSimpleEnvelope, type SimpleEnvelope, type SimplePageRequest } from './simple-envelope';
 export { buildCursorEnvelope, type CursorEnvelope, type CursorPageRequest } from './cursor-envelope';
+export { readSummary, withSummary, type FacetValue, type StatsValue, type Summary, type SummaryItemShape } from './summary';

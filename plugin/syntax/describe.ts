@@ -7,6 +7,7 @@ import { freezeScope, malformed, newScope, relationOf, report, type Collector, t
 import { aliasPrefix, claimsReencodedKey, claimsUndecodableKey, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
+import { addFacet, addFacetLimit, addStats } from './summary';
 import type { PagingDescription, QueryDescription } from './types';
 import {
   parseLogicalPrefix,
@@ -34,6 +35,9 @@ const singleValued: ReadonlySet<Modifier> = new Set<Modifier>([
   'offset',
   'total',
   'cursor',
+  'facet',
+  'stats',
+  'facet_limit',
 ]);
 
 /** `or! status` -> `{word: 'or', negated: true, field: 'status'}` (decisions.md 16). */
@@ -225,6 +229,12 @@ function addPair(c: Collector, pair: QueryPair): void {
       // Opaque here: the validate stage decodes it against the request's sort (decisions.md 43).
       c.cursor = pair.value;
       return;
+    case 'facet':
+      return addFacet(c, pair.key, argument, pair.value);
+    case 'stats':
+      return addStats(c, pair.key, argument, pair.value);
+    case 'facet_limit':
+      return addFacetLimit(c, pair.value);
   }
 }
 
@@ -275,6 +285,9 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging: new Map(),
     total: undefined,
     cursor: undefined,
+    facets: [],
+    stats: [],
+    facetLimit: undefined,
     problems: [],
     seen: new Set(),
     relations: new Map(),
@@ -300,6 +313,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging,
     total: c.total,
     cursor: c.cursor,
+    summary: Object.freeze({ facets: Object.freeze([...c.facets]), stats: Object.freeze([...c.stats]), limit: c.facetLimit }),
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
     cost: {
