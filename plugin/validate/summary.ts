@@ -33,6 +33,20 @@ export function withoutField(root: ScopeDescription, field: string): ScopeDescri
   return kept === all ? undefined : { ...root, clauses };
 }
 
+/** Whether a field's values (an array's elements) can be counted by `facet`. */
+export const facetable = (column: Column): boolean =>
+  !notGrouped.has(column.type === 'array' ? (column.elementType ?? 'other') : column.type);
+
+/** The bucket kind a field takes: `date` (day, week, month, year), `width`, or none. */
+export function bucketKind(column: Column): 'date' | 'width' | undefined {
+  const type = column.type === 'array' ? (column.elementType ?? 'other') : column.type;
+  if (dateTypes.has(type)) return 'date';
+  return numberTypes.has(type) ? 'width' : undefined;
+}
+
+/** Whether `stats` takes the field: a number, date or timestamp. */
+export const statsable = (column: Column): boolean => numberTypes.has(column.type) || dateTypes.has(column.type);
+
 function fieldOf(collection: CollectionCatalog, name: string, parameter: string, problems: Problem[]): Column | undefined {
   const column = collection.columns.get(name);
   if (column !== undefined && collection.filterable.includes(name)) return column;
@@ -55,7 +69,7 @@ function wrongType(parameter: string, column: Column, what: string, problems: Pr
 
 function bucketOf(bucket: FacetBucket, column: Column, parameter: string, problems: Problem[]): ValidatedBucket | undefined {
   const type = column.type === 'array' ? (column.elementType ?? 'other') : column.type;
-  if (notGrouped.has(type)) return wrongType(parameter, column, 'a facet counts values that can be compared for equality', problems);
+  if (!facetable(column)) return wrongType(parameter, column, 'a facet counts values that can be compared for equality', problems);
   switch (bucket.kind) {
     case 'value':
       return bucket;
@@ -128,7 +142,7 @@ export function validateSummary(
   const stats = summary.stats.flatMap((stat) => {
     const column = fieldOf(collection, stat.field, stat.parameter, problems);
     if (column === undefined) return [];
-    if (!numberTypes.has(column.type) && !dateTypes.has(column.type)) {
+    if (!statsable(column)) {
       return wrongType(stat.parameter, column, 'stats are for numbers, dates and timestamps', problems) ?? [];
     }
     return [Object.freeze({ kind: 'stats' as const, parameter: stat.parameter, column, ...without(stat.field) })];

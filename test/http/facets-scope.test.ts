@@ -35,7 +35,7 @@ describe('facets and stats: scope, visibility, arrays, statements', function () 
     for (const statement of taggedSchema) await db.knex.raw(statement);
     db.knex.on('query', (event: { sql: string }) => sent.push(event.sql));
     const all = { ...collections, tagged: Tagged, secret: SecretUser };
-    apps.text = await startApp(db.knex, { collections: all });
+    apps.text = await startApp(db.knex, { collections: all, admin: {} });
     apps.builder = await startApp(db.knex, { collections: all, scope: () => undefined });
     apps.scoped = await startApp(db.knex, {
       collections: all,
@@ -76,6 +76,24 @@ describe('facets and stats: scope, visibility, arrays, statements', function () 
       const res = await supertest(apps.text?.origin ?? '').get(`/api/secret?page=1&facet[${field}]`);
       expectProblem(res, { code: 'FIELD_NOT_ALLOWED', parameter: `facet[${field}]` });
     }
+  });
+
+  it('_meta lists what facet and stats take, without the fields the model removes or masks', async function () {
+    const meta = await body('text', '/api/_meta/secret');
+    const summary = meta.summary as Record<string, unknown>;
+    expect(summary.facetable)
+      .to.include.members(['status', 'role', 'score', 'created_at'])
+      .and.not.include.members(['password_hash', 'email']);
+    const dates = summary.dateBuckets as Record<string, unknown>;
+    expect(dates.fields).to.have.members(['birthday', 'email_verified_at', 'created_at', 'updated_at']);
+    expect(dates.buckets).to.deep.equal(['day', 'week', 'month', 'year']);
+    expect(summary.widthBuckets).to.have.members(['id', 'score', 'visits']);
+    expect(summary.statsable).to.have.members(['id', 'score', 'birthday', 'visits', 'email_verified_at', 'created_at', 'updated_at']);
+    expect(summary.facetLimit).to.deep.equal({ default: 10, max: 100 });
+    expect((await body('text', '/api/_meta/tagged')).summary).to.deep.include({
+      facetable: ['id', 'tags', 'sizes'],
+      widthBuckets: ['id', 'sizes'],
+    });
   });
 
   for (const on of ['text', 'builder'] as const) {
