@@ -1,6 +1,7 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
 // NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
-// nested expansions, pages, limit/offset, totals, cursors walked both ways on every kind of sort, and
+// nested expansions, pages, limit/offset, totals, facets and stats (every bucket kind), cursors walked
+// both ways on every kind of sort, and
 // fields a model's own JSON removes or masks, which both must refuse alike),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
@@ -11,6 +12,7 @@ import { expect } from 'chai';
 import { expansionQuery } from '../../plugin/apply/expansions';
 import { compileQuery, type CompiledExpansion } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
+import { planSummary } from '../../plugin/apply/summary';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
@@ -64,6 +66,11 @@ async function expectSameStatementsThroughBuilders(
   expect(direct.estimated?.capped.toSQL(), `capped count of ${raw}`).to.deep.equal(built.estimated?.capped.toSQL());
   expect(direct.estimated?.estimate.toSQL(), `estimate of ${raw}`).to.deep.equal(built.estimated?.estimate.toSQL());
   expect(direct.probe?.toSQL(), `probe of ${raw}`).to.deep.equal(built.probe?.toSQL());
+  if (compiled.summary !== undefined) {
+    const text = await planSummary(scope, compiled.summary, compiled.plain, options.knex, undefined);
+    const viaBuilders = await planSummary(scope, compiled.summary, compiled.plain, options.knex, noHook);
+    expect(text.toSQL(), `facets and stats of ${raw}`).to.deep.equal(viaBuilders.toSQL());
+  }
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
   const same = async (expansions: readonly CompiledExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
     for (const expansion of expansions) {
@@ -149,7 +156,7 @@ describe('differential: the API against the reference evaluator', function () {
     const seed = envNumber('FC_SEED', DEFAULT_SEED);
     const numRuns = envNumber('FC_RUNS', DEFAULT_RUNS);
     let executed = 0;
-    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0 };
+    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0, summaries: 0 };
     const walkedSorts = new Map<string, number>();
     const started = Date.now();
     const property = fc.asyncProperty(querySpecArb({ data: dataset, textOrder }), async (spec) => {
@@ -171,6 +178,7 @@ describe('differential: the API against the reference evaluator', function () {
         const second = await expectCursorWalk(origin, path, raw, expected);
         if (second !== undefined) await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, second, dataset);
       } else {
+        if ((expected.kind === 'page' || expected.kind === 'simple-page') && expected.summary !== undefined) shapes.summaries += 1;
         expectAnswer(await rawGet(origin, path), expected, path);
       }
       await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, raw, dataset);
@@ -181,7 +189,7 @@ describe('differential: the API against the reference evaluator', function () {
       console.log(
         `    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; ` +
           `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor, ` +
-          `${shapes.refused} refused for a field the model's JSON keeps private)`,
+          `${shapes.refused} refused for a field the model's JSON keeps private, ${shapes.summaries} with facets or stats)`,
       );
       console.log(`    sorts walked by cursor: ${[...walkedSorts].map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
     }
@@ -192,5 +200,6 @@ describe('differential: the API against the reference evaluator', function () {
         'sorts never walked by cursor',
       ).to.deep.equal([]);
     expect(shapes.refused, 'requests naming a field the JSON keeps private').to.be.greaterThan(0);
+    expect(shapes.summaries, 'pages with facets or stats').to.be.greaterThan(0);
   });
 });
