@@ -38,10 +38,16 @@ function wholeNumber(text: string): JsonValue {
   return Number.isSafeInteger(n) ? n : text;
 }
 
+/** A cell the statement sends as text (a count may come as a number on some drivers). */
+function cellText(cell: unknown): string | null {
+  if (cell === null || cell === undefined) return null;
+  return typeof cell === 'string' ? cell : JSON.stringify(cell);
+}
+
 /** A value's text form (as the select list writes it) as the field shows it: numbers as numbers, numeric as text. */
 export function textValue(type: ColumnType, text: unknown): JsonValue {
-  if (text === null || text === undefined) return null;
-  const s = String(text as string);
+  const s = cellText(text);
+  if (s === null) return null;
   switch (type) {
     case 'smallint':
     case 'integer':
@@ -60,14 +66,15 @@ const typeOf = (column: Column): ColumnType => (column.type === 'array' ? (colum
 
 /** A facet value: a date bucket is its first day (`YYYY-MM-DD`), a width's bucket its lower bound. */
 function facetValue(item: SummaryItemShape, text: unknown): JsonValue {
-  if (item.bucket?.kind === 'date') return text === null || text === undefined ? null : String(text as string);
+  if (item.bucket?.kind === 'date') return cellText(text);
   return textValue(typeOf(item.column), text);
 }
 
 /** `avg` of a whole-number field is a number, not a whole one; numeric fields keep their text form. */
 function average(type: ColumnType, text: unknown): JsonValue {
-  if (text === null || text === undefined) return null;
-  return type === 'numeric' ? String(text as string) : Number(text as string);
+  const s = cellText(text);
+  if (s === null) return null;
+  return type === 'numeric' ? s : Number(s);
 }
 
 function statsValue(item: SummaryItemShape, row: Row | undefined): StatsValue {

@@ -62,25 +62,24 @@ function fieldOf(collection: CollectionCatalog, name: string, parameter: string,
   return undefined;
 }
 
-function wrongType(parameter: string, column: Column, what: string, problems: Problem[]): undefined {
-  problems.push(problem('INVALID_VALUE', parameter, `\`${parameter}\`: ${what} (field ${column.name} is ${typeWords(column)})`));
-  return undefined;
+function wrongType(parameter: string, column: Column, what: string): Problem {
+  return problem('INVALID_VALUE', parameter, `\`${parameter}\`: ${what} (field ${column.name} is ${typeWords(column)})`);
 }
 
-function bucketOf(bucket: FacetBucket, column: Column, parameter: string, problems: Problem[]): ValidatedBucket | undefined {
+/** The bucket, or the problem with it. */
+function bucketOf(bucket: FacetBucket, column: Column, parameter: string): ValidatedBucket | Problem {
   const type = column.type === 'array' ? (column.elementType ?? 'other') : column.type;
-  if (!facetable(column)) return wrongType(parameter, column, 'a facet counts values that can be compared for equality', problems);
+  if (!facetable(column)) return wrongType(parameter, column, 'a facet counts values that can be compared for equality');
   switch (bucket.kind) {
     case 'value':
       return bucket;
     case 'date':
-      if (!dateTypes.has(type)) return wrongType(parameter, column, `a ${bucket.unit} bucket is for dates and timestamps`, problems);
-      return bucket;
+      return dateTypes.has(type) ? bucket : wrongType(parameter, column, `a ${bucket.unit} bucket is for dates and timestamps`);
     case 'width': {
-      if (!numberTypes.has(type)) return wrongType(parameter, column, 'a width is for numbers', problems);
+      if (!numberTypes.has(type)) return wrongType(parameter, column, 'a width is for numbers');
       const width = Number(bucket.width);
       if (integerTypes.has(type) && !Number.isSafeInteger(width)) {
-        return wrongType(parameter, column, 'the width of a whole-number field is a whole number', problems);
+        return wrongType(parameter, column, 'the width of a whole-number field is a whole number');
       }
       return { kind: 'width', width };
     }
@@ -135,15 +134,20 @@ export function validateSummary(
   }
   const facets = summary.facets.flatMap((facet) => {
     const column = fieldOf(collection, facet.field, facet.parameter, problems);
-    const bucket = column && bucketOf(facet.bucket, column, facet.parameter, problems);
-    if (column === undefined || bucket === undefined) return [];
+    if (column === undefined) return [];
+    const bucket = bucketOf(facet.bucket, column, facet.parameter);
+    if ('code' in bucket) {
+      problems.push(bucket);
+      return [];
+    }
     return [Object.freeze({ kind: 'facet' as const, parameter: facet.parameter, column, bucket, ...without(facet.field) })];
   });
   const stats = summary.stats.flatMap((stat) => {
     const column = fieldOf(collection, stat.field, stat.parameter, problems);
     if (column === undefined) return [];
     if (!statsable(column)) {
-      return wrongType(stat.parameter, column, 'stats are for numbers, dates and timestamps', problems) ?? [];
+      problems.push(wrongType(stat.parameter, column, 'stats are for numbers, dates and timestamps'));
+      return [];
     }
     return [Object.freeze({ kind: 'stats' as const, parameter: stat.parameter, column, ...without(stat.field) })];
   });
