@@ -9,6 +9,7 @@ import { cachingFor, type Caching } from './cache-headers';
 import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
+import type { Summary } from './respond';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
 import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
@@ -231,6 +232,7 @@ export function createCaches(options: ResolvedOptions): PipelineCaches {
         : new LruMap<string, PreparedQuery>(options.planCache, (_, prepared) => prepared.bytes),
     estimates: options.estimateTtlSeconds > 0 ? new TotalsCache(options.estimateTtlSeconds * 1000, ESTIMATES_KEPT) : undefined,
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
+    summaries: totals === undefined ? undefined : new TotalsCache<Summary>(totals.ttlSeconds * 1000, totals.maxEntries),
   };
 }
 

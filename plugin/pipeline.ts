@@ -19,6 +19,7 @@ import {
   type Envelope,
   type JsonRecord,
   type SimpleEnvelope,
+  type Summary,
   withSummary,
 } from './respond';
 import type { CollectionCatalog } from './schema';
@@ -43,6 +44,8 @@ export interface PipelineCaches {
   readonly plans?: LruMap<string, PreparedQuery>;
   readonly estimates?: TotalsCache;
   readonly totals?: TotalsCache;
+  /** Facets and stats, kept like totals (on with `totalsCache`). */
+  readonly summaries?: TotalsCache<Summary>;
 }
 
 /** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */
@@ -99,7 +102,7 @@ export async function runPipeline(
   });
   // Facets and stats: one statement of their own, for any envelope (docs/query-language.md, Facets and stats).
   const summarise = async () => {
-    const found = await findSummary(compiled, request.knex ?? options.knex, request.scopeHook);
+    const found = await findSummary(compiled, request.knex ?? options.knex, request.scopeHook, caches.summaries);
     statements += found.statements;
     return found.summary;
   };

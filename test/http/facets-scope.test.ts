@@ -26,7 +26,12 @@ const taggedSchema = [
 
 describe('facets and stats: scope, visibility, arrays, statements', function () {
   let db: TestDatabase | undefined;
-  const apps: Record<'text' | 'builder' | 'scoped', TestApp | undefined> = { text: undefined, builder: undefined, scoped: undefined };
+  const apps: Record<'text' | 'builder' | 'scoped' | 'cached', TestApp | undefined> = {
+    text: undefined,
+    builder: undefined,
+    scoped: undefined,
+    cached: undefined,
+  };
   let sent: string[] = [];
 
   before(async function () {
@@ -37,6 +42,7 @@ describe('facets and stats: scope, visibility, arrays, statements', function () 
     const all = { ...collections, tagged: Tagged, secret: SecretUser };
     apps.text = await startApp(db.knex, { collections: all, admin: {} });
     apps.builder = await startApp(db.knex, { collections: all, scope: () => undefined });
+    apps.cached = await startApp(db.knex, { collections: all, totalsCache: { ttlSeconds: 600 } });
     apps.scoped = await startApp(db.knex, {
       collections: all,
       scope: (_ctx: Context, label: string, query: ModelQuery) => {
@@ -94,6 +100,20 @@ describe('facets and stats: scope, visibility, arrays, statements', function () 
       facetable: ['id', 'tags', 'sizes'],
       widthBuckets: ['id', 'sizes'],
     });
+  });
+
+  it('with the totals cache on, facets and stats are kept as totals are, per statement', async function () {
+    const query = '/api/users?page=1&per-page=2&facet[status]&stats[score]';
+    const ran: number[] = [];
+    const answers: Row[] = [];
+    for (const path of [query, query, `${query}&filter[role]=admin`]) {
+      sent = [];
+      answers.push(await body('cached', path));
+      ran.push(sent.filter((sql) => sql.includes('union all')).length);
+    }
+    expect(ran).to.deep.equal([1, 0, 1]);
+    expect(answers[1]?.facets).to.deep.equal(answers[0]?.facets);
+    expect(answers[2]?.facets).to.not.deep.equal(answers[0]?.facets);
   });
 
   for (const on of ['text', 'builder'] as const) {
