@@ -1,8 +1,9 @@
 // The floor's facets and stats for shape 23 (filter[status]=<s>&facet[status]&facet[role]&
 // facet[created_at]=month&stats[score]): what a careful developer writes by hand. One statement: the
-// status counts over every user (the page's own status clause does not apply to its facet), and one
-// scan of the matching users grouped by grouping sets, role, month and the whole (for the stats).
-// Ordered and cut to ten values per facet in JavaScript, as the API shows them.
+// status counts over every user (the page's own status clause does not apply to its facet), and the
+// matching users grouped by role, by month, and aggregated for the stats, each a plain GROUP BY (one
+// scan grouped by GROUPING SETS was slower: docs/benchmarks.md, "Facets and stats"). Ordered and cut
+// to ten values per facet in JavaScript, as the API shows them.
 
 type Row = Record<string, unknown>;
 type Query = <R extends object>(sql: string, values: unknown[]) => Promise<R[]>;
@@ -22,11 +23,12 @@ export async function facetsOf(query: Query, status: string): Promise<object> {
     `SELECT 0 AS i, status AS v, count(*)::int AS n, NULL::text AS min, NULL::text AS max, NULL::text AS avg, NULL::text AS sum
        FROM users GROUP BY status
      UNION ALL
-     SELECT CASE WHEN grouping(role) = 0 THEN 1 WHEN grouping(m) = 0 THEN 2 ELSE 3 END,
-            coalesce(role, to_char(m, 'YYYY-MM-DD')), count(*)::int,
-            min(score)::text, max(score)::text, avg(score)::text, sum(score)::text
-       FROM (SELECT role, date_trunc('month', created_at AT TIME ZONE 'UTC') AS m, score FROM users WHERE status = $1) AS s
-      GROUP BY GROUPING SETS ((role), (m), ())`,
+     SELECT 1, role, count(*)::int, NULL, NULL, NULL, NULL FROM users WHERE status = $1 GROUP BY role
+     UNION ALL
+     SELECT 2, to_char(m, 'YYYY-MM-DD'), n, NULL, NULL, NULL, NULL
+       FROM (SELECT date_trunc('month', created_at AT TIME ZONE 'UTC') AS m, count(*)::int AS n FROM users WHERE status = $1 GROUP BY 1) AS months
+     UNION ALL
+     SELECT 3, NULL, NULL, min(score)::text, max(score)::text, avg(score)::text, sum(score)::text FROM users WHERE status = $1`,
     [status],
   );
   const of = (i: number): Counted[] => rows.filter((r) => r.i === i).map((r) => ({ value: r.v as string, count: r.n as number }));

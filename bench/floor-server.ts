@@ -378,6 +378,13 @@ const handlers: Record<number, Handler> = {
     const page = await pageOf(ctx, q, rows, 1, perPage, 'WHERE status = $1', [status]);
     return { ...page, ...(await facetsOf(query, status)) };
   },
+  // filter[status]=active&per-page=20&page=1: shape 23 without facets and stats
+  24: async (ctx, q) => {
+    const status = text(q, 'filter[status]');
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY id LIMIT $2`, [status, perPage]);
+    return pageOf(ctx, q, rows, 1, perPage, 'WHERE status = $1', [status]);
+  },
   // filter[status]=active&sort[created_at]=desc&per-page=20&cursor=<first or page 500's>
   20: async (ctx, q) =>
     cursorPage(
