@@ -31,7 +31,8 @@ describe('admin UI: value pickers from facets and stats (browser)', function () 
     const expected = (await api('facet[role]&facet_limit=20')).facets.role ?? [];
     expect(expected.length).to.be.greaterThan(1);
     await options.nth(expected.length - 1).waitFor({ state: 'attached' });
-    const shown = await options.evaluateAll((list) => list.map((o) => [o.getAttribute('value'), o.getAttribute('label')]));
+    const shown: (string | null)[][] = [];
+    for (const option of await options.all()) shown.push([await option.getAttribute('value'), await option.getAttribute('label')]);
     expect(shown).to.deep.equal(expected.map((v) => [String(v.value), `${String(v.value)} (${v.count})`]));
   });
 
