@@ -18,7 +18,17 @@ import {
   tableColumns,
   type ModelClass,
 } from './openapi-probes';
-import { DocumentSchemas, asJson, okSchema, pair, parametersOf, rawParametersOf, resolveRef, type Json } from './openapi-support';
+import {
+  DocumentSchemas,
+  asJson,
+  companions,
+  okSchema,
+  pair,
+  parametersOf,
+  rawParametersOf,
+  resolveRef,
+  type Json,
+} from './openapi-support';
 
 /** The collection routes; the document's other paths (`openapi.json`, `_meta`) have tests of their own. */
 const collectionPaths = Object.keys(collections).map((name) => `/api/${name}`);
@@ -163,10 +173,7 @@ describe('OpenAPI document', function () {
 
   it('accepts every documented parameter with its example (200)', async function () {
     for (const path of collectionPaths) {
-      // Facets and stats need an envelope, and facet_limit a facet (docs/query-language.md, Facets and stats).
-      const withEnvelope = (name: string) =>
-        /^(facet|stats)\[/.test(name) ? '&page=1' : name === 'facet_limit' ? '&page=1&facet[id]' : '';
-      for (const p of parametersOf(doc, path)) await expectStatus(`${path}?${pair(p.name, p.example)}${withEnvelope(p.name)}`, 200);
+      for (const p of parametersOf(doc, path)) await expectStatus(`${path}?${pair(p.name, p.example)}${companions(p.name)}`, 200);
     }
   });
 
