@@ -11,6 +11,10 @@ import type { ExpectedSummary } from './reference-summary';
  * `facets` and `stats` last, as the reference computed them; an `avg` (a number, or a numeric field's
  * text) within rounding of the exact mean. Returns the body without them.
  */
+export function expectSummaryOnly(body: Record<string, unknown>, expected: ExpectedSummary | undefined, what: string): void {
+  expectSummary(body, expected, what);
+}
+
 function expectSummary(body: Record<string, unknown>, expected: ExpectedSummary | undefined, what: string): Record<string, unknown> {
   const { facets, stats, ...rest } = body;
   if (expected === undefined) {

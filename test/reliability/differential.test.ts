@@ -21,17 +21,28 @@ import { startApp, TEST_CURSOR_SECRET, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { expectSameRows } from '../support/same-rows';
 import { querySpecArb } from './arbitraries';
-import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
+import { DIFFERENTIAL_MAX_ROWS, expectAnswer, expectSummaryOnly } from './compare';
 import { expectCursorWalk } from './cursor-walk';
 import { closeIdleSockets, rawGet } from './http';
 import { Dataset, fieldOf, loadDataset, textInByteOrder } from './model';
 import { serializeQuery, type ExpandSpec, type QuerySpec } from './query';
-import { evaluate, ReferenceOptions } from './reference';
+import { evaluate, ReferenceOptions, summaryOf } from './reference';
+import type { ModelQuery } from '../../plugin';
 import { addTypedColumns, RELATION_SORTS, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
 import { withBoundaryCollections } from './boundary';
 import { boundaryCollections } from './boundary-models';
 
 const DEFAULT_SEED = 20250417;
+/** The scoped app's hook keeps the users up to this id as the root's records. */
+const SCOPED_MAX_ID = 15;
+
+/** The scoped app's facets and stats for `path` are the reference's over the users its hook keeps. */
+async function expectScopedSummary(origin: string, path: string, expected: ReturnType<typeof summaryOf>): Promise<void> {
+  const res = await rawGet(origin, path);
+  if (res.status !== 200) expect.fail(`scoped GET ${path}: expected 200, got ${res.status}: ${res.text.slice(0, 600)}`);
+  const body = res.body as Record<string, unknown>;
+  expectSummaryOnly(body, expected, `scoped GET ${path}`);
+}
 /** The typed columns' collections and the two whose models keep fields private in their JSON (decisions.md 47). */
 const collections = { ...typedCollections, ...boundaryCollections };
 const DEFAULT_RUNS = 1500;
@@ -113,6 +124,8 @@ function sortKinds(spec: QuerySpec, data: Dataset): string[] {
 describe('differential: the API against the reference evaluator', function () {
   let db: TestDatabase | undefined;
   let app: TestApp | undefined;
+  /** The same collections under a scope hook that keeps users 1-15 as the root (its facets and stats are compared). */
+  let scoped: TestApp | undefined;
   let data: Dataset | undefined;
   let textOrder = true;
   let catalog: Catalog | undefined;
@@ -128,6 +141,13 @@ describe('differential: the API against the reference evaluator', function () {
     textOrder = collation.byteOrder;
     if (!textOrder) console.log(`    collation ${collation.collation}: text ordering is left out of the generated queries`);
     app = await startApp(db.knex, { collections: collections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    scoped = await startApp(db.knex, {
+      collections: collections,
+      maxRows: DIFFERENTIAL_MAX_ROWS,
+      scope: (_ctx: unknown, label: string, query: ModelQuery) => {
+        if (label === 'users') query.where('users.id', '<=', SCOPED_MAX_ID);
+      },
+    });
     // The app's secret: the second page's cursor, sealed by the app, is validated here again.
     resolved = resolveOptions({
       knex: db.knex,
@@ -142,6 +162,7 @@ describe('differential: the API against the reference evaluator', function () {
     this.timeout(60000);
     closeIdleSockets();
     await app?.close();
+    await scoped?.close();
     await db?.destroy();
   });
 
@@ -156,7 +177,7 @@ describe('differential: the API against the reference evaluator', function () {
     const seed = envNumber('FC_SEED', DEFAULT_SEED);
     const numRuns = envNumber('FC_RUNS', DEFAULT_RUNS);
     let executed = 0;
-    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0, summaries: 0 };
+    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0, summaries: 0, scoped: 0 };
     const walkedSorts = new Map<string, number>();
     const started = Date.now();
     const property = fc.asyncProperty(querySpecArb({ data: dataset, textOrder }), async (spec) => {
@@ -178,7 +199,17 @@ describe('differential: the API against the reference evaluator', function () {
         const second = await expectCursorWalk(origin, path, raw, expected);
         if (second !== undefined) await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, second, dataset);
       } else {
-        if ((expected.kind === 'page' || expected.kind === 'simple-page') && expected.summary !== undefined) shapes.summaries += 1;
+        if ((expected.kind === 'page' || expected.kind === 'simple-page') && expected.summary !== undefined) {
+          shapes.summaries += 1;
+          if (spec.collection === 'users' && scoped !== undefined) {
+            shapes.scoped += 1;
+            await expectScopedSummary(
+              scoped.origin,
+              path,
+              summaryOf(spec, dataset, (row) => Number(row.id) <= SCOPED_MAX_ID),
+            );
+          }
+        }
         expectAnswer(await rawGet(origin, path), expected, path);
       }
       await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, raw, dataset);
@@ -189,7 +220,7 @@ describe('differential: the API against the reference evaluator', function () {
       console.log(
         `    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; ` +
           `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor, ` +
-          `${shapes.refused} refused for a field the model's JSON keeps private, ${shapes.summaries} with facets or stats)`,
+          `${shapes.refused} refused for a field the model's JSON keeps private, ${shapes.summaries} with facets or stats, ${shapes.scoped} of them again under a scope hook)`,
       );
       console.log(`    sorts walked by cursor: ${[...walkedSorts].map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
     }
@@ -201,5 +232,6 @@ describe('differential: the API against the reference evaluator', function () {
       ).to.deep.equal([]);
     expect(shapes.refused, 'requests naming a field the JSON keeps private').to.be.greaterThan(0);
     expect(shapes.summaries, 'pages with facets or stats').to.be.greaterThan(0);
+    expect(shapes.scoped, 'facets and stats under a scope hook').to.be.greaterThan(0);
   });
 });

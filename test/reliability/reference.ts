@@ -439,6 +439,22 @@ function simpleEnvelope(
   };
 }
 
+/**
+ * The facets and stats of `spec`: each over the root's records (those `scoped` keeps, as a host's
+ * scope hook on the root would) matching the request without the clauses on its field.
+ */
+export function summaryOf(spec: QuerySpec, data: Dataset, scoped: (row: StoredRow) => boolean = () => true): ExpectedSummary | undefined {
+  const collection = data.collections.get(spec.collection);
+  if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
+  const reach: Reach = { data, relations: collection.relations, counts: spec.counts };
+  const stored = (data.rows.get(collection.table) ?? []).filter(scoped);
+  const rowsWithout = (field: string) => {
+    const query = { ...spec.root, clauses: spec.root.clauses.filter((c) => c.field !== field) };
+    return stored.filter((r) => matches(collection, query, r, reach, spec.has));
+  };
+  return expectedSummary(spec, new Map(collection.fields.map((f) => [f.name, f])), rowsWithout);
+}
+
 /** The expected answer to `spec` sent as `rawQuery` (the exact string, for page URLs). */
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
@@ -462,12 +478,7 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;
     // Facets and stats: each over the records matching the request without the clauses on its field.
-    const stored = data.rows.get(collection.table) ?? [];
-    const rowsWithout = (field: string) => {
-      const query = { ...spec.root, clauses: spec.root.clauses.filter((c) => c.field !== field) };
-      return stored.filter((r) => matches(collection, query, r, reach, spec.has));
-    };
-    const found = expectedSummary(spec, new Map(collection.fields.map((f) => [f.name, f])), rowsWithout);
+    const found = summaryOf(spec, data);
     const summary = found === undefined ? {} : { summary: found };
     if (spec.total === 'none')
       return { kind: 'simple-page', envelope: simpleEnvelope(records, paging, options, base, rawQuery), ...summary };
