@@ -1,6 +1,7 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
 // NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
-// nested expansions, pages, limit/offset, totals, facets and stats (every bucket kind), cursors walked
+// nested expansions, pages, limit/offset, totals, facets and stats (every bucket kind; on users again
+// under a scope hook), cursors walked
 // both ways on every kind of sort, and
 // fields a model's own JSON removes or masks, which both must refuse alike),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
