@@ -16,6 +16,7 @@ import { newCounters, serveBench } from './bench-server';
 import { cursorPage } from './floor-cursor';
 import { estimatedTotal, simpleEnvelope, totalMode } from './floor-totals';
 import { SHAPES, shapePath } from './shapes';
+import { facetsOf } from './floor-facets';
 
 const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 // Output columns keep their names; ORDER BY must name the table column (users.created_at), not the text alias.
@@ -368,6 +369,21 @@ const handlers: Record<number, Handler> = {
     );
     const n = await total(rows, page, perPage, 'SELECT count(*) AS n FROM users', []);
     return envelope(ctx, rows, page, perPage, n);
+  },
+  // filter[status]=active&facet[status]&facet[role]&facet[created_at]=month&stats[score]&per-page=20&page=1
+  23: async (ctx, q) => {
+    const status = text(q, 'filter[status]');
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY id LIMIT $2`, [status, perPage]);
+    const page = await pageOf(ctx, q, rows, 1, perPage, 'WHERE status = $1', [status]);
+    return { ...page, ...(await facetsOf(query, status)) };
+  },
+  // filter[status]=active&per-page=20&page=1: shape 23 without facets and stats
+  24: async (ctx, q) => {
+    const status = text(q, 'filter[status]');
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(`SELECT ${USER_COLUMNS} FROM users WHERE status = $1 ORDER BY id LIMIT $2`, [status, perPage]);
+    return pageOf(ctx, q, rows, 1, perPage, 'WHERE status = $1', [status]);
   },
   // filter[status]=active&sort[created_at]=desc&per-page=20&cursor=<first or page 500's>
   20: async (ctx, q) =>

@@ -3,7 +3,7 @@
 // conditions; 17 and 18 from issue 16: a deep offset, and a search with total on a table without a
 // trigram index; 19-22 from issue 14: shape 1's rows at page 500 by OFFSET and by cursor, and a walk
 // by cursor from there, run only
-// when named with --shapes), as raw query strings on GET /api/users (18 on /api/posts), sent exactly
+// when named with --shapes; 23 from issue 30: facets and stats), as raw query strings on GET /api/users (18 on /api/posts), sent exactly
 // like this by both servers' clients (a space in a key is `+`, `>` is percent-encoded).
 
 export interface Shape {
@@ -115,10 +115,30 @@ const LATER_SHAPES: readonly Shape[] = [
   { id: 18, label: 'search posts, no trigram index (total)', query: 'search[title]=ar&per-page=20', collection: 'posts' },
 ];
 
-export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES, ...CURSOR_SHAPES];
+/** Issue 30's shape: a listing screen's facets and stats beside a filtered first page (docs/query-language.md, Facets and stats). */
+const FACET_SHAPES: readonly Shape[] = [
+  {
+    id: 23,
+    label: 'filter + 3 facets + stats, page 1',
+    query: 'filter[status]=active&facet[status]&facet[role]&facet[created_at]=month&stats[score]&per-page=20&page=1',
+  },
+  // The same page without facets and stats, for what they cost; run only when named with --shapes.
+  { id: 24, label: 'filter, page 1 (shape 23 without facets)', query: 'filter[status]=active&per-page=20&page=1' },
+];
 
-/** The shapes a run takes when --shapes does not say: 1-7 and 14-18. */
-export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES].map((s) => s.id);
+export const SHAPES: readonly Shape[] = [
+  ...BASE_SHAPES,
+  ...TOTAL_SHAPES,
+  ...RELATION_SHAPES,
+  ...LATER_SHAPES,
+  ...CURSOR_SHAPES,
+  ...FACET_SHAPES,
+];
+
+/** The shapes a run takes when --shapes does not say: 1-7, 14-18 and 23. */
+export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES, ...FACET_SHAPES]
+  .map((s) => s.id)
+  .filter((id) => id !== 24);
 
 /** The shapes --compare-scales takes when --shapes does not say: every one, so issue 14's totals and cursors are among them. */
 export const SCALES_SHAPE_IDS: readonly number[] = SHAPES.map((s) => s.id).sort((a, b) => a - b);

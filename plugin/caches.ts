@@ -67,8 +67,8 @@ export class LruMap<K, V> {
   }
 }
 
-interface Total {
-  readonly value: Promise<number>;
+interface Total<T> {
+  readonly value: Promise<T>;
   /** `performance.now()` after which the total is counted again. */
   expires: number;
 }
@@ -77,10 +77,11 @@ interface Total {
  * Totals of count statements, keyed by their SQL and bindings (which already hold the filters and
  * whatever the scope hook added), kept for `ttlMs`. Requests that need the same total while it is
  * being counted wait for that one statement. A failed count is not kept. The planner's estimates
- * (`Plan Rows` of an `EXPLAIN`) are kept the same way, under the `EXPLAIN` statement.
+ * (`Plan Rows` of an `EXPLAIN`) are kept the same way, under the `EXPLAIN` statement, and a
+ * request's facets and stats under their statement (docs/query-language.md, Facets and stats).
  */
-export class TotalsCache {
-  private readonly totals: LruMap<string, Total>;
+export class TotalsCache<T = number> {
+  private readonly totals: LruMap<string, Total<T>>;
 
   constructor(
     private readonly ttlMs: number,
@@ -90,11 +91,11 @@ export class TotalsCache {
   }
 
   /** The total for `key`: kept, being counted, or counted now with `count` (then `counted` is true). */
-  get(key: string, count: () => Promise<number>): { readonly total: Promise<number>; readonly counted: boolean } {
+  get(key: string, count: () => Promise<T>): { readonly total: Promise<T>; readonly counted: boolean } {
     const now = performance.now();
     const kept = this.totals.get(key);
     if (kept !== undefined && now < kept.expires) return { total: kept.value, counted: false };
-    const entry: Total = { value: count(), expires: Number.POSITIVE_INFINITY };
+    const entry: Total<T> = { value: count(), expires: Number.POSITIVE_INFINITY };
     this.totals.set(key, entry);
     // The time to live starts when the count is known, so a slow count is not thrown away at once.
     entry.value.then(

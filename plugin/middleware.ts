@@ -10,6 +10,7 @@ import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { createLane, ticketFor } from './lane';
+import type { Summary } from './respond';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
 import { serializeInSlices, Slices, type JsonRecord } from './respond';
@@ -265,6 +266,7 @@ export function createCaches(options: ResolvedOptions): PipelineCaches {
     estimates: options.estimateTtlSeconds > 0 ? new TotalsCache(options.estimateTtlSeconds * 1000, ESTIMATES_KEPT) : undefined,
     totals: totals === undefined ? undefined : new TotalsCache(totals.ttlSeconds * 1000, totals.maxEntries),
     lane: createLane(options),
+    summaries: totals === undefined ? undefined : new TotalsCache<Summary>(totals.ttlSeconds * 1000, totals.maxEntries),
   };
 }
 

@@ -10,6 +10,7 @@ import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor, lookBehind } from './cursor-page';
 import { weighRequest, type HeavyLane, type LaneTicket } from './lane';
 import { findTotal, plannerEstimatesFor } from './page-total';
+import { findSummary } from './page-summary';
 import {
   buildCursorEnvelope,
   buildEnvelope,
@@ -20,6 +21,8 @@ import {
   type Envelope,
   type JsonRecord,
   type SimpleEnvelope,
+  type Summary,
+  withSummary,
 } from './respond';
 import type { CollectionCatalog } from './schema';
 import { prepareQuery, type PreparedQuery } from './prepared';
@@ -47,6 +50,8 @@ export interface PipelineCaches {
   readonly totals?: TotalsCache;
   /** The heavy-request lane of the mount (docs/scaling.md); none: every request is let through. */
   readonly lane?: HeavyLane;
+  /** Facets and stats, kept like totals (on with `totalsCache`). */
+  readonly summaries?: TotalsCache<Summary>;
 }
 
 /** Milliseconds spent per stage, for the Server-Timing header, and the SQL statements run. */
@@ -114,6 +119,12 @@ export async function runPipeline(
     serialize: serialized - queried,
     statements,
   });
+  // Facets and stats: one statement of their own, for any envelope (docs/query-language.md, Facets and stats).
+  const summarise = async () => {
+    const found = await findSummary(compiled, request.knex ?? options.knex, request.scopeHook, caches.summaries);
+    statements += found.statements;
+    return found.summary;
+  };
   if (paging.kind === 'rows') {
     const queried = performance.now();
     const truncated = paging.truncatable && rows.length > paging.limit;
@@ -126,6 +137,7 @@ export async function runPipeline(
     statements += behind.statements;
     const seal = (token: CursorToken): string => options.cursorSeal.seal(collection.name, token);
     const page = cursorPage(paging, compiled.cursor, rows, behind.found, seal);
+    const summary = await summarise();
     const queried = performance.now();
     const envelope = buildCursorEnvelope(await shape(page.rows), {
       pageSize: paging.pageSize,
@@ -134,13 +146,14 @@ export async function runPipeline(
       prevCursor: page.prevCursor,
       cursorUrl: pageUrls(request.path, request.queryString, cursorAt, 'cursor'),
     });
-    return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
   }
   if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
   const pageUrl = pageUrls(request.path, request.queryString, pageAt);
   if (paging.total.kind === 'none') {
     // One row was read past the page: it only tells that a next page exists (decisions.md 44).
     const shown = rows.slice(0, paging.pageSize);
+    const summary = await summarise();
     const queried = performance.now();
     const envelope = buildSimpleEnvelope(await shape(shown), {
       page: paging.page,
@@ -149,7 +162,7 @@ export async function runPipeline(
       path: request.path,
       pageUrl,
     });
-    return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
   }
   const found = await findTotal(
     planned,
@@ -163,6 +176,7 @@ export async function runPipeline(
     caches,
   );
   statements += found.statements;
+  const summary = await summarise();
   const queried = performance.now();
   const envelope = buildEnvelope(await shape(rows), {
     page: paging.page,
@@ -172,5 +186,5 @@ export async function runPipeline(
     path: request.path,
     pageUrl,
   });
-  return { kind: 'page', envelope, metrics: metrics(queried, performance.now()) };
+  return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
 }

@@ -3,6 +3,7 @@
 import { apiGet, describeFailure, type ApiResponse } from './api';
 import { h } from './dom';
 import type { FormContext } from './form/context';
+import { valueHints } from './form/value-hints';
 import { expandSection } from './form/expand-form';
 import { countSection } from './form/count-form';
 import { hasSection } from './form/has-form';
@@ -77,6 +78,7 @@ const context: FormContext = {
   get counted() {
     return app.state === undefined ? [] : countedFields(app.state);
   },
+  hints: valueHints(() => `${app.prefix}/${encodePart(app.state?.collection ?? '')}`, token),
 };
 
 function renderForm(focusId?: string): void {

@@ -68,6 +68,9 @@ export interface CollectionMeta extends ScopeMeta {
   readonly maxExpansions: number;
   readonly maxExpandDepth: number;
   readonly relations: readonly RelationMeta[];
+  /** The fields `facet[...]` counts and `stats[...]` summarises; empty on servers without facets. */
+  readonly facetable: readonly string[];
+  readonly statsable: readonly string[];
 }
 
 export interface IndexMeta {
@@ -155,6 +158,8 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
     // Servers from before nested expansion describe one level.
     maxExpandDepth: typeof body.maxExpandDepth === 'number' ? body.maxExpandDepth : 1,
     relations: relationList(body.relations),
+    facetable: isObject(body.summary) ? strings(body.summary.facetable) : [],
+    statsable: isObject(body.summary) ? strings(body.summary.statsable) : [],
   };
 }
 

@@ -3,8 +3,29 @@
 
 import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
-import { operators, sortWordList, totalModes } from '../syntax';
-import { defaultTotalMode } from '../validate';
+import type { Column } from '../schema';
+import { dateBuckets, operators, sortWordList, totalModes } from '../syntax';
+import { bucketKind, defaultFacetLimit, defaultTotalMode, facetable, maxFacetLimit, maxSummaries, statsable } from '../validate';
+
+/**
+ * What `facet` and `stats` take (docs/query-language.md, Facets and stats): the filterable fields
+ * they may name, which of them take a date bucket or a width, and the limits.
+ */
+function describeSummary(collection: CollectionCatalog) {
+  const columns = collection.filterable.flatMap((name) => {
+    const column = collection.columns.get(name);
+    return column === undefined ? [] : [column];
+  });
+  const names = (test: (column: Column) => boolean) => columns.filter(test).map((c) => c.name);
+  return {
+    facetable: names(facetable),
+    dateBuckets: { fields: names((c) => bucketKind(c) === 'date'), buckets: [...dateBuckets] },
+    widthBuckets: names((c) => bucketKind(c) === 'width'),
+    statsable: names(statsable),
+    facetLimit: { default: defaultFacetLimit, max: maxFacetLimit },
+    maxFacetsAndStats: maxSummaries,
+  };
+}
 
 function describeScope(scope: ScopeCatalog) {
   return {
@@ -84,6 +105,7 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
     maxExpansions: options.maxExpansions,
     maxExpandDepth: options.maxExpandDepth,
     related: describeRelated(collection),
+    summary: describeSummary(collection),
     relations: describeRelations(collection.relations, options.maxExpandDepth),
   };
 }

@@ -14,6 +14,7 @@ import type { Fragment } from './sql';
 import type { HiddenColumn } from './formatted';
 import { flat, keptFragment } from './kept';
 import { countedColumns, ownerSelect, scopeSql, type Paged, type ScopeSql } from './statements';
+import { compileSummary, type CompiledSummary } from './summary';
 
 /** One scope's statement parts, with what its records show. */
 export interface CompiledScope extends ScopeSql {
@@ -72,6 +73,8 @@ export interface CompiledQuery {
    * loaded by their own; the root is then formatted after paging, its formatted rows naming their keys.
    */
   readonly aggregated?: CompiledAggregates;
+  /** Facets and stats (docs/query-language.md, Facets and stats): one statement of their own. */
+  readonly summary?: CompiledSummary;
 }
 
 function compileScope(
@@ -180,5 +183,6 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
     paging,
     ...(cursor === undefined ? {} : { cursor }),
     ...(aggregates === undefined ? {} : { aggregated: aggregates }),
+    ...(validated.summary === undefined ? {} : { summary: compileSummary(validated.summary) }),
   });
 }

@@ -146,5 +146,10 @@ export function compiledBytes(compiled: CompiledQuery): number {
     aggregatedBytes(compiled.aggregated) +
     arrayBytes(compiled.expansions.length);
   for (const expansion of compiled.expansions) bytes += expansionBytes(expansion);
+  // Facets and stats: each item's conditions and joins, as text (docs/query-language.md, Facets and stats).
+  for (const item of compiled.summary?.items ?? []) {
+    bytes += objectBytes(6);
+    for (const fragment of [...item.where, ...item.filtered]) bytes += fragmentBytes(fragment);
+  }
   return bytes;
 }

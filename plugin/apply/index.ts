@@ -12,3 +12,4 @@ export {
   type ScopeHook,
 } from './query';
 export { cursorSqlAt, keyAlias, keyTexts, type CursorSql } from './seek';
+export { planSummary, type CompiledSummary, type CompiledSummaryItem } from './summary';

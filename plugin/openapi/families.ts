@@ -30,6 +30,7 @@ import {
   relationKeys,
   type RelationKeys,
 } from './relation-parameters';
+import { summaryParameters } from './summaries';
 import { totalParameter } from './totals';
 import { isRanged } from './value-forms';
 
@@ -153,6 +154,7 @@ export function collectionParameters(collection: CollectionCatalog, options: Res
     ),
     searchFamily(collection.searchable, related.search),
     ...relationFamilies(collection, options.maxExpandDepth),
+    ...summaryParameters(collection),
     totalParameter(collection, options),
     ...pagingReferences,
   ];

@@ -5,6 +5,7 @@ import { maxDetailLength, maxErrorsBytes, maxListedProblems, problemCodes, probl
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { columnSchema } from './record-schemas';
 import { cursorPageSchema } from './cursors';
+import { withSummaries } from './summaries';
 import { simplePageSchema } from './totals';
 import type { JsonSchema } from './value-forms';
 
@@ -87,9 +88,10 @@ export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth:
     `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose), the requested counts and the expanded relations.`,
     embedded,
   );
-  schemas[schemaNames.page(collection.name)] = pageSchema(ref(schemaNames.record(collection.name)));
-  schemas[schemaNames.simplePage(collection.name)] = simplePageSchema(ref(schemaNames.record(collection.name)));
-  schemas[schemaNames.cursorPage(collection.name)] = cursorPageSchema(ref(schemaNames.record(collection.name)));
+  const record = ref(schemaNames.record(collection.name));
+  schemas[schemaNames.page(collection.name)] = withSummaries(pageSchema(record), collection);
+  schemas[schemaNames.simplePage(collection.name)] = withSummaries(simplePageSchema(record), collection);
+  schemas[schemaNames.cursorPage(collection.name)] = withSummaries(cursorPageSchema(record), collection);
   return schemas;
 }
 

@@ -4,3 +4,4 @@ export { buildSimpleEnvelope, type SimpleEnvelope, type SimplePageRequest } from
 export { buildCursorEnvelope, type CursorEnvelope, type CursorPageRequest } from './cursor-envelope';
 export { serializeInSlices } from './serialize';
 export { Slices } from './slices';
+export { readSummary, withSummary, type FacetValue, type StatsValue, type Summary, type SummaryItemShape } from './summary';

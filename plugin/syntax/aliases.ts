@@ -6,7 +6,7 @@ import { problem } from '../errors';
 import { freezeScope, malformed, report, type AliasedEntry, type AliasOwner, type Collector, type ScopeBuilder } from './collector';
 import { notAnAliasModifier } from './parse-key';
 import type { ScopeDescription } from './types';
-import { conditionModifiers } from './vocabulary';
+import { conditionModifiers, reservedAliases } from './vocabulary';
 
 const aliasShape = /^[A-Za-z][A-Za-z0-9]*$/;
 
@@ -27,6 +27,12 @@ function declareAlias(
   if (value === '') return { ok: true };
   if (!aliasShape.test(value)) {
     malformed(c, key, `has an invalid alias "${value}": an alias is a letter followed by letters or digits`);
+    return { ok: false };
+  }
+  if (reservedAliases.has(value)) {
+    malformed(c, key, `cannot use "${value}" as an alias: it is a modifier of the collection (${[...reservedAliases].join(', ')})`, [
+      ...reservedAliases,
+    ]);
     return { ok: false };
   }
   const known = c.aliases.get(value);

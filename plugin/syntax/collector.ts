@@ -6,11 +6,13 @@ import type {
   ClauseDescription,
   CountDescription,
   ExpandDescription,
+  FacetDescription,
   HasDescription,
   ProjectionDescription,
   ScopeDescription,
   SearchDescription,
   SortDescription,
+  StatsDescription,
   WindowBound,
 } from './types';
 import type { ClauseFamily, Modifier, TotalMode } from './vocabulary';
@@ -55,6 +57,9 @@ export interface Collector {
   total: TotalMode | undefined;
   /** `cursor=...` as sent (docs/query-language.md, "Cursors: cursor"). */
   cursor: string | undefined;
+  facets: FacetDescription[];
+  stats: StatsDescription[];
+  facetLimit: number | undefined;
   problems: { index: number; problem: Problem }[];
   seen: Set<string>;
   /** Relation name -> the first key naming it. */

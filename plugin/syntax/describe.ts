@@ -7,6 +7,7 @@ import { freezeScope, malformed, newScope, relationOf, report, type Collector, t
 import { aliasPrefix, claimsReencodedKey, claimsUndecodableKey, readKey } from './parse-key';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
+import { addFacet, addFacetLimit, addStats } from './summary';
 import type { PagingDescription, QueryDescription } from './types';
 import {
   conditionModifiers,
@@ -219,6 +220,12 @@ function addPair(c: Collector, pair: QueryPair): void {
       // (docs/query-language.md, "Cursors: cursor").
       c.cursor = pair.value;
       return;
+    case 'facet':
+      return addFacet(c, pair.key, argument, pair.value);
+    case 'stats':
+      return addStats(c, pair.key, argument, pair.value);
+    case 'facet_limit':
+      return addFacetLimit(c, pair.value);
   }
 }
 
@@ -269,6 +276,9 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging: new Map(),
     total: undefined,
     cursor: undefined,
+    facets: [],
+    stats: [],
+    facetLimit: undefined,
     problems: [],
     seen: new Set(),
     relations: new Map(),
@@ -294,6 +304,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging,
     total: c.total,
     cursor: c.cursor,
+    summary: Object.freeze({ facets: Object.freeze([...c.facets]), stats: Object.freeze([...c.stats]), limit: c.facetLimit }),
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),
     cost: {

@@ -27,6 +27,8 @@ export function readKey(key: string): KeyReading {
   if (key === 'per_page' || key === 'page_size') {
     return { kind: 'malformed', detail: `\`${key}\` is not a parameter of this API; the page size is \`per-page\` or \`page-size\`.` };
   }
+  // Read whole: `facet` is no alias (reserved), so this is never an alias's window.
+  if (key === 'facet_limit') return { kind: 'modifier', alias: undefined, modifier: 'facet_limit', argument: undefined };
   const match = keyShape.exec(key);
   if (match === null) return { kind: 'foreign' };
   const [, alias, word = '', bracket] = match;

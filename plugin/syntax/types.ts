@@ -2,7 +2,7 @@
 // values are still text. The validate stage turns this into a ValidatedQuery.
 
 import type { Problem } from '../errors';
-import type { ClauseFamily, LogicalWord, Operator, SortDirection, TotalMode } from './vocabulary';
+import type { ClauseFamily, DateBucket, LogicalWord, Operator, SortDirection, TotalMode } from './vocabulary';
 
 /** A value as written: bare `null`, or text (already unquoted when it was written in double quotes). */
 export type RawValue = { readonly kind: 'null' } | { readonly kind: 'text'; readonly text: string; readonly quoted: boolean };
@@ -110,6 +110,32 @@ export interface CountDescription {
   readonly alias: string | undefined;
 }
 
+/** How a facet groups values: each value, a date bucket (`month`), or a number's width (`100`, as written). */
+export type FacetBucket =
+  { readonly kind: 'value' } | { readonly kind: 'date'; readonly unit: DateBucket } | { readonly kind: 'width'; readonly width: string };
+
+/** `facet[status]`, `facet[created_at]=month`: value counts of a root field (docs/query-language.md, Facets and stats). */
+export interface FacetDescription {
+  readonly kind: 'facet';
+  readonly parameter: string;
+  readonly field: string;
+  readonly bucket: FacetBucket;
+}
+
+/** `stats[score]`: the min, max, avg and sum of a root field. */
+export interface StatsDescription {
+  readonly kind: 'stats';
+  readonly parameter: string;
+  readonly field: string;
+}
+
+/** Every facet and stats of the request, and `facet_limit` as sent. */
+export interface SummaryDescription {
+  readonly facets: readonly FacetDescription[];
+  readonly stats: readonly StatsDescription[];
+  readonly limit: number | undefined;
+}
+
 export type PagingDescription =
   | { readonly kind: 'none' }
   | {
@@ -133,6 +159,8 @@ export interface QueryDescription {
   readonly total: TotalMode | undefined;
   /** `cursor=...` as sent (docs/query-language.md, "Cursors: cursor"): empty for the first page; decoded by the validate stage. */
   readonly cursor: string | undefined;
+  /** `facet[...]`, `stats[...]` and `facet_limit`. */
+  readonly summary: SummaryDescription;
   /** Syntax problems found; the validate stage adds its own and reports them all together. */
   readonly problems: readonly Problem[];
   /** Every key as sent, in order, so problems can be reported in query-string order. */

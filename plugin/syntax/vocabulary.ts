@@ -28,6 +28,9 @@ export const rootModifiers = [
   'offset',
   'total',
   'cursor',
+  'facet',
+  'stats',
+  'facet_limit',
 ] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
@@ -53,7 +56,31 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   offset: false,
   total: false,
   cursor: false,
+  facet: true,
+  stats: true,
+  facet_limit: false,
 };
+
+/**
+ * Root modifier names no alias may take (docs/query-language.md, Facets and stats): `facet_limit`
+ * must never read as the window of an alias `facet`.
+ */
+export const reservedAliases: ReadonlySet<string> = new Set([
+  'facet',
+  'stats',
+  'match',
+  'similar',
+  'format',
+  'cursor',
+  'total',
+  'page',
+  'limit',
+  'offset',
+]);
+
+/** `facet[created_at]=month`: the date buckets, in UTC. */
+export const dateBuckets = ['day', 'week', 'month', 'year'] as const;
+export type DateBucket = (typeof dateBuckets)[number];
 
 /**
  * The alias modifiers a `has` alias reads: its conditions

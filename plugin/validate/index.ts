@@ -3,3 +3,4 @@ export { coerceValue } from './values';
 export type * from './types';
 export { defaultTotalMode, type TotalSettings } from './total';
 export { checkCursor, sortSignature, UNFIT_VALUE } from './cursor';
+export { bucketKind, defaultFacetLimit, facetable, maxFacetLimit, maxSummaries, statsable } from './summary';

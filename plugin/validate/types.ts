@@ -2,7 +2,7 @@
 // accepts these types, so it can never be handed unchecked client text.
 
 import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
-import type { CursorDirection, CursorToken, Operator, SortDirection } from '../syntax';
+import type { CursorDirection, CursorToken, DateBucket, Operator, SortDirection } from '../syntax';
 
 export type BoundValue = string | number | boolean;
 
@@ -147,9 +147,42 @@ export type ValidatedPaging =
   /** `cursor=...`: Laravel's cursor envelope; `cursor` undefined for the first page (`cursor=`). */
   | { readonly kind: 'cursor'; readonly pageSize: number; readonly cursor: ValidatedCursor | undefined };
 
+/** A facet's grouping: each value, a UTC date bucket, or a number's width (docs/query-language.md, Facets and stats). */
+export type ValidatedBucket =
+  { readonly kind: 'value' } | { readonly kind: 'date'; readonly unit: DateBucket } | { readonly kind: 'width'; readonly width: number };
+
+/**
+ * One facet or stats: its root field and the records it reads, those matching every condition of the
+ * request except the clauses on that field (`groups`; `joins` holds the root's joins they may read).
+ */
+export interface SummaryTarget {
+  readonly parameter: string;
+  readonly column: Column;
+  readonly groups: readonly ConditionGroup[];
+  readonly joins: readonly RelationJoin[];
+}
+
+export interface ValidatedFacet extends SummaryTarget {
+  readonly kind: 'facet';
+  readonly bucket: ValidatedBucket;
+}
+
+export interface ValidatedStats extends SummaryTarget {
+  readonly kind: 'stats';
+}
+
+/** Every facet and stats of a request, computed by one statement; `limit` values per facet. */
+export interface ValidatedSummary {
+  readonly facets: readonly ValidatedFacet[];
+  readonly stats: readonly ValidatedStats[];
+  readonly limit: number;
+}
+
 export interface ValidatedQuery {
   readonly collection: CollectionCatalog;
   readonly root: ValidatedScope;
   readonly expansions: readonly ValidatedExpansion[];
   readonly paging: ValidatedPaging;
+  /** Present when the request asks for facets or stats. */
+  readonly summary?: ValidatedSummary;
 }

@@ -10,6 +10,7 @@ import { validateCursorPaging, type CursorLimits } from './cursor';
 import { labelled, relationNamed, validateExpansions } from './expansions';
 import { validatePageSize } from './page-size';
 import { validateScope } from './scope';
+import { rootConditions, validateSummary, withoutField } from './summary';
 import { validateTotal, type TotalSettings } from './total';
 import type { ConditionGroup, RelationJoin, ValidatedPaging, ValidatedQuery } from './types';
 
@@ -171,12 +172,20 @@ export function validateQuery(description: QueryDescription, collection: Collect
   const expansions = validateExpansions(description, collection.name, collection.relations, limits, aliases, problems);
   // `has` groups are ANDed with the other groups
   // (docs/query-language.md, "has and has!: all conditions on one related record").
-  const root = Object.freeze({ ...own, groups: [...own.groups, ...validateHas(description, collection, aliases, problems)] });
+  const has = validateHas(description, collection, aliases, problems);
+  const root = Object.freeze({ ...own, groups: [...own.groups, ...has] });
   const paging =
     description.cursor === undefined
       ? validatePaging(description, collection, limits, problems)
       : validateCursorPaging(description, collection.name, root.order, limits, problems);
+  // Each facet's and stats' conditions: the request's without the clauses on its field (reported above if wrong).
+  const without = (field: string) => {
+    const scope = withoutField(description.root, field);
+    if (scope === undefined) return rootConditions(own, has);
+    return rootConditions(validateScope(scope, collection, [], { relations: collection.relations, counts }), has);
+  };
+  const summary = validateSummary(description, collection, paging, without, problems);
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
-  return Object.freeze({ collection, root, expansions, paging });
+  return Object.freeze({ collection, root, expansions, paging, ...(summary === undefined ? {} : { summary }) });
 }

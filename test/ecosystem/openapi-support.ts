@@ -85,6 +85,15 @@ export function serialize(value: unknown): string {
 }
 
 /** `filter[id]=>=1` with key and value percent-encoded. */
+/**
+ * What a parameter needs beside it to be accepted alone: facets and stats an envelope, `facet_limit`
+ * a facet too (docs/query-language.md, Facets and stats).
+ */
+export function companions(name: string): string {
+  if (/^(facet|stats)\[/.test(name)) return '&page=1';
+  return name === 'facet_limit' ? '&page=1&facet[id]' : '';
+}
+
 export function pair(name: string, value: unknown): string {
   return `${encodeURIComponent(name)}=${encodeURIComponent(serialize(value))}`;
 }

@@ -6,7 +6,7 @@ import { Model } from 'objection';
 import supertest from 'supertest';
 import { startApp, useApp, type TestApp } from '../support/app';
 import { documentFor, outsideValue } from './openapi-probes';
-import { DocumentSchemas, asJson, okSchema, pair, parametersOf, serialize, type Json } from './openapi-support';
+import { DocumentSchemas, asJson, companions, okSchema, pair, parametersOf, serialize, type Json } from './openapi-support';
 
 /** One column of every type the catalog knows, to check the record schema against real output. */
 class Kind extends Model {
@@ -82,12 +82,12 @@ describe('OpenAPI record schemas by column type', function () {
       expect(validate(res.body), `${JSON.stringify(res.body)}: ${schemas.errorsText(validate)}`).to.equal(true);
     }
     for (const p of parametersOf(doc, '/api/kinds')) {
-      const res = await supertest(server.origin).get(`/api/kinds?${pair(p.name, p.example)}`);
+      const res = await supertest(server.origin).get(`/api/kinds?${pair(p.name, p.example)}${companions(p.name)}`);
       expect(res.status, `${p.name}=${serialize(p.example)}: ${res.text}`).to.equal(200);
       const validate = schemas.compile(p.schema);
       const value = outsideValue(p, (v) => validate(/^(page|per-page|page-size|limit|offset)$/.test(p.name) ? Number(v) : v));
       if (value === undefined) continue;
-      const bad = await supertest(server.origin).get(`/api/kinds?${pair(p.name, value)}`);
+      const bad = await supertest(server.origin).get(`/api/kinds?${pair(p.name, value)}${companions(p.name)}`);
       expect(bad.status, `${p.name}=${value}`).to.equal(400);
     }
   });

@@ -18,7 +18,17 @@ import {
   tableColumns,
   type ModelClass,
 } from './openapi-probes';
-import { DocumentSchemas, asJson, okSchema, pair, parametersOf, rawParametersOf, resolveRef, type Json } from './openapi-support';
+import {
+  DocumentSchemas,
+  asJson,
+  companions,
+  okSchema,
+  pair,
+  parametersOf,
+  rawParametersOf,
+  resolveRef,
+  type Json,
+} from './openapi-support';
 
 /** The collection routes; the document's other paths (`openapi.json`, `_meta`) have tests of their own. */
 const collectionPaths = Object.keys(collections).map((name) => `/api/${name}`);
@@ -76,7 +86,19 @@ describe('OpenAPI document', function () {
 
   it('describes each bracketed family as one deepObject parameter whose schema takes every documented key and the prefixed forms', function () {
     const families = rawParametersOf(doc, '/api/users').filter((p) => p.style === 'deepObject');
-    expect(families.map((p) => p.name)).to.deep.equal(['sort', 'filter', 'in', 'between', 'search', 'expand', 'has', 'has!', 'count']);
+    expect(families.map((p) => p.name)).to.deep.equal([
+      'sort',
+      'filter',
+      'in',
+      'between',
+      'search',
+      'expand',
+      'has',
+      'has!',
+      'count',
+      'facet',
+      'stats',
+    ]);
     const schemaOf = (name: string) => schemas.compile(families.find((p) => p.name === name)?.schema);
     for (const p of families) expect(schemaOf(String(p.name))(p.example), String(p.name)).to.equal(true);
     const filter = schemaOf('filter');
@@ -151,7 +173,7 @@ describe('OpenAPI document', function () {
 
   it('accepts every documented parameter with its example (200)', async function () {
     for (const path of collectionPaths) {
-      for (const p of parametersOf(doc, path)) await expectStatus(`${path}?${pair(p.name, p.example)}`, 200);
+      for (const p of parametersOf(doc, path)) await expectStatus(`${path}?${pair(p.name, p.example)}${companions(p.name)}`, 200);
     }
   });
 
@@ -251,6 +273,20 @@ describe('OpenAPI document', function () {
     expect(Object.keys(asJson(comment.properties, 'properties'))).to.include('author');
     const deepest = asJson(schemas.named('record.users.posts.comments.author').schema, 'deepest');
     expect(Object.keys(asJson(deepest.properties, 'properties'))).to.deep.equal(['id', 'name', 'status']);
+  });
+
+  it('describes facets and stats in each envelope, typed per field', async function () {
+    const validate = schemas.compile(okSchema(doc, '/api/users'));
+    const summary = 'facet[status]&facet[created_at]=month&facet[score]=25&facet[active]&stats[score]&stats[birthday]&stats[visits]';
+    for (const envelope of ['per-page=2', 'per-page=2&total=none', 'per-page=2&cursor=']) {
+      const query = `${summary}&${envelope}`;
+      const res = await expectStatus(`/api/users?${query}`, 200);
+      expect(Object.keys(asJson(res.body, 'body'))).to.include.members(['facets', 'stats']);
+      expect(validate(res.body), `${query}: ${schemas.errorsText(validate)}`).to.equal(true);
+    }
+    const page = asJson(schemas.named('page.users').schema, 'page.users');
+    const facets = asJson(asJson(page.properties, 'properties').facets, 'facets');
+    expect(Object.keys(asJson(facets.properties, 'facet properties'))).to.not.include('password_hash');
   });
 
   it('allows exactly the documented dot paths in sort, filter, in, between and search', async function () {

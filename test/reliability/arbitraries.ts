@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { casedWord, GeneratorContext, literal, pool, recase } from './literals';
 import { CollectionSpec, FieldSpec, RelationSpec, ScopeSpec } from './model';
 import { withForbiddenField } from './refusal-arbitraries';
+import { withSummary } from './summary-arbitraries';
 import {
   ClauseSpec,
   CountSpec,
@@ -489,7 +490,8 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
             }),
           )
           .map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec))
-          .chain((spec) => withForbiddenField(spec, collection)),
+          .chain((spec) => withForbiddenField(spec, collection))
+          .chain((spec) => withSummary(spec, collection)),
       ),
     })),
   );

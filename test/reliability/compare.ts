@@ -5,6 +5,37 @@ import { expect } from 'chai';
 import { ENVELOPE_KEYS, SIMPLE_ENVELOPE_KEYS } from '../support/envelope-keys';
 import { RawResponse } from './http';
 import { Expected } from './reference';
+import type { ExpectedSummary } from './reference-summary';
+
+/**
+ * `facets` and `stats` last, as the reference computed them; an `avg` (a number, or a numeric field's
+ * text) within rounding of the exact mean. Returns the body without them.
+ */
+export function expectSummaryOnly(body: Record<string, unknown>, expected: ExpectedSummary | undefined, what: string): void {
+  expectSummary(body, expected, what);
+}
+
+function expectSummary(body: Record<string, unknown>, expected: ExpectedSummary | undefined, what: string): Record<string, unknown> {
+  const { facets, stats, ...rest } = body;
+  if (expected === undefined) {
+    expect([facets, stats], `${what}: no facets or stats`).to.deep.equal([undefined, undefined]);
+    return rest;
+  }
+  const wantedKeys = Object.keys(expected);
+  expect(Object.keys(body).slice(-wantedKeys.length), `${what}: facets and stats last`).to.deep.equal(wantedKeys);
+  expectSameJson(facets, expected.facets, `${what}: facets`);
+  const sent = (stats ?? {}) as Record<string, Record<string, unknown>>;
+  const wanted = expected.stats ?? {};
+  expect(Object.keys(sent), `${what}: stats fields`).to.deep.equal(Object.keys(wanted));
+  for (const [field, values] of Object.entries(wanted)) {
+    const { avg, ...exact } = values;
+    const { avg: sentAvg, ...sentExact } = sent[field] ?? {};
+    expectSameJson(sentExact, exact, `${what}: stats[${field}]`);
+    if (avg === null || avg === undefined) expect(sentAvg ?? null, `${what}: stats[${field}].avg`).to.equal(avg === undefined ? null : avg);
+    else expect(Number(sentAvg), `${what}: stats[${field}].avg`).to.be.closeTo(avg, Math.abs(avg) * 1e-12 + 1e-12);
+  }
+  return rest;
+}
 
 /** The apps under differential test cap unpaginated answers this low, so the cap and `X-Result-Truncated` matter on 23 rows. */
 export const DIFFERENTIAL_MAX_ROWS = 20;
@@ -66,8 +97,8 @@ export function expectAnswer(res: RawResponse, expected: Expected, request: stri
     expect(res.headers['x-result-truncated'], `${what}: X-Result-Truncated`).to.equal(expected.truncated ? 'true' : undefined);
     return;
   }
-  const body = res.body as Record<string, unknown>;
-  expect(body, what).to.be.an('object');
+  expect(res.body, what).to.be.an('object');
+  const body = expectSummary(res.body as Record<string, unknown>, expected.summary, what);
   if (expected.kind === 'simple-page') {
     expect(Object.keys(body), `${what}: simple envelope keys`).to.deep.equal(SIMPLE_ENVELOPE_KEYS);
     expectSameJson(body, expected.envelope, what);

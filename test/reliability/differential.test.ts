@@ -1,6 +1,8 @@
 // Differential test: fast-check generates valid requests (every modifier, prefixes, negations,
 // NULLs, dates, quoted items, enums, arrays, expansions with alias modifiers, per-parent windows and
-// nested expansions, pages, limit/offset, totals, cursors walked both ways on every kind of sort, and
+// nested expansions, pages, limit/offset, totals, facets and stats (every bucket kind; on users again
+// under a scope hook), cursors walked
+// both ways on every kind of sort, and
 // fields a model's own JSON removes or masks, which both must refuse alike),
 // sends each to the plugin on the fixture database (with typed-columns.ts's enum and array columns)
 // and requires the answer to equal the reference evaluator's.
@@ -11,6 +13,7 @@ import { expect } from 'chai';
 import { expansionQuery } from '../../plugin/apply/expansions';
 import { compileQuery, type CompiledExpansion } from '../../plugin/apply/compiled';
 import { planQueries } from '../../plugin/apply/query';
+import { planSummary } from '../../plugin/apply/summary';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
 import { buildCatalog, type Catalog } from '../../plugin/schema';
 import { describeQuery, parseQueryString } from '../../plugin/syntax';
@@ -19,17 +22,28 @@ import { startApp, TEST_CURSOR_SECRET, TestApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { expectSameRows } from '../support/same-rows';
 import { querySpecArb } from './arbitraries';
-import { DIFFERENTIAL_MAX_ROWS, expectAnswer } from './compare';
+import { DIFFERENTIAL_MAX_ROWS, expectAnswer, expectSummaryOnly } from './compare';
 import { expectCursorWalk } from '../support/cursor-walk';
 import { closeIdleSockets, rawGet } from './http';
 import { Dataset, fieldOf, loadDataset, textInByteOrder } from './model';
 import { serializeQuery, type ExpandSpec, type QuerySpec } from './query';
-import { evaluate, ReferenceOptions } from './reference';
+import { evaluate, ReferenceOptions, summaryOf } from './reference';
+import type { ModelQuery } from '../../plugin';
 import { addTypedColumns, RELATION_SORTS, TYPED_USER_FIELDS, typedCollections } from './typed-columns';
 import { withBoundaryCollections } from './boundary';
 import { boundaryCollections } from './boundary-models';
 
 const DEFAULT_SEED = 20250417;
+/** The scoped app's hook keeps the users up to this id as the root's records. */
+const SCOPED_MAX_ID = 15;
+
+/** The scoped app's facets and stats for `path` are the reference's over the users its hook keeps. */
+async function expectScopedSummary(origin: string, path: string, expected: ReturnType<typeof summaryOf>): Promise<void> {
+  const res = await rawGet(origin, path);
+  if (res.status !== 200) expect.fail(`scoped GET ${path}: expected 200, got ${res.status}: ${res.text.slice(0, 600)}`);
+  const body = res.body as Record<string, unknown>;
+  expectSummaryOnly(body, expected, `scoped GET ${path}`);
+}
 /**
  * The typed columns' collections and the two whose models keep fields private in their JSON
  * (docs/configuration.md, "What your model's JSON hides or masks").
@@ -67,6 +81,11 @@ async function expectSameStatementsThroughBuilders(
   expect(direct.estimated?.capped.toSQL(), `capped count of ${raw}`).to.deep.equal(built.estimated?.capped.toSQL());
   expect(direct.estimated?.estimate.toSQL(), `estimate of ${raw}`).to.deep.equal(built.estimated?.estimate.toSQL());
   expect(direct.probe?.toSQL(), `probe of ${raw}`).to.deep.equal(built.probe?.toSQL());
+  if (compiled.summary !== undefined) {
+    const text = await planSummary(scope, compiled.summary, compiled.plain, options.knex, undefined);
+    const viaBuilders = await planSummary(scope, compiled.summary, compiled.plain, options.knex, noHook);
+    expect(text.toSQL(), `facets and stats of ${raw}`).to.deep.equal(viaBuilders.toSQL());
+  }
   const parents = (data.rows.get(scope.table) ?? []).slice(0, 5) as Record<string, unknown>[];
   const same = async (expansions: readonly CompiledExpansion[], owners: Record<string, unknown>[]): Promise<void> => {
     for (const expansion of expansions) {
@@ -109,6 +128,8 @@ function sortKinds(spec: QuerySpec, data: Dataset): string[] {
 describe('differential: the API against the reference evaluator', function () {
   let db: TestDatabase | undefined;
   let app: TestApp | undefined;
+  /** The same collections under a scope hook that keeps users 1-15 as the root (its facets and stats are compared). */
+  let scoped: TestApp | undefined;
   let data: Dataset | undefined;
   let textOrder = true;
   let catalog: Catalog | undefined;
@@ -124,6 +145,13 @@ describe('differential: the API against the reference evaluator', function () {
     textOrder = collation.byteOrder;
     if (!textOrder) console.log(`    collation ${collation.collation}: text ordering is left out of the generated queries`);
     app = await startApp(db.knex, { collections: collections, maxRows: DIFFERENTIAL_MAX_ROWS });
+    scoped = await startApp(db.knex, {
+      collections: collections,
+      maxRows: DIFFERENTIAL_MAX_ROWS,
+      scope: (_ctx: unknown, label: string, query: ModelQuery) => {
+        if (label === 'users') query.where('users.id', '<=', SCOPED_MAX_ID);
+      },
+    });
     // The app's secret: the second page's cursor, sealed by the app, is validated here again.
     resolved = resolveOptions({
       knex: db.knex,
@@ -138,6 +166,7 @@ describe('differential: the API against the reference evaluator', function () {
     this.timeout(60000);
     closeIdleSockets();
     await app?.close();
+    await scoped?.close();
     await db?.destroy();
   });
 
@@ -152,7 +181,7 @@ describe('differential: the API against the reference evaluator', function () {
     const seed = envNumber('FC_SEED', DEFAULT_SEED);
     const numRuns = envNumber('FC_RUNS', DEFAULT_RUNS);
     let executed = 0;
-    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0 };
+    const shapes = { nested: 0, windows: 0, cursors: 0, refused: 0, summaries: 0, scoped: 0 };
     const walkedSorts = new Map<string, number>();
     const started = Date.now();
     const property = fc.asyncProperty(querySpecArb({ data: dataset, textOrder }), async (spec) => {
@@ -174,6 +203,17 @@ describe('differential: the API against the reference evaluator', function () {
         const second = await expectCursorWalk(origin, path, raw, expected);
         if (second !== undefined) await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, second, dataset);
       } else {
+        if ((expected.kind === 'page' || expected.kind === 'simple-page') && expected.summary !== undefined) {
+          shapes.summaries += 1;
+          if (spec.collection === 'users' && scoped !== undefined) {
+            shapes.scoped += 1;
+            await expectScopedSummary(
+              scoped.origin,
+              path,
+              summaryOf(spec, dataset, (row) => Number(row.id) <= SCOPED_MAX_ID),
+            );
+          }
+        }
         expectAnswer(await rawGet(origin, path), expected, path);
       }
       await expectSameStatementsThroughBuilders(builtCatalog, pluginOptions, spec.collection, raw, dataset);
@@ -184,7 +224,7 @@ describe('differential: the API against the reference evaluator', function () {
       console.log(
         `    differential: ${executed} generated queries checked in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed}, ${numRuns} runs${executed > numRuns ? ' + shrinking' : ''}; ` +
           `${shapes.nested} with nested expansions, ${shapes.windows} with per-parent windows, ${shapes.cursors} walked by cursor, ` +
-          `${shapes.refused} refused for a field the model's JSON keeps private)`,
+          `${shapes.refused} refused for a field the model's JSON keeps private, ${shapes.summaries} with facets or stats, ${shapes.scoped} of them again under a scope hook)`,
       );
       console.log(`    sorts walked by cursor: ${[...walkedSorts].map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
     }
@@ -195,5 +235,7 @@ describe('differential: the API against the reference evaluator', function () {
         'sorts never walked by cursor',
       ).to.deep.equal([]);
     expect(shapes.refused, 'requests naming a field the JSON keeps private').to.be.greaterThan(0);
+    expect(shapes.summaries, 'pages with facets or stats').to.be.greaterThan(0);
+    expect(shapes.scoped, 'facets and stats under a scope hook').to.be.greaterThan(0);
   });
 });

@@ -115,6 +115,16 @@ export type Paging =
 /** `total=` (docs/query-language.md, "Totals: total=exact, estimated, none"); it changes only paginated answers. */
 export type TotalChoice = 'exact' | 'estimated' | 'none';
 
+/** A facet's bucket as written: '' (each value), a date unit, or a width (digits). */
+export type BucketSpec = '' | 'day' | 'week' | 'month' | 'year' | { readonly width: string };
+
+/** `facet[...]`, `stats[...]` and `facet_limit` (docs/query-language.md, Facets and stats). */
+export interface SummarySpec {
+  readonly facets: readonly { readonly field: string; readonly bucket: BucketSpec; readonly bare: boolean }[];
+  readonly stats: readonly string[];
+  readonly limit: number | null;
+}
+
 export interface Encoding {
   /** Keep `[`, `]` and `,` unencoded. */
   readonly raw: boolean;
@@ -131,6 +141,8 @@ export interface QuerySpec {
   readonly paging: Paging;
   /** `total=...`, or absent (null); sent with any paging, ignored without pages. */
   readonly total?: TotalChoice | null;
+  /** Facets and stats; only on a page (absent: none). */
+  readonly summary?: SummarySpec | null;
   /** Keys that are not modifiers (docs/query-language.md, "How the query string is read"): ignored by the plugin, kept in page URLs. */
   readonly noise: readonly (readonly [string, string])[];
   /** Choices that interleave the ordered pair sequences. */
@@ -250,6 +262,12 @@ export function serializeQuery(spec: QuerySpec): string {
   for (const c of spec.counts) if (c.alias !== null && !c.shared) sequences.push(...scopeSequences(c.scope, `${c.alias}_`));
   sequences.push(...pagingPairs(spec.paging));
   if (spec.total !== undefined && spec.total !== null) sequences.push([['total', spec.total]]);
+  if (spec.summary) {
+    const bucketText = (b: BucketSpec): string => (typeof b === 'string' ? b : b.width);
+    sequences.push(spec.summary.facets.map((f): Pair => [`facet[${f.field}]`, f.bare && f.bucket === '' ? null : bucketText(f.bucket)]));
+    sequences.push(spec.summary.stats.map((field): Pair => [`stats[${field}]`, null]));
+    if (spec.summary.limit !== null) sequences.push([['facet_limit', String(spec.summary.limit)]]);
+  }
   for (const pair of spec.noise) sequences.push([pair]);
   return interleave(sequences, spec.merge)
     .map(([key, value]) => {

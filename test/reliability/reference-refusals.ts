@@ -112,5 +112,20 @@ export function refusals(spec: QuerySpec, collection: CollectionSpec): ExpectedR
     const place = { scope: relation.scope, label: `${collection.name}.${relation.name}`, alias: `${condition.alias}_`, counts: [] };
     checkScope(place, condition.scope, out);
   }
+  // Facets and stats name filterable root fields (docs/query-language.md, Facets and stats).
+  const named = [
+    ...(spec.summary?.facets ?? []).map((f) => ['facet', f.field] as const),
+    ...(spec.summary?.stats ?? []).map((f) => ['stats', f] as const),
+  ];
+  for (const [modifier, name] of named) {
+    if (collection.filterable.includes(name)) continue;
+    const parameter = `${modifier}[${name}]`;
+    const none = collection.filterable.length === 0 ? '; no field can' : '';
+    out.push({
+      parameter,
+      detail: `\`${parameter}\`: "${name}" cannot be counted or summarised in ${collection.name}${none}`,
+      allowed: collection.filterable,
+    });
+  }
   return out;
 }

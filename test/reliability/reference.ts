@@ -20,6 +20,7 @@ import {
   WindowSpec,
 } from './query';
 import { refusals, type ExpectedRefusal } from './reference-refusals';
+import { expectedSummary, type ExpectedSummary } from './reference-summary';
 import { arrayContains, compareField, JsonValue, outputField, parseDay, parseInstant } from './values';
 
 export type JsonRecord = { [key: string]: JsonValue };
@@ -63,8 +64,8 @@ export interface ExpectedSimplePage {
 
 export type Expected =
   | { readonly kind: 'array'; readonly records: JsonRecord[]; readonly truncated: boolean }
-  | { readonly kind: 'page'; readonly envelope: ExpectedPage }
-  | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage }
+  | { readonly kind: 'page'; readonly envelope: ExpectedPage; readonly summary?: ExpectedSummary }
+  | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage; readonly summary?: ExpectedSummary }
   /** `cursor=`: every record, in order, over the pages the cursors lead through (test/support/cursor-walk.ts follows them). */
   | { readonly kind: 'cursor-walk'; readonly records: JsonRecord[]; readonly perPage: number; readonly base: string }
   /** A field named outside its modifier's list, the model's JSON hiding or masking it included (decisions 8, 47). */
@@ -438,6 +439,22 @@ function simpleEnvelope(
   };
 }
 
+/**
+ * The facets and stats of `spec`: each over the root's records (those `scoped` keeps, as a host's
+ * scope hook on the root would) matching the request without the clauses on its field.
+ */
+export function summaryOf(spec: QuerySpec, data: Dataset, scoped: (row: StoredRow) => boolean = () => true): ExpectedSummary | undefined {
+  const collection = data.collections.get(spec.collection);
+  if (!collection) throw new Error(`reference: no collection ${spec.collection}`);
+  const reach: Reach = { data, relations: collection.relations, counts: spec.counts };
+  const stored = (data.rows.get(collection.table) ?? []).filter(scoped);
+  const rowsWithout = (field: string) => {
+    const query = { ...spec.root, clauses: spec.root.clauses.filter((c) => c.field !== field) };
+    return stored.filter((r) => matches(collection, query, r, reach, spec.has));
+  };
+  return expectedSummary(spec, new Map(collection.fields.map((f) => [f.name, f])), rowsWithout);
+}
+
 /** The expected answer to `spec` sent as `rawQuery` (the exact string, for page URLs). */
 export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, options: ReferenceOptions): Expected {
   const collection = data.collections.get(spec.collection);
@@ -460,8 +477,12 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   }
   if (paging.kind === 'page') {
     const base = `${options.origin}${options.prefix}/${collection.name}`;
-    if (spec.total === 'none') return { kind: 'simple-page', envelope: simpleEnvelope(records, paging, options, base, rawQuery) };
-    return { kind: 'page', envelope: envelope(records, paging, options, base, rawQuery, spec.total === 'estimated') };
+    // Facets and stats: each over the records matching the request without the clauses on its field.
+    const found = summaryOf(spec, data);
+    const summary = found === undefined ? {} : { summary: found };
+    if (spec.total === 'none')
+      return { kind: 'simple-page', envelope: simpleEnvelope(records, paging, options, base, rawQuery), ...summary };
+    return { kind: 'page', envelope: envelope(records, paging, options, base, rawQuery, spec.total === 'estimated'), ...summary };
   }
   const offset = paging.kind === 'slice' ? (paging.offset ?? 0) : 0;
   const limit = paging.kind === 'slice' ? paging.limit : null;

@@ -7,6 +7,7 @@ import { newClause, type ClauseFamily, type ClauseRow, type ScopeState } from '.
 import type { FormContext } from './context';
 import { logicalChoices, operatorChoices, valuePlaceholder } from './hints';
 import { sectionBox } from './section';
+import { rangeNote, valueList } from './value-picks';
 
 const titles: Readonly<Record<ClauseFamily, { legend: string; add: string; help: string }>> = {
   filter: { legend: 'Filter', add: 'Add filter', help: 'Compare a field with a value.' },
@@ -29,7 +30,10 @@ function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ct
   const placeholder = valuePlaceholder(ctx.counted.includes(row.field) ? 'integer' : fieldType(scope, field));
   const labels = fieldLabels(scope, field);
   const listId = `${row.id}-labels`;
-  const attrs = labels.length === 0 ? { placeholder } : { placeholder, list: listId };
+  // The record's own fields suggest their most frequent values (with counts) when no labels do.
+  const counted = labels.length === 0 ? valueList(listId, row.field, meta, ctx) : undefined;
+  const picks = counted === undefined ? labelList(listId, labels) : [counted];
+  const attrs = picks.length === 0 ? { placeholder } : { placeholder, list: listId };
   const set = (part: 'value' | 'max') => (value: string) => {
     row[part] = value;
     ctx.changed();
@@ -45,7 +49,7 @@ function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ct
           }),
         ),
         labelled('Value', input(`${row.id}-value`, row.value, set('value'), attrs), 'grow'),
-        ...labelList(listId, labels),
+        ...picks,
       ];
     case 'in':
       return [
@@ -55,12 +59,15 @@ function valueControls(family: ClauseFamily, row: ClauseRow, meta: ScopeMeta, ct
           'grow',
         ),
       ];
-    case 'between':
+    case 'between': {
+      const range = rangeNote(`${row.id}-range`, row.field, meta, ctx);
       return [
         labelled('From', input(`${row.id}-value`, row.value, set('value'), attrs), 'grow'),
         labelled('To', input(`${row.id}-max`, row.max, set('max'), attrs), 'grow'),
-        ...labelList(listId, labels),
+        ...picks,
+        ...(range === undefined ? [] : [range]),
       ];
+    }
   }
 }
 
