@@ -103,6 +103,13 @@ export interface QueryModifiersOptions {
     readonly maxExpandDepth?: number;
     /** Most related records one expansion may load for all parents of a response (default 5000). */
     readonly maxRelatedRows?: number;
+    /** Largest body of one response, in bytes; past it the answer is 400 LIMIT_EXCEEDED (default 8 MiB). */
+    readonly maxResponseBytes?: number;
+    /**
+     * Response bytes all requests in flight may hold together; a request arriving past it is 503
+     * SERVER_BUSY with `Retry-After` (default 8 times maxResponseBytes).
+     */
+    readonly maxInFlightBytes?: number;
   };
   /** CORS for the plugin's routes (options of @koa/cors); off when absent or false. */
   readonly cors?: false | cors.Options;
@@ -176,6 +183,8 @@ export interface ResolvedOptions {
   readonly maxExpansions: number;
   readonly maxExpandDepth: number;
   readonly maxRelatedRows: number;
+  readonly maxResponseBytes: number;
+  readonly maxInFlightBytes: number;
   readonly cors: cors.Options | undefined;
   readonly cacheControl: string | Readonly<Record<string, string>>;
   readonly vary: readonly string[];
@@ -195,6 +204,12 @@ export interface ResolvedOptions {
 
 /** The default plan cache: 8 MiB of prepared queries, however many that is. */
 export const DEFAULT_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** limits.maxResponseBytes when the host gives none: 8 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** How many whole responses limits.maxInFlightBytes holds when the host gives none (docs/configuration.md). */
+const IN_FLIGHT_RESPONSES = 8;
 
 /** `500` -> 500 entries, any size; `{ maxBytes: 1048576 }` -> 1 MiB, any count; `0` -> off. */
 function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): ResolvedOptions['planCache'] {
@@ -312,6 +327,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
   if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);
   const limits = options.limits ?? {};
+  const maxResponseBytes = limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return Object.freeze({
     knex: options.knex,
     // Checked above (codeProblems): each is a model class; its QueryBuilder's constructor type does not matter here.
@@ -330,6 +346,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxExpansions: limits.maxExpansions ?? 5,
     maxExpandDepth: limits.maxExpandDepth ?? 3,
     maxRelatedRows: limits.maxRelatedRows ?? 5000,
+    maxResponseBytes,
+    maxInFlightBytes: limits.maxInFlightBytes ?? IN_FLIGHT_RESPONSES * maxResponseBytes,
     // The routes are read-only: advertise only GET and HEAD unless the host says otherwise.
     cors: options.cors ? { allowMethods: 'GET,HEAD', ...options.cors } : undefined,
     cacheControl: options.cacheControl ?? 'no-cache',

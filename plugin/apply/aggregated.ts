@@ -7,7 +7,8 @@
 
 import type { ValidatedExpansion, ValidatedPaging } from '../validate';
 import type { CompiledExpansion } from './compiled';
-import { tooManyRelated } from './expansions';
+import type { BudgetPart } from './budget';
+import { expansionPart, tooManyRelated } from './expansions';
 import { rowsAlias, type FormattedRows } from './formatted';
 import { flat, keptFragment } from './kept';
 import { rootWindow, shownRows } from './paging';
@@ -179,4 +180,18 @@ export function attachAggregates(parents: readonly Row[], aggregates: readonly C
       parent[relation.name] = relation.cardinality === 'many' ? list : (list[0] ?? null);
     }
   }
+}
+
+/** The records of each aggregated relation in the parents' rows, as parts of the byte budget (read only on refusal). */
+export function aggregatedParts(parents: readonly Row[], aggregates: readonly CompiledAggregate[]): BudgetPart[] {
+  return aggregates.map(({ expansion }) => {
+    const { name } = expansion.relation;
+    const records = (): Row[] =>
+      parents.flatMap((parent) => {
+        const value = parent[name];
+        const read: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+        return Array.isArray(read) ? (read as Row[]) : [];
+      });
+    return { ...expansionPart(expansion, []), records };
+  });
 }

@@ -122,6 +122,7 @@ function validateOne(
     parameter: expand.parameter,
     maxRows: limits.maxRelatedRows,
     limitParameter,
+    fieldsParameter: expand.alias === undefined ? expand.parameter : `${expand.alias}_fields`,
     scope,
     expansions,
     ...(window === undefined ? {} : { window }),
