@@ -9,6 +9,7 @@ import { cachingFor, type Caching } from './cache-headers';
 import { isUnavailable, problem, QueryError, raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
+import { InFlightBytes } from './in-flight';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
 import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
@@ -220,10 +221,16 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
  */
 const ESTIMATES_KEPT = 256;
 
-/** The caches one router's collection routes share (prepared queries, estimates, totals). */
-export function createCaches(options: ResolvedOptions): PipelineCaches {
+/** What one router's collection routes share: the caches, and the bytes of the responses in flight. */
+export interface RouteShared extends PipelineCaches {
+  readonly inFlight: InFlightBytes;
+}
+
+/** The caches one router's collection routes share (prepared queries, estimates, totals), and its bytes in flight. */
+export function createCaches(options: ResolvedOptions): RouteShared {
   const totals = options.totalsCache;
   return {
+    inFlight: new InFlightBytes(options.maxInFlightBytes),
     // Off (`planCache: 0`): nothing is kept, so nothing is weighed or stored either.
     plans:
       options.planCache === undefined || options.planCache.maxEntries === 0 || options.planCache.maxBytes === 0
@@ -273,10 +280,13 @@ async function answer(
 }
 
 /** Handles `GET <prefix>/<collection>` (and HEAD) for one collection. */
-export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: PipelineCaches, replicas?: ReplicaSet) {
+export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: RouteShared, replicas?: ReplicaSet) {
   return guarded(options, async (ctx) => {
     report(ctx).collection = collection.name;
     await authorize(ctx, options, collection.name);
-    renderOutcome(ctx, options, collection.name, await answer(ctx, options, collection, caches, replicas));
+    caches.inFlight.admit();
+    const outcome = await answer(ctx, options, collection, caches, replicas);
+    caches.inFlight.hold(ctx.res, outcome.bytes);
+    renderOutcome(ctx, options, collection.name, outcome);
   });
 }

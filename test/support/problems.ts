@@ -22,6 +22,7 @@ export const PROBLEM_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   INTERNAL_ERROR: { status: 500, title: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
+  SERVER_BUSY: { status: 503, title: 'Server busy' },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
