@@ -32,6 +32,6 @@ export function takeBytes(rows: readonly Row[], cap: number): { readonly bytes: 
   if (rows.length === 0) return { bytes: 0, over: false };
   const bytes = Number((rows[rows.length - 1] as Row)[BYTES_COLUMN] ?? 0);
   // The column is each row's last: deleting it keeps the row's shape as the driver built it.
-  for (const row of rows) delete row[BYTES_COLUMN];
+  for (const row of rows) delete (row as { __kqm_bytes?: unknown }).__kqm_bytes;
   return { bytes, over: bytes > cap };
 }

@@ -70,7 +70,7 @@ export function viaRaw(knex: Knex, raw: Knex.Raw): Runnable {
       return { sql, bindings };
     },
     rows: async () => ((await raw) as { rows: Row[] }).rows,
-    rowsWithin: async (bytes) => ((await knex.raw(byteCapped('?'), [raw, bytes])) as { rows: Row[] }).rows,
+    rowsWithin: async (bytes) => (await knex.raw<{ rows: Row[] }>(byteCapped('?'), [raw, bytes])).rows,
   };
 }
 
