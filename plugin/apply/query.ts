@@ -11,7 +11,7 @@
 // a builder costs more CPU than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import { aggregatedParts, aggregatedStatement, attachAggregates } from './aggregated';
+import { aggregatedParts, aggregatedStatement, aggregatesOver, attachAggregates } from './aggregated';
 import type { ResponseBudget } from './budget';
 import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
@@ -224,7 +224,10 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     const found = readBoundary ? read.slice(1) : read;
     const shown = shownRows(compiled.paging);
     const parents = found.length > shown ? found.slice(0, shown) : found;
-    if (aggregated !== undefined) attachAggregates(parents, aggregated.aggregates);
+    if (aggregated !== undefined) {
+      if (budget !== undefined && aggregatesOver(parents, aggregated.aggregates)) budget.refuse();
+      attachAggregates(parents, aggregated.aggregates);
+    }
     let statements = 1;
     if (parents.length > 0 && loading.length > 0) {
       const loaded = await Promise.all(loading.map((expansion) => loadExpansion(parents, knex, expansion, hook, budget)));
