@@ -52,12 +52,13 @@ export class ResponseBudget {
       fields: measureFields(part.records(), part.fields),
     }));
     const { parameter, byFields } = largestContributor(measured, this.rowsParameter);
-    const how = byFields ? 'fewer or smaller fields there' : 'fewer records there';
+    const most = byFields
+      ? `most of them in the fields \`${parameter}\` asks for; ask for fewer or smaller fields, fewer records`
+      : `most of them in the records \`${parameter}\` lets through; ask for fewer records with it`;
     return raise(
       'LIMIT_EXCEEDED',
       parameter,
-      `The response would be larger than ${this.limit} bytes, most of them from \`${parameter}\`; ask for ${how}, ` +
-        'or narrow the records with filter, in, between or search',
+      `The response would be larger than ${this.limit} bytes, ${most}, or narrow the records with filter, in, between or search`,
       this.limit,
     );
   }
