@@ -11,6 +11,7 @@ import type { ResolvedOptions } from './options';
 import { LruMap, TotalsCache } from './caches';
 import { createLane, ticketFor } from './lane';
 import type { Summary } from './respond';
+import { InFlightBytes } from './in-flight';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
 import { serializeInSlices, Slices, type JsonRecord } from './respond';
@@ -254,10 +255,16 @@ export function guarded(options: ResolvedOptions, work: (ctx: RouteContext) => P
  */
 const ESTIMATES_KEPT = 256;
 
-/** The caches one router's collection routes share (prepared queries, estimates, totals). */
-export function createCaches(options: ResolvedOptions): PipelineCaches {
+/** What one router's collection routes share: the caches, and the bytes of the responses in flight. */
+export interface RouteShared extends PipelineCaches {
+  readonly inFlight: InFlightBytes;
+}
+
+/** The caches one router's collection routes share (prepared queries, estimates, totals), and its bytes in flight. */
+export function createCaches(options: ResolvedOptions): RouteShared {
   const totals = options.totalsCache;
   return {
+    inFlight: new InFlightBytes(options.maxInFlightBytes),
     // Off (`planCache: 0`): nothing is kept, so nothing is weighed or stored either.
     plans:
       options.planCache === undefined || options.planCache.maxEntries === 0 || options.planCache.maxBytes === 0
@@ -330,10 +337,13 @@ async function answerOn(
 }
 
 /** Handles `GET <prefix>/<collection>` (and HEAD) for one collection. */
-export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: PipelineCaches, replicas?: ReplicaSet) {
+export function collectionRoute(collection: CollectionCatalog, options: ResolvedOptions, caches: RouteShared, replicas?: ReplicaSet) {
   return guarded(options, async (ctx) => {
     report(ctx).collection = collection.name;
     await authorize(ctx, options, collection.name);
-    await renderOutcome(ctx, options, collection.name, await answer(ctx, options, collection, caches, replicas));
+    caches.inFlight.admit();
+    const outcome = await answer(ctx, options, collection, caches, replicas);
+    caches.inFlight.hold(ctx.res, outcome.bytes);
+    await renderOutcome(ctx, options, collection.name, outcome);
   });
 }

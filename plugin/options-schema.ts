@@ -95,6 +95,19 @@ export const optionsSchema = {
           minimum: 1,
           default: 5000,
         },
+        maxResponseBytes: {
+          description:
+            'Largest body of one response, in bytes; the plugin stops reading past it and answers 400 LIMIT_EXCEEDED naming what to ask less of.',
+          type: 'integer',
+          minimum: 1024,
+          default: 8388608,
+        },
+        maxInFlightBytes: {
+          description:
+            'Response bytes all requests in flight may hold together; a request arriving past it is 503 SERVER_BUSY with Retry-After. Default: 8 times maxResponseBytes.',
+          type: 'integer',
+          minimum: 1,
+        },
         heavyCost: {
           description: 'A request whose rows statement the planner costs above this is heavy (its own lane).',
           type: 'number',

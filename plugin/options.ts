@@ -103,6 +103,13 @@ export interface QueryModifiersOptions {
     readonly maxExpandDepth?: number;
     /** Most related records one expansion may load for all parents of a response (default 5000). */
     readonly maxRelatedRows?: number;
+    /** Largest body of one response, in bytes; past it the answer is 400 LIMIT_EXCEEDED (default 8 MiB). */
+    readonly maxResponseBytes?: number;
+    /**
+     * Response bytes all requests in flight may hold together; a request arriving past it is 503
+     * SERVER_BUSY with `Retry-After` (default 8 times maxResponseBytes).
+     */
+    readonly maxInFlightBytes?: number;
     /**
      * A request whose rows statement the planner costs above this is heavy (docs/configuration.md,
      * heavy requests), as is one sorting by a relation field or a count. Default 25000.
@@ -187,6 +194,8 @@ export interface ResolvedOptions {
   readonly maxExpansions: number;
   readonly maxExpandDepth: number;
   readonly maxRelatedRows: number;
+  readonly maxResponseBytes: number;
+  readonly maxInFlightBytes: number;
   readonly heavyCost: number;
   /** undefined: half the pool of `knex`, at least 1 (lane/admission.ts). */
   readonly heavyConcurrency: number | undefined;
@@ -215,6 +224,12 @@ export const DEFAULT_HEAVY_COST = 25000;
 
 /** The default plan cache: 8 MiB of prepared queries, however many that is. */
 export const DEFAULT_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** limits.maxResponseBytes when the host gives none: 8 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** How many whole responses limits.maxInFlightBytes holds when the host gives none (docs/configuration.md). */
+const IN_FLIGHT_RESPONSES = 8;
 
 /** `500` -> 500 entries, any size; `{ maxBytes: 1048576 }` -> 1 MiB, any count; `0` -> off. */
 function resolvePlanCache(planCache: QueryModifiersOptions['planCache']): ResolvedOptions['planCache'] {
@@ -332,6 +347,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
   problems.push(...(typeof options === 'object' && options !== null ? codeProblems(options) : []));
   if (problems.length > 0) throw new Error(`koa-query-modifiers: invalid options:\n- ${problems.join('\n- ')}`);
   const limits = options.limits ?? {};
+  const maxResponseBytes = limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return Object.freeze({
     knex: options.knex,
     // Checked above (codeProblems): each is a model class; its QueryBuilder's constructor type does not matter here.
@@ -350,6 +366,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxExpansions: limits.maxExpansions ?? 5,
     maxExpandDepth: limits.maxExpandDepth ?? 3,
     maxRelatedRows: limits.maxRelatedRows ?? 5000,
+    maxResponseBytes,
+    maxInFlightBytes: limits.maxInFlightBytes ?? IN_FLIGHT_RESPONSES * maxResponseBytes,
     heavyCost: limits.heavyCost ?? DEFAULT_HEAVY_COST,
     heavyConcurrency: limits.heavyConcurrency,
     heavyQueueMs: limits.heavyQueueMs ?? 2000,

@@ -3,7 +3,7 @@
 // array or pagination envelope.
 
 import type { Knex } from 'knex';
-import { planQueries, type ScopeHook } from './apply';
+import { planQueries, ResponseBudget, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
@@ -65,7 +65,11 @@ export interface PipelineMetrics {
 export type PipelineOutcome = (
   | { readonly kind: 'rows'; readonly records: JsonRecord[]; readonly truncated: boolean }
   | { readonly kind: 'page'; readonly envelope: Envelope | SimpleEnvelope | CursorEnvelope }
-) & { readonly metrics: PipelineMetrics };
+) & {
+  readonly metrics: PipelineMetrics;
+  /** The JSON text of the records read, in bytes, as the database measured it (limits.maxInFlightBytes). */
+  readonly bytes: number;
+};
 
 /** Page links keep every other parameter as sent and replace only `page` (decisions.md 27), or `cursor` (43). */
 function pageUrls(path: string, queryString: string, at: number, key = 'page'): (value: number | string) => string {
@@ -108,9 +112,12 @@ export async function runPipeline(
     if (weighed.heavy) await request.lane.enter();
   }
   const parsed = performance.now();
-  const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run());
   const { paging, root, expansions } = compiled;
-  // Shaping gives way to other requests every few milliseconds (docs/reliability.md, What is bounded).
+  // What asks for fewer root records when they are what passes the byte budget (docs/configuration.md).
+  const budget = new ResponseBudget(options.maxResponseBytes, paging.kind === 'rows' ? 'limit' : 'per-page');
+  const { rows, statements: ran, readBoundary } = await guardCursor(compiled, planned.run(budget));
+  const { bytes } = budget;
+  // Shaping gives way to other requests every few milliseconds (docs/reliability.md, "What is bounded").
   const shape = (shown: typeof rows) => shapeRecordsInSlices(shown, root, expansions, new Slices());
   let statements = ran + weighing;
   const metrics = (queried: number, serialized: number): PipelineMetrics => ({
@@ -129,7 +136,7 @@ export async function runPipeline(
     const queried = performance.now();
     const truncated = paging.truncatable && rows.length > paging.limit;
     const records = await shape(truncated ? rows.slice(0, paging.limit) : rows);
-    return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()) };
+    return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()), bytes };
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
     // The rows statement read the boundary row again, if it is still there (decisions.md 43); if not, the probe asks.
@@ -146,7 +153,7 @@ export async function runPipeline(
       prevCursor: page.prevCursor,
       cursorUrl: pageUrls(request.path, request.queryString, cursorAt, 'cursor'),
     });
-    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes };
   }
   if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
   const pageUrl = pageUrls(request.path, request.queryString, pageAt);
@@ -162,7 +169,7 @@ export async function runPipeline(
       path: request.path,
       pageUrl,
     });
-    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes };
   }
   const found = await findTotal(
     planned,
@@ -186,5 +193,5 @@ export async function runPipeline(
     path: request.path,
     pageUrl,
   });
-  return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()) };
+  return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes };
 }

@@ -8,7 +8,8 @@
 
 import type { ValidatedExpansion, ValidatedPaging } from '../validate';
 import type { CompiledExpansion } from './compiled';
-import { tooManyRelated } from './expansions';
+import type { BudgetPart } from './budget';
+import { expansionPart, tooManyRelated } from './expansions';
 import { rowsAlias, type FormattedRows } from './formatted';
 import { flat, keptFragment } from './kept';
 import { rootWindow, shownRows } from './paging';
@@ -16,6 +17,7 @@ import { relationParts } from './related';
 import type { Row } from './runnable';
 import { columnSql, quoteIdentifier, quoteLiteral, selectColumn, type Fragment } from './sql';
 import { selectStatement, type Statement } from './statements';
+import { BYTES_COLUMN, byteCapped } from './bytes';
 
 /** An expansion read inside the root's statement: its records under the relation's name, and how many were read. */
 export interface CompiledAggregate {
@@ -24,6 +26,8 @@ export interface CompiledAggregate {
   readonly select: string;
   /** Where the row holds how many related rows were read for all parents (docs/query-language.md, "Cost limits"). */
   readonly read: string;
+  /** Where the row holds the bytes of JSON text of the related rows read for all parents (bytes.ts). */
+  readonly sent?: string;
   /** ` left join (<related rows, aggregated per parent>) as "__kqm_e0" on ...`, with the alias's values. */
   readonly join: Fragment;
 }
@@ -92,7 +96,9 @@ function compileAggregate(
   const owner = parts.ownerColumns[0] as string;
   const { output, order } = validated.scope;
   const parents = parentKeys(ownerRef, rows, paging);
-  const read = selectStatement({
+  const e = quoteIdentifier(`__kqm_e${index}`);
+  const readAs = `__kqm_read${index}`;
+  const statement = selectStatement({
     select: [
       `${owner} as ${key}`,
       ...output.map((column) => selectColumn(column)),
@@ -104,21 +110,26 @@ function compileAggregate(
     order: scope.order,
     limit: expansion.maxRows + 1,
   });
+  // Read within the byte budget too: one parent's records are never more than the budget and one record.
+  const { maxBytes } = expansion;
+  const read = maxBytes === undefined ? statement : { sql: byteCapped(statement.sql), bindings: [...statement.bindings, maxBytes] };
+  const sentAs = `__kqm_sent${index}`;
+  const sent = maxBytes === undefined ? '' : `, ${e}."__kqm_sent" as ${quoteIdentifier(sentAs)}`;
+  const sentSum = maxBytes === undefined ? '' : `max(max(${related}.${quoteIdentifier(BYTES_COLUMN)})) over () as "__kqm_sent", `;
   const object = `json_build_object(${output.map((column) => `${quoteLiteral(column.name)}, ${related}.${quoteIdentifier(column.name)}`).join(', ')})`;
   const within = order.map((orderKey, i) => `${related}.${orderAlias(i)} ${orderKey.direction}`).join(', ');
-  const e = quoteIdentifier(`__kqm_e${index}`);
-  const readAs = `__kqm_read${index}`;
   // Kept by the plan cache: flat copies of the text put together here, values in a list of their length.
   return Object.freeze({
     expansion,
     select: flat(
-      `coalesce(${e}."__kqm_agg", '[]'::json) as ${quoteIdentifier(relation.name)}, ${e}."__kqm_read" as ${quoteIdentifier(readAs)}`,
+      `coalesce(${e}."__kqm_agg", '[]'::json) as ${quoteIdentifier(relation.name)}, ${e}."__kqm_read" as ${quoteIdentifier(readAs)}${sent}`,
     ),
     read: readAs,
+    ...(maxBytes === undefined ? {} : { sent: flat(sentAs) }),
     join: keptFragment({
       sql:
         ` left join (select ${related}.${key}, json_agg(${object}${within === '' ? '' : ` order by ${within}`}) as "__kqm_agg", ` +
-        `sum(count(*)) over () as "__kqm_read" from (${read.sql}) as ${related} group by ${related}.${key}) as ${e} on ${e}.${key} = ${ownerRef}`,
+        `${sentSum}sum(count(*)) over () as "__kqm_read" from (${read.sql}) as ${related} group by ${related}.${key}) as ${e} on ${e}.${key} = ${ownerRef}`,
       bindings: read.bindings,
     }),
   });
@@ -180,4 +191,25 @@ export function attachAggregates(parents: readonly Row[], aggregates: readonly C
       parent[relation.name] = relation.cardinality === 'many' ? list : (list[0] ?? null);
     }
   }
+}
+
+/** The records of each aggregated relation in the parents' rows, as parts of the byte budget (read only on refusal). */
+export function aggregatedParts(parents: readonly Row[], aggregates: readonly CompiledAggregate[]): BudgetPart[] {
+  return aggregates.map(({ expansion }) => {
+    const { name } = expansion.relation;
+    const records = (): Row[] =>
+      parents.flatMap((parent) => {
+        const value = parent[name];
+        const read: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+        return Array.isArray(read) ? (read as Row[]) : [];
+      });
+    return { ...expansionPart(expansion, []), records };
+  });
+}
+
+/** Whether an aggregated relation's related rows passed the byte budget before they were aggregated. */
+export function aggregatesOver(parents: readonly Row[], aggregates: readonly CompiledAggregate[]): boolean {
+  return aggregates.some(
+    ({ expansion, sent }) => sent !== undefined && parents.some((parent) => Number(parent[sent] ?? 0) > (expansion.maxBytes ?? Infinity)),
+  );
 }

@@ -47,6 +47,10 @@ export interface CompiledExpansion {
   readonly maxRows: number;
   /** What a request over `maxRows` names: `<alias>_limit` for an aliased to-many relation, else `parameter`. */
   readonly limitParameter: string;
+  /** Most bytes of JSON text of related records read for all parents (limits.maxResponseBytes). */
+  readonly maxBytes?: number;
+  /** What a response over its byte budget names for fewer fields: `<alias>_fields`, else `parameter`. */
+  readonly fieldsParameter: string;
   /**
    * Its select list includes the owner keys of its nested expansions and ends with the join table's
    * owner keys (many-to-many, has-one-through). Its catalog's label is the relation's path.
@@ -100,7 +104,7 @@ function compileScope(
 
 /** Nested levels compiled the same way: the related rows are the parents of the nested expansions. */
 function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
-  const { relation, parameter, maxRows, limitParameter, scope, window, expansions } = expansion;
+  const { relation, parameter, maxRows, maxBytes, limitParameter, fieldsParameter, scope, window, expansions } = expansion;
   // The key its rows are grouped by, and the keys its nested expansions are loaded by (read, not shown).
   const keys = [
     ...(relation.through === undefined ? relation.relatedKeys : []),
@@ -112,7 +116,9 @@ function compileExpansion(expansion: ValidatedExpansion): CompiledExpansion {
     relation,
     parameter: kept,
     maxRows,
+    ...(maxBytes === undefined ? {} : { maxBytes }),
     limitParameter: limitParameter === parameter ? kept : flat(limitParameter),
+    fieldsParameter: fieldsParameter === parameter ? kept : flat(fieldsParameter),
     // A window pages each parent's rows, so its values are formatted after paging, like the root's.
     scope: compileScope(scope, keys, ownerSelect(relation), window === undefined ? undefined : 'window'),
     ...(window === undefined ? {} : { window: Object.freeze({ limit: window.limit, offset: window.offset }) }),

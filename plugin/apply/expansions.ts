@@ -5,6 +5,7 @@
 
 import type { Knex } from 'knex';
 import { raise } from '../errors';
+import type { BudgetPart, ResponseBudget } from './budget';
 import type { CompiledExpansion } from './compiled';
 import { relatedBuilder, relationParts } from './related';
 import { viaBuilder, viaText, type Row, type Runnable, type ScopeHook } from './runnable';
@@ -78,6 +79,16 @@ export async function expansionQuery(
   return { query: viaBuilder(knex, query), keyColumns };
 }
 
+/** An expansion's records as a part of the response's byte budget (budget.ts). */
+export function expansionPart(expansion: CompiledExpansion, records: readonly Row[]): BudgetPart {
+  return {
+    fieldsParameter: expansion.fieldsParameter,
+    rowsParameter: expansion.limitParameter,
+    fields: expansion.scope.output.map((column) => column.name),
+    records: () => records,
+  };
+}
+
 /**
  * LIMIT_EXCEEDED naming the alias's `_limit`: more than maxRelatedRows related rows for this page
  * (docs/query-language.md, "Cost limits").
@@ -99,13 +110,19 @@ export function tooManyRelated(expansion: CompiledExpansion): never {
  * expansions for all of its rows, one statement per relation whatever the number of parents
  * (docs/query-language.md, "Nested expansion"); returns the statements run.
  */
-export async function loadExpansion(parents: readonly Row[], knex: Knex, expansion: CompiledExpansion, hook?: ScopeHook): Promise<number> {
+export async function loadExpansion(
+  parents: readonly Row[],
+  knex: Knex,
+  expansion: CompiledExpansion,
+  hook?: ScopeHook,
+  budget?: ResponseBudget,
+): Promise<number> {
   const { relation } = expansion;
   const planned = await expansionQuery(parents, knex, expansion, hook);
   const byOwner = new Map<string, Row[]>();
   let rows: Row[] = [];
   if (planned !== undefined) {
-    rows = await planned.query.rows();
+    rows = budget === undefined ? await planned.query.rows() : await budget.read(planned.query, (got) => [expansionPart(expansion, got)]);
     if (rows.length > expansion.maxRows) tooManyRelated(expansion);
     for (const row of rows) {
       const key = keyOf(row, planned.keyColumns);
@@ -123,6 +140,6 @@ export async function loadExpansion(parents: readonly Row[], knex: Knex, expansi
   }
   if (planned === undefined) return 0;
   if (rows.length === 0 || expansion.expansions.length === 0) return 1;
-  const nested = await Promise.all(expansion.expansions.map((child) => loadExpansion(rows, knex, child, hook)));
+  const nested = await Promise.all(expansion.expansions.map((child) => loadExpansion(rows, knex, child, hook, budget)));
   return nested.reduce((sum, n) => sum + n, 1);
 }

@@ -67,13 +67,14 @@ function windowBytes(window: CompiledExpansion['window']): number {
 /** An expansion with its scope, its window and, recursively, its nested expansions. */
 function expansionBytes(expansion: CompiledExpansion): number {
   let bytes =
-    objectBytes(7) +
+    objectBytes(8) +
     stringBytes(expansion.parameter) +
     scopeBytes(expansion.scope) +
     windowBytes(expansion.window) +
     arrayBytes(expansion.expansions.length);
   // The same string when no alias gives a per-parent limit: counted once.
   if (expansion.limitParameter !== expansion.parameter) bytes += stringBytes(expansion.limitParameter);
+  if (expansion.fieldsParameter !== expansion.parameter) bytes += stringBytes(expansion.fieldsParameter);
   for (const nested of expansion.expansions) bytes += expansionBytes(nested);
   return bytes;
 }

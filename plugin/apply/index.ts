@@ -1,3 +1,5 @@
+export { ResponseBudget, type BudgetPart } from './budget';
+export { largestContributor, type Contributor, type MeasuredPart } from './contributor';
 export { compileQuery, type CompiledExpansion, type CompiledQuery, type CompiledScope } from './compiled';
 export { compiledBytes, stringBytes } from './footprint';
 export {

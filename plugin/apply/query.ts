@@ -11,7 +11,8 @@
 // a builder costs more CPU than everything else the plugin does for a request.
 
 import type { Knex } from 'knex';
-import { aggregatedStatement, attachAggregates } from './aggregated';
+import { aggregatedParts, aggregatedStatement, aggregatesOver, attachAggregates } from './aggregated';
+import type { ResponseBudget } from './budget';
 import type { CompiledQuery, CompiledRoot } from './compiled';
 import { renderGroup } from './conditions';
 import { loadExpansion } from './expansions';
@@ -60,7 +61,7 @@ export interface PlannedQueries {
    * Runs the rows query and loads every expansion into the rows; reports the statements run. A cursor
    * page past a boundary drops the boundary row, read again first (seek.ts), and says whether it was.
    */
-  readonly run: () => Promise<{ readonly rows: Row[]; readonly statements: number; readonly readBoundary: boolean }>;
+  readonly run: (budget?: ResponseBudget) => Promise<{ readonly rows: Row[]; readonly statements: number; readonly readBoundary: boolean }>;
 }
 
 export interface EstimateQueries {
@@ -218,18 +219,28 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   // On the text path some expansions came in the rows statement; the rest are loaded by their own.
   const aggregated = direct === undefined ? undefined : compiled.aggregated;
   const loading = aggregated?.loaded ?? expansions;
-  const run = async () => {
-    const read = await rows.rows();
+  const run = async (budget?: ResponseBudget) => {
+    // The root's records, and those of the expansions aggregated into them, are read within the budget.
+    const read =
+      budget === undefined
+        ? await rows.rows()
+        : await budget.read(rows, (got) => [
+            { fieldsParameter: 'fields', rowsParameter: budget.rowsParameter, fields: root.output.map((c) => c.name), records: () => got },
+            ...aggregatedParts(got, aggregated?.aggregates ?? []),
+          ]);
     // A cursor's boundary row read again leaves the rows; rows past the cap (or the row read past a
     // page without a total) are not expanded: they are never shown.
     const readBoundary = isBoundary(compiled.cursor, read[0]);
     const found = readBoundary ? read.slice(1) : read;
     const shown = shownRows(compiled.paging);
     const parents = found.length > shown ? found.slice(0, shown) : found;
-    if (aggregated !== undefined) attachAggregates(parents, aggregated.aggregates);
+    if (aggregated !== undefined) {
+      if (budget !== undefined && aggregatesOver(parents, aggregated.aggregates)) budget.refuse();
+      attachAggregates(parents, aggregated.aggregates);
+    }
     let statements = 1;
     if (parents.length > 0 && loading.length > 0) {
-      const loaded = await Promise.all(loading.map((expansion) => loadExpansion(parents, knex, expansion, hook)));
+      const loaded = await Promise.all(loading.map((expansion) => loadExpansion(parents, knex, expansion, hook, budget)));
       statements += loaded.reduce((sum, n) => sum + n, 0);
     }
     return { rows: found, statements, readBoundary };

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { RelationCatalog } from '../schema';
+import { byteCapped } from './bytes';
 import { rowsAlias, type FormattedRows } from './formatted';
 import type { Fragment } from './sql';
 import { joinThrough, throughOn, type ScopeSql, type Statement } from './statements';
@@ -23,6 +24,11 @@ export type Row = Record<string, unknown>;
 export interface Runnable {
   toSQL(): Statement;
   rows(): Promise<Row[]>;
+  /**
+   * The rows within `bytes` of JSON text and the first one past it, each with its running sum
+   * (bytes.ts); only for statements whose rows are shown.
+   */
+  rowsWithin?(bytes: number): Promise<Row[]>;
 }
 
 /**
@@ -37,6 +43,7 @@ export function viaBuilder(knex: Knex, query: ModelQuery | Knex.QueryBuilder): R
       return { sql, bindings };
     },
     rows: async () => (await knex.raw<{ rows: Row[] }>('?', [compiled()])).rows,
+    rowsWithin: async (bytes) => (await knex.raw<{ rows: Row[] }>(byteCapped('?'), [compiled(), bytes])).rows,
   };
 }
 
@@ -56,20 +63,21 @@ export function viaExplain(knex: Knex, query: ModelQuery): Runnable {
 }
 
 /** A raw statement wrapped around a builder: `toSQL` as knex writes it, rows as the raw result's. */
-export function viaRaw(raw: Knex.Raw): Runnable {
+export function viaRaw(knex: Knex, raw: Knex.Raw): Runnable {
   return {
     toSQL: () => {
       const { sql, bindings } = raw.toSQL();
       return { sql, bindings };
     },
     rows: async () => ((await raw) as { rows: Row[] }).rows,
+    rowsWithin: async (bytes) => (await knex.raw<{ rows: Row[] }>(byteCapped('?'), [raw, bytes])).rows,
   };
 }
 
 /** formattedStatement() around a builder: the builder filters, orders and pages; the outer statement formats its rows. */
 export function formattedBuilder(knex: Knex, inner: ModelQuery, formatted: FormattedRows): Runnable {
   const order = formatted.order === '' ? '' : ` order by ${formatted.order}`;
-  return viaRaw(knex.raw(`select ${formatted.select} from ? as ${rowsAlias}${order}`, [inner.toKnexQuery()]));
+  return viaRaw(knex, knex.raw(`select ${formatted.select} from ? as ${rowsAlias}${order}`, [inner.toKnexQuery()]));
 }
 
 /** What a query object is to knex's client: the statement, and after it ran, the driver's response. */
@@ -128,6 +136,10 @@ export function viaText(knex: Knex, statement: Statement | (() => Statement)): R
     rows: () => {
       const { sql, bindings } = text();
       return runText(knex, sql, bindings);
+    },
+    rowsWithin: (bytes) => {
+      const { sql, bindings } = text();
+      return runText(knex, byteCapped(sql), [...bindings, bytes]);
     },
   };
 }

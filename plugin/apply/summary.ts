@@ -116,5 +116,5 @@ export async function planSummary(
   const parts: SummaryPart[] = [];
   for (const item of summary.items) parts.push(partOf(item, await builderSource(collection, item, knex, hook)));
   const { sql, bindings } = summaryStatement(parts, summary.limit);
-  return viaRaw(knex.raw(sql, bindings as Knex.RawBinding[]));
+  return viaRaw(knex, knex.raw(sql, bindings as Knex.RawBinding[]));
 }

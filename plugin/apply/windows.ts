@@ -86,7 +86,10 @@ async function windowBuilder(
   if (window.limit !== undefined) inner.limit(window.limit);
   if (window.offset > 0) inner.offset(window.offset);
   const keys = keyArrays(values, parts.ownerColumns.length) as Knex.RawBinding[];
-  return viaRaw(knex.raw(`${headOf(expansion, lateral)} ? as ${rowsAlias} limit ?`, [...keys, inner.toKnexQuery(), expansion.maxRows + 1]));
+  return viaRaw(
+    knex,
+    knex.raw(`${headOf(expansion, lateral)} ? as ${rowsAlias} limit ?`, [...keys, inner.toKnexQuery(), expansion.maxRows + 1]),
+  );
 }
 
 /** The windowed rows of every parent in one statement (docs/query-language.md, "Per-parent windows"). */

@@ -11,6 +11,8 @@ import type { ExpansionWindow, ValidatedExpansion } from './types';
 export interface ExpansionLimits {
   readonly maxExpandDepth: number;
   readonly maxRelatedRows: number;
+  /** limits.maxResponseBytes: what an expansion read inside the root's statement reads at most (docs/configuration.md). */
+  readonly maxResponseBytes?: number;
 }
 
 /** Where a level's expansions come from: the collection, or the relation an alias expanded. */
@@ -124,7 +126,9 @@ function validateOne(
     relation,
     parameter: expand.parameter,
     maxRows: limits.maxRelatedRows,
+    ...(limits.maxResponseBytes === undefined ? {} : { maxBytes: limits.maxResponseBytes }),
     limitParameter,
+    fieldsParameter: expand.alias === undefined ? expand.parameter : `${expand.alias}_fields`,
     scope,
     expansions,
     ...(window === undefined ? {} : { window }),

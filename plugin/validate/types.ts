@@ -94,6 +94,10 @@ export interface ValidatedExpansion {
   readonly maxRows: number;
   /** What a request over `maxRows` names: `<alias>_limit` for an aliased to-many relation, else `parameter`. */
   readonly limitParameter: string;
+  /** Most bytes of JSON text of related records read for all parents (limits.maxResponseBytes). */
+  readonly maxBytes?: number;
+  /** What a response over its byte budget names for fewer fields: `<alias>_fields`, else `parameter`. */
+  readonly fieldsParameter: string;
   /** Its catalog's label is the relation's path, e.g. `users.posts.comments` (docs/configuration.md, "scopeModel and scope"). */
   readonly scope: ValidatedScope;
   /** A per-parent window, on to-many relations only. */

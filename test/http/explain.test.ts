@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db';
 import { collections } from '../support/fixture';
 import { expectProblem } from '../support/problems';
 import supertest from 'supertest';
+import { withoutBudget } from '../support/budget';
 
 /** A table whose column names knex would read as placeholders if it parsed them. */
 class OddName extends Model {
@@ -62,7 +63,9 @@ describe('explain', function () {
     it('formats timestamps and numerics of the returned rows only, outside the statement that skips rows', async function () {
       const res = await h.get('/api/_explain/users?sort[created_at]=desc&fields=id,score,created_at&limit=2&offset=5');
       expectOk(res);
-      const [statement] = (objectOf(res) as unknown as Explained).statements;
+      const [ran] = (objectOf(res) as unknown as Explained).statements;
+      // Inside the byte budget's wrapper, as every shown rows statement runs (limits.maxResponseBytes).
+      const statement = ran === undefined ? undefined : withoutBudget(ran);
       const sql = statement?.sql ?? '';
       const inner = sql.slice(sql.indexOf(' from (') + 7, sql.lastIndexOf(') as "__kqm_rows"'));
       expect(inner).to.match(
@@ -138,7 +141,8 @@ describe('explain', function () {
       const explained = objectOf(res) as unknown as Explained;
       expect(explained.statements.map((s) => s.sql)).to.have.length(2);
       expect(explained.statements[0]?.sql).to.include('"a?b"').and.include('"$1"').and.include('"c$2?"');
-      expect(explained.statements[0]?.bindings).to.deep.equal(['x', 1, 2, 3, 1]);
+      // The last binding is the response's byte budget (limits.maxResponseBytes, 8 MiB by default).
+      expect(explained.statements[0]?.bindings).to.deep.equal(['x', 1, 2, 3, 1, 8 * 1024 * 1024]);
       expect(explained.plan).to.have.length(2);
       for (const plan of explained.plan ?? []) expect(JSON.stringify(plan)).to.include('"Relation Name":"odd_names"');
     });

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { objectOf, useApp, expectOk } from '../support/app';
 import { expectProblem, expectProblemAt } from '../support/problems';
+import { withoutBudget } from '../support/budget';
 
 describe('http behaviour', function () {
   describe('conditional GET and caching headers', function () {
@@ -140,7 +141,8 @@ describe('http behaviour', function () {
     it('explains the statements a request runs, with bindings, without changing anything', async function () {
       const res = await h.get('/api/_explain/users?filter[id]=>=5&expand[posts]=p&per-page=2&page=3');
       expectOk(res);
-      const statements = objectOf(res).statements as { sql: string; bindings: unknown[] }[];
+      // The rows statements as written, without the byte budget's wrapper they run in (limits.maxResponseBytes).
+      const statements = (objectOf(res).statements as { sql: string; bindings: unknown[] }[]).map(withoutBudget);
       expect(statements.length).to.equal(2);
       // The posts are read inside the page's statement, over the page's keys, at most the row cap
       // plus one (docs/query-language.md, "Cost limits").
@@ -148,11 +150,12 @@ describe('http behaviour', function () {
       expect(statements[0]?.sql).to.match(
         /from "posts" where "posts"."user_id" = any\(array\(select "__kqm_rows"."id" from "__kqm_rows"\)\)/,
       );
-      expect(statements[0]?.bindings).to.deep.equal([5, 2, 4, 5001]);
+      // The posts' own byte budget follows their row cap (8 MiB by default).
+      expect(statements[0]?.bindings).to.deep.equal([5, 2, 4, 5001, 8 * 1024 * 1024]);
       expect(statements[1]?.sql).to.match(/^select count\(\*\)/);
       // With a per-parent window the expansion is a statement of its own, the parents' keys bound as one array.
       const windowed = objectOf(await h.get('/api/_explain/users?filter[id]=>=5&expand[posts]=p&p_limit=1&per-page=2&page=3'));
-      const own = (windowed.statements as { sql: string; bindings: unknown[] }[])[1];
+      const own = (windowed.statements as { sql: string; bindings: unknown[] }[]).map(withoutBudget)[1];
       expect(own?.sql).to.match(/ from unnest\(\$1::"pg_catalog"."int4"\[\]\) as "__kqm_parent"/);
       expect(own?.bindings).to.deep.equal([[9, 10], 1, 5001]);
     });

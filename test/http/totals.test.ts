@@ -14,6 +14,7 @@ import { asRows, expectOk, idsOf, objectOf, range, startApp, useApp, type Harnes
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { ENVELOPE_KEYS, ESTIMATED_ENVELOPE_KEYS, SIMPLE_ENVELOPE_KEYS } from '../support/envelope-keys';
 import { expectProblem } from '../support/problems';
+import { withoutBudget } from '../support/budget';
 
 /** A table whose column names knex would read as placeholders if it parsed them. */
 class OddName extends Model {
@@ -131,7 +132,8 @@ describe('totals', function () {
       });
       expect(statements.map((s) => s.sql).some(isCount), 'no count').to.equal(false);
       expect(statements).to.have.length(1);
-      expect(statements[0]?.bindings.at(-2)).to.equal(6);
+      // Without the byte budget's wrapper it runs in (limits.maxResponseBytes): `limit ? offset ?` last.
+      expect(statements[0] === undefined ? undefined : withoutBudget(statements[0]).bindings.at(-2)).to.equal(6);
     });
 
     it('none: the last page has no next page, even when it is full', async function () {

@@ -2,12 +2,26 @@
 
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { DEFAULT_PLAN_CACHE_BYTES, resolveOptions, type QueryModifiersOptions } from '../../plugin/options';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_PLAN_CACHE_BYTES, resolveOptions, type QueryModifiersOptions } from '../../plugin/options';
 import { people } from './catalog-stub';
 
 const knex = knexFactory({ client: 'pg' });
 const collections = { people: people.modelClass };
 const resolve = (options: Partial<QueryModifiersOptions>) => resolveOptions({ knex, collections, ...options });
+
+describe('options: response byte budgets', function () {
+  it('bound one response to 8 MiB and the responses in flight to eight of them by default', function () {
+    expect(DEFAULT_MAX_RESPONSE_BYTES).to.equal(8 * 1024 * 1024);
+    const resolved = resolve({});
+    expect(resolved.maxResponseBytes).to.equal(DEFAULT_MAX_RESPONSE_BYTES);
+    expect(resolved.maxInFlightBytes).to.equal(8 * DEFAULT_MAX_RESPONSE_BYTES);
+  });
+
+  it('follow a smaller response budget in flight unless maxInFlightBytes is given', function () {
+    expect(resolve({ limits: { maxResponseBytes: 1024 * 1024 } }).maxInFlightBytes).to.equal(8 * 1024 * 1024);
+    expect(resolve({ limits: { maxResponseBytes: 1024 * 1024, maxInFlightBytes: 5000 } }).maxInFlightBytes).to.equal(5000);
+  });
+});
 
 describe('options: planCache', function () {
   it('is bounded by bytes by default: 8 MiB of prepared queries, however many', function () {
@@ -119,7 +133,7 @@ describe('options: every problem names the option path, the expected form and wh
     [
       { limits: { maxClause: 5 } },
       [
-        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows, heavyCost, heavyConcurrency, heavyQueueMs, maxCost',
+        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows, maxResponseBytes, maxInFlightBytes, heavyCost, heavyConcurrency, heavyQueueMs, maxCost',
       ],
     ],
     [{ maxRows: 'ten' }, ['- maxRows must be an integer of at least 1; got "ten"']],
@@ -142,6 +156,14 @@ describe('options: every problem names the option path, the expected form and wh
         '- limits.maxRelatedRows must be an integer of at least 1; got "many"',
       ],
     ],
+    [
+      { limits: { maxResponseBytes: 100, maxInFlightBytes: 0 } },
+      [
+        '- limits.maxResponseBytes must be an integer of at least 1024; got 100',
+        '- limits.maxInFlightBytes must be an integer of at least 1; got 0',
+      ],
+    ],
+    [{ limits: { maxResponseBytes: '8MB' } }, ['- limits.maxResponseBytes must be an integer of at least 1024; got "8MB"']],
   ] as const) {
     it(
       JSON.stringify(options, (_, v: unknown) => (typeof v === 'function' ? 'f' : v)),
