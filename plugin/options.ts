@@ -97,7 +97,7 @@ export interface QueryModifiersOptions {
     readonly maxQueryLength?: number;
     readonly maxClauses?: number;
     readonly maxListItems?: number;
-    /** Expansions at every depth together (decisions.md 40). */
+    /** Expansions at every depth together (docs/query-language.md, "Nested expansion"). */
     readonly maxExpansions?: number;
     /** Deepest expansion: a root `expand` is depth 1, its alias's `_expand` depth 2 (default 3). */
     readonly maxExpandDepth?: number;

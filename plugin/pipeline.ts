@@ -71,7 +71,7 @@ export type PipelineOutcome = (
   readonly bytes: number;
 };
 
-/** Page links keep every other parameter as sent and replace only `page` (decisions.md 27), or `cursor` (43). */
+/** Page links keep every other parameter as sent and replace only `page`, or `cursor` (docs/query-language.md, "The envelope"). */
 function pageUrls(path: string, queryString: string, at: number, key = 'page'): (value: number | string) => string {
   const segments = querySegments(queryString);
   return (value) => {
@@ -139,7 +139,7 @@ export async function runPipeline(
     return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()), bytes };
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
-    // The rows statement read the boundary row again, if it is still there (decisions.md 43); if not, the probe asks.
+    // The rows statement read the boundary row again, if it is still there (docs/query-language.md, "Cursors: cursor"); if not, the probe asks.
     const behind = await guardCursor(compiled, lookBehind(planned.probe, readBoundary));
     statements += behind.statements;
     const seal = (token: CursorToken): string => options.cursorSeal.seal(collection.name, token);
@@ -158,7 +158,7 @@ export async function runPipeline(
   if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
   const pageUrl = pageUrls(request.path, request.queryString, pageAt);
   if (paging.total.kind === 'none') {
-    // One row was read past the page: it only tells that a next page exists (decisions.md 44).
+    // One row was read past the page: it only tells that a next page exists (docs/query-language.md, "Totals: total=exact, estimated, none").
     const shown = rows.slice(0, paging.pageSize);
     const summary = await summarise();
     const queried = performance.now();

@@ -20,7 +20,7 @@ export interface PreparedQuery {
   readonly compiled: CompiledQuery;
   /** Where `page` is among the query string's segments (page links replace it); -1 when absent. */
   readonly pageAt: number;
-  /** Where `cursor` is among them (cursor links replace it, decisions.md 43); -1 when absent. */
+  /** Where `cursor` is among them (cursor links replace it, docs/query-language.md, "Cursors: cursor"); -1 when absent. */
   readonly cursorAt: number;
   /** What keeping it costs, key included: the plan cache's weight of this entry (0 when there is no cache to keep it). */
   readonly bytes: number;

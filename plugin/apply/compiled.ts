@@ -24,7 +24,7 @@ export interface CompiledScope extends ScopeSql {
 }
 
 /**
- * The root's parts, with its joins to related records (a sort key, a count: decisions.md 38–39)
+ * The root's parts, with its joins to related records (a sort key, a count: docs/query-language.md, "Sorting by a related record", "Counting related records")
  * written as text, and what the builder path needs to write its relation conditions and joins again
  * for each request around each relation's own query, hooks awaited (sources.ts).
  */
@@ -35,7 +35,7 @@ export interface CompiledRoot extends CompiledScope {
   readonly others: readonly Fragment[];
   /** Present when the root reads related records. */
   readonly related?: RootRelations;
-  /** The counts each record shows after its fields (`posts_count`, decisions.md 39). */
+  /** The counts each record shows after its fields (`posts_count`, docs/query-language.md, "Counting related records"). */
   readonly counts?: readonly Column[];
 }
 
@@ -43,7 +43,7 @@ export interface CompiledExpansion {
   readonly relation: RelationCatalog;
   /** The key that asked for it, e.g. `expand[posts]`, for problems. */
   readonly parameter: string;
-  /** Most related records loaded for all parents together (decisions.md 42). */
+  /** Most related records loaded for all parents together (docs/query-language.md, "Cost limits"). */
   readonly maxRows: number;
   /** What a request over `maxRows` names: `<alias>_limit` for an aliased to-many relation, else `parameter`. */
   readonly limitParameter: string;
@@ -56,9 +56,9 @@ export interface CompiledExpansion {
    * owner keys (many-to-many, has-one-through). Its catalog's label is the relation's path.
    */
   readonly scope: CompiledScope;
-  /** A per-parent window (decisions.md 41), on to-many relations only. */
+  /** A per-parent window (docs/query-language.md, "Per-parent windows"), on to-many relations only. */
   readonly window?: ExpansionWindow;
-  /** The relations expanded in each related record (`<alias>_expand[...]`, decisions.md 40). */
+  /** The relations expanded in each related record (`<alias>_expand[...]`, docs/query-language.md, "Nested expansion"). */
   readonly expansions: readonly CompiledExpansion[];
 }
 
@@ -70,7 +70,7 @@ export interface CompiledQuery {
   readonly root: CompiledRoot;
   readonly expansions: readonly CompiledExpansion[];
   readonly paging: ValidatedPaging;
-  /** With `cursor` (decisions.md 43): the seek, the reading order and the key columns read for the cursors. */
+  /** With `cursor` (docs/query-language.md, "Cursors: cursor"): the seek, the reading order and the key columns read for the cursors. */
   readonly cursor?: CursorSql;
   /**
    * On the text path, the expansions read inside the root's rows statement (aggregated.ts) and those
@@ -131,7 +131,7 @@ const noJoins: readonly Fragment[] = Object.freeze([]);
 
 /**
  * The root scope; its relation conditions and joins as text (sent as it is when nothing needs a
- * builder). A cursor page (decisions.md 43) reads its sort keys' text forms under hidden names; it
+ * builder). A cursor page (docs/query-language.md, "Cursors: cursor") reads its sort keys' text forms under hidden names; it
  * skips no rows, so its values are formatted in the one statement, unless expansions are aggregated
  * into it (`joined`: always formatted after paging, in the reading order).
  */
@@ -152,7 +152,7 @@ function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?:
   });
 }
 
-/** The order the root's rows are read in: the request's, or each direction turned for a backward cursor page (decisions.md 43). */
+/** The order the root's rows are read in: the request's, or each direction turned for a backward cursor page (docs/query-language.md, "Cursors: cursor"). */
 function readingOrder(order: readonly OrderKey[], paging: ValidatedPaging): readonly OrderKey[] {
   if (paging.kind !== 'cursor' || paging.cursor?.direction !== 'prev') return order;
   return order.map((key) => ({ ...key, direction: key.direction === 'asc' ? 'desc' : 'asc' }));

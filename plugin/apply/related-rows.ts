@@ -1,4 +1,4 @@
-// The related records a relation condition reads (decisions.md 36–37), as a derived table of their
+// The related records a relation condition reads (docs/query-language.md, "Relations in conditions"), as a derived table of their
 // owner keys: `(select "posts"."user_id" as "__kqm_k0" from "posts" where <conditions>)`, then
 // correlated with the parent outside it. The derived query is the relation's own query, so on the
 // builder path it goes through the relation's `modify` and the host's hooks (labelled

@@ -14,7 +14,7 @@ export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
 /**
  * The host's restrictions of one request, called with the collection name (`users`) or a relation
- * path (`users.posts`) and that query (decisions.md 31); awaited before the query is built further.
+ * path (`users.posts`) and that query (docs/configuration.md, "scopeModel and scope"); awaited before the query is built further.
  */
 export type ScopeHook = (label: string, query: ModelQuery) => Promise<void>;
 

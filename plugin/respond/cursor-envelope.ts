@@ -1,4 +1,4 @@
-// Builds Laravel's cursor paginator envelope (decisions.md 43): the records, the page size and the
+// Builds Laravel's cursor paginator envelope (docs/query-language.md, "Cursors: cursor"): the records, the page size and the
 // cursors of the pages on either side with their URLs; no page numbers, no total.
 
 import type { JsonRecord } from './records';

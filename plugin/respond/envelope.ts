@@ -1,5 +1,5 @@
 // Builds the pagination envelope in Laravel's key order with its page URLs and `links` navigation
-// (decisions.md 26–27): previous, numbered pages with `...` gaps, next.
+// (docs/query-language.md, "The envelope"): previous, numbered pages with `...` gaps, next.
 
 import type { JsonRecord } from './records';
 
@@ -23,7 +23,7 @@ export interface Envelope {
   prev_page_url: string | null;
   to: number | null;
   total: number;
-  /** Only with `total=estimated` (decisions.md 44): whether `total` is the planner's estimate. */
+  /** Only with `total=estimated` (docs/query-language.md, "Totals: total=exact, estimated, none"): whether `total` is the planner's estimate. */
   total_is_estimate?: boolean;
 }
 

@@ -1,6 +1,7 @@
 // Shapes fetched rows into response records: only the requested fields, in output order, values in
-// their documented JSON form (decisions.md 13, 35), and expansions under the relation's name (22, 24).
-// A model that builds its own JSON ($formatJson, virtual attributes) builds each record (34).
+// their documented JSON form (docs/query-language.md, "How values come back"), and expansions under
+// the relation's name (docs/query-language.md, "Where the related records appear").
+// A model that builds its own JSON ($formatJson, virtual attributes) builds each record (docs/configuration.md, "Your models as they are").
 
 import { modelJson as throughModel, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { Slices } from './slices';
@@ -12,14 +13,14 @@ export type { JsonValue } from './values';
 export interface ShapedScope {
   readonly catalog: ScopeCatalog;
   readonly output: readonly Column[];
-  /** The root's counts (`posts_count`, decisions.md 39), shown after the fields. */
+  /** The root's counts (`posts_count`, docs/query-language.md, "Counting related records"), shown after the fields. */
   readonly counts?: readonly Column[];
 }
 
 export interface ShapedExpansion {
   readonly relation: RelationCatalog;
   readonly scope: ShapedScope;
-  /** Expanded in each related record (decisions.md 40). */
+  /** Expanded in each related record (docs/query-language.md, "Nested expansion"). */
   readonly expansions: readonly ShapedExpansion[];
 }
 
@@ -27,7 +28,7 @@ export type JsonRecord = { [key: string]: JsonValue };
 
 type Row = Readonly<Record<string, unknown>>;
 
-/** The model's own JSON of a row: every column read, through `fromJson` and `toJSON()` (decisions.md 34). */
+/** The model's own JSON of a row: every column read, through `fromJson` and `toJSON()` (docs/configuration.md, "Your models as they are"). */
 function modelJson(row: Row, scope: ShapedScope): Readonly<Record<string, unknown>> {
   const properties: Record<string, unknown> = {};
   for (const column of scope.catalog.columns.values()) {
@@ -93,7 +94,7 @@ function shapeFields(row: Row, shaper: ScopeShaper, record: JsonRecord): void {
 function shapeOne(row: Row, shaper: ScopeShaper): JsonRecord {
   const record: JsonRecord = {};
   shapeFields(row, shaper, record);
-  // The scope's counts (`posts_count`), after its fields and before its expansions (decisions.md 39).
+  // The scope's counts (`posts_count`), after its fields and before its expansions (docs/query-language.md, "Counting related records").
   shapeValues(row, shaper.counts, record);
   for (const { name, many, shaper: related } of shaper.relations) {
     const value = row[name];

@@ -1,4 +1,4 @@
-// Builds Laravel's simple paginator envelope for `total=none` (decisions.md 44): no total, no last
+// Builds Laravel's simple paginator envelope for `total=none` (docs/query-language.md, "Totals: total=exact, estimated, none"): no total, no last
 // page and no links; whether there is a next page comes from one row read past the page.
 
 import type { JsonRecord } from './records';

@@ -1,4 +1,4 @@
-// One value in its documented JSON form (decisions.md 13, 35): numbers, bigints as numbers when
+// One value in its documented JSON form (docs/query-language.md, "How values come back"): numbers, bigints as numbers when
 // exact, text forms kept as strings, parsed JSON as it is, arrays element by element.
 
 import type { Column, ColumnType } from '../schema';

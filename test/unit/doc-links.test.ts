@@ -76,21 +76,7 @@ const fence = '```';
 const OUTSIDE_REFERENCE = /\bdecisions?(?:\.md)?\s+\d|\bdecisions\.md\b|\.\.\/shared\/|\brules?\s+\d+\b|\bspec\//;
 
 /** Files that still cite rule numbers, to be rewritten; a file leaves the list once it cites none. */
-const STILL_CITING_RULE_NUMBERS: readonly string[] = [
-  'plugin/apply/compiled.ts',
-  'plugin/apply/related-rows.ts',
-  'plugin/apply/runnable.ts',
-  'plugin/options.ts',
-  'plugin/pipeline.ts',
-  'plugin/prepared.ts',
-  'plugin/respond/cursor-envelope.ts',
-  'plugin/respond/envelope.ts',
-  'plugin/respond/records.ts',
-  'plugin/respond/simple-envelope.ts',
-  'plugin/respond/values.ts',
-  'test/reliability/arbitraries.ts',
-  'test/reliability/reference.ts',
-];
+const STILL_CITING_RULE_NUMBERS: readonly string[] = ['test/reliability/arbitraries.ts', 'test/reliability/reference.ts'];
 
 /**
  * `docs/query-language.md, "Cursors: cursor", "sort"` -> the path (with any `#anchor`) and the quoted
