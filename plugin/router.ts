@@ -25,6 +25,11 @@ const EPHEMERAL_CURSORS =
   'koa-query-modifiers: no cursorSecret is set, so cursors are sealed with a random key of this process: ' +
   'they will not survive a restart or work on another instance (docs/configuration.md, cursorSecret)';
 
+/** Told at start-up when the database has no pg_trgm (docs/query-language.md, "Ranked search: match and similar"). */
+const SIMILAR_OFF =
+  'koa-query-modifiers: similar[...] is off: the database has no pg_trgm extension on the search path ' +
+  '(create extension pg_trgm to turn it on)';
+
 function warnOnce(logger: QueryModifiersLogger): void {
   if (logger.warn === undefined) logger.error(EPHEMERAL_CURSORS);
   else logger.warn(EPHEMERAL_CURSORS);
@@ -37,7 +42,8 @@ function warnOnce(logger: QueryModifiersLogger): void {
 export async function queryModifiers(options: QueryModifiersOptions): Promise<QueryModifiersRouter> {
   const resolved = resolveOptions(options);
   if (resolved.cursorSeal.ephemeral) warnOnce(resolved.logger);
-  const catalog = await buildCatalog(resolved.knex, resolved.collections);
+  const catalog = await buildCatalog(resolved.knex, resolved.collections, resolved.search);
+  if ([...catalog.values()].some((collection) => collection.similarity === undefined)) resolved.logger.info?.(SIMILAR_OFF);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
   const router = new MountedRouter({
     prefix: resolved.prefix,

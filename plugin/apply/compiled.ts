@@ -7,6 +7,7 @@
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
+import { rankJoinSql } from './ranked';
 import { relatedRowsOf } from './related-rows';
 import { cursorSql, keyAlias, type CursorSql } from './seek';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
@@ -36,6 +37,8 @@ export interface CompiledRoot extends CompiledScope {
   readonly related?: RootRelations;
   /** The counts each record shows after its fields (`posts_count`, decisions.md 39). */
   readonly counts?: readonly Column[];
+  /** `_relevance` and `_similarity` joined (ranked.ts): the last of `others`, which the builder path writes again. */
+  readonly ranks?: readonly Fragment[];
 }
 
 export interface CompiledExpansion {
@@ -129,15 +132,18 @@ const noJoins: readonly Fragment[] = Object.freeze([]);
 function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?: readonly string[], joined?: Paged): CompiledRoot {
   const extra = (cursorKeys ?? []).map((sql, i) => ({ sql, alias: keyAlias(i) }));
   const compiled = compileScope(root, keys, extra, joined ?? (cursorKeys === undefined ? 'page' : undefined));
+  const ranks = Object.freeze((root.ranks ?? []).map((rank) => keptFragment(rankJoinSql(rank))));
+  const ranked = ranks.length === 0 ? {} : { ranks };
   if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
-    return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
+    return Object.freeze({ ...compiled, filtered: noJoins, others: ranks.length === 0 ? noJoins : ranks, ...ranked });
   }
   const { filtered, others } = splitJoins(root);
   const counts = countedColumns(root);
   return Object.freeze({
     ...compiled,
     filtered: Object.freeze(filtered.map((join) => keptFragment(textSources.join(join)))),
-    others: Object.freeze(others.map((join) => keptFragment(textSources.join(join)))),
+    others: Object.freeze([...others.map((join) => keptFragment(textSources.join(join))), ...ranks]),
+    ...ranked,
     related: Object.freeze({ groups: root.groups, joins: root.joins }),
     ...(counts.length === 0 ? {} : { counts: Object.freeze(counts) }),
   });

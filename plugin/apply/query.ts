@@ -158,7 +158,7 @@ async function builderParts(root: CompiledRoot, knex: Knex, hook: ScopeHook | un
   return {
     where: related.groups.map((group) => renderGroup(group, sources.exists)),
     filtered: filtered.map(sources.join),
-    others: others.map(sources.join),
+    others: [...others.map(sources.join), ...(root.ranks ?? [])],
   };
 }
 

@@ -7,8 +7,10 @@ import type {
   CountDescription,
   ExpandDescription,
   HasDescription,
+  MatchDescription,
   ProjectionDescription,
   ScopeDescription,
+  SimilarDescription,
   SearchDescription,
   SortDescription,
   WindowBound,
@@ -20,6 +22,8 @@ export interface ScopeBuilder {
   searches: SearchDescription[];
   sorts: SortDescription[];
   projection: ProjectionDescription | undefined;
+  match?: MatchDescription;
+  similar?: SimilarDescription[];
   window?: { limit: WindowBound | undefined; offset: WindowBound | undefined };
 }
 
@@ -88,5 +92,6 @@ export function relationOf(field: string): string | undefined {
 
 export function freezeScope(scope: ScopeBuilder): ScopeDescription {
   const window = scope.window === undefined ? {} : { window: Object.freeze({ ...scope.window }) };
-  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }), ...window });
+  const similar = scope.similar === undefined ? {} : { similar: Object.freeze([...scope.similar]) };
+  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }), ...window, ...similar });
 }
