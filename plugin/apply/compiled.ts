@@ -7,7 +7,7 @@
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
-import { rankJoinSql } from './ranked';
+import { expansionTerms, matchTerms, rankJoinSql, type MatchTerm } from './ranked';
 import { relatedRowsOf } from './related-rows';
 import { cursorSql, keyAlias, type CursorSql } from './seek';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
@@ -75,6 +75,10 @@ export interface CompiledQuery {
    * loaded by their own; the root is then formatted after paging, its formatted rows naming their keys.
    */
   readonly aggregated?: CompiledAggregates;
+  /** The root's `match` texts, checked for a search term when the page is empty (ranked.ts). */
+  readonly terms?: readonly MatchTerm[];
+  /** The expansions' `<alias>_match` texts, checked for a search term before they are read. */
+  readonly aliasTerms?: readonly MatchTerm[];
 }
 
 function compileScope(
@@ -176,6 +180,8 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   );
   const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
   const rows = compiledRoot.formatted;
+  const terms = matchTerms(root.groups);
+  const aliasTerms = expansionTerms(expansions);
   const aggregates =
     rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, aggregated, rows, paging);
   return Object.freeze({
@@ -186,5 +192,7 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
     paging,
     ...(cursor === undefined ? {} : { cursor }),
     ...(aggregates === undefined ? {} : { aggregated: aggregates }),
+    ...(terms.length === 0 ? {} : { terms: Object.freeze(terms) }),
+    ...(aliasTerms.length === 0 ? {} : { aliasTerms: Object.freeze(aliasTerms) }),
   });
 }

@@ -35,6 +35,7 @@ import type { Fragment } from './sql';
 import { formattedStatement } from './formatted';
 import { rootWindow, shownRows } from './paging';
 import { cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement } from './statements';
+import { refuseTermless } from './ranked';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 
@@ -214,7 +215,9 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   const aggregated = direct === undefined ? undefined : compiled.aggregated;
   const loading = aggregated?.loaded ?? expansions;
   const run = async () => {
+    if (compiled.aliasTerms !== undefined) await refuseTermless(knex, compiled.aliasTerms);
     const read = await rows.rows();
+    if (read.length === 0 && compiled.terms !== undefined) await refuseTermless(knex, compiled.terms);
     // A cursor's boundary row read again leaves the rows; rows past the cap (or the row read past a
     // page without a total) are not expanded: they are never shown.
     const readBoundary = isBoundary(compiled.cursor, read[0]);

@@ -3,8 +3,10 @@
 // `document @@ websearch_to_tsquery(...)`, `similar` as pg_trgm's `%` (which its indexes serve) and
 // the threshold; `_relevance` and `_similarity` joined as one value per row.
 
+import type { Knex } from 'knex';
+import { problem, QueryError } from '../errors';
 import type { Column, FullTextCatalog } from '../schema';
-import type { RankJoin } from '../validate';
+import type { ConditionGroup, RankJoin, ValidatedExpansion } from '../validate';
 import { columnSql, fragment, quoteIdentifier, quoteLiteral, type Fragment } from './sql';
 
 /**
@@ -48,4 +50,50 @@ export function rankJoinSql(join: RankJoin): Fragment {
     ` cross join lateral (select ${value.sql} as ${quoteIdentifier(join.column.column)}) as ${quoteIdentifier(join.alias)}`,
     value.bindings,
   );
+}
+
+/** A `match` of the root: the text, its language and the key that gave it. */
+export interface MatchTerm {
+  readonly parameter: string;
+  readonly language: string;
+  readonly text: string;
+}
+
+/** The root's `match` texts, for telling an empty result from a text without a search term. */
+export function matchTerms(groups: readonly ConditionGroup[]): MatchTerm[] {
+  return groups.flatMap((group) =>
+    group.anyOf.flatMap((terms) =>
+      terms.flatMap(({ condition }) =>
+        condition.kind === 'match' ? [{ parameter: condition.parameter, language: condition.fullText.language, text: condition.text }] : [],
+      ),
+    ),
+  );
+}
+
+/** The `<alias>_match` texts of every expansion, at any depth. */
+export function expansionTerms(expansions: readonly ValidatedExpansion[]): MatchTerm[] {
+  return expansions.flatMap((expansion) => [...matchTerms(expansion.scope.groups), ...expansionTerms(expansion.expansions)]);
+}
+
+/**
+ * After a page without rows: a `match` whose text the language reduces to no term at all (only
+ * words it ignores, such as `the`) is the client's mistake, not an empty result. Asked only then,
+ * so a result with rows costs nothing more.
+ */
+export async function refuseTermless(knex: Knex, terms: readonly MatchTerm[]): Promise<void> {
+  for (const { parameter, language, text } of terms) {
+    const result = await knex.raw<{ rows: { nodes: number }[] }>('select numnode(websearch_to_tsquery(?::regconfig, ?)) as "nodes"', [
+      language,
+      text,
+    ]);
+    if (Number(result.rows[0]?.nodes ?? 0) === 0) {
+      throw new QueryError([
+        problem(
+          'INVALID_VALUE',
+          parameter,
+          `\`${parameter}\`: "${text.slice(0, 100)}" holds no search term in ${language} (only words it ignores)`,
+        ),
+      ]);
+    }
+  }
 }

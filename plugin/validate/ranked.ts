@@ -53,7 +53,7 @@ export function validateRanked(description: ScopeDescription, catalog: ScopeCata
         ),
       );
     } else if (checkText(match.parameter, match.text, problems)) {
-      groups.push(group({ kind: 'match', fullText, text: match.text }));
+      groups.push(group({ kind: 'match', fullText, text: match.text, parameter: match.parameter }));
       const alias = '__kqm_m0';
       if (ranked) ranks.push({ alias, column: rankColumn(RELEVANCE, alias), rank: { kind: 'relevance', fullText, text: match.text } });
     }

@@ -23,7 +23,7 @@ export type Condition =
   /** At least one related record satisfies the conditions (docs/query-language.md, "Relations in conditions"). */
   | { readonly kind: 'exists'; readonly related: RelatedRows }
   /** The document matches `text` in web-search syntax (docs/query-language.md, "Ranked search: match and similar"). */
-  | { readonly kind: 'match'; readonly fullText: FullTextCatalog; readonly text: string }
+  | { readonly kind: 'match'; readonly fullText: FullTextCatalog; readonly text: string; readonly parameter: string }
   /** The field's trigram similarity to `text` is at least `threshold`. */
   | { readonly kind: 'similar'; readonly column: Column; readonly text: string; readonly threshold: number };
 

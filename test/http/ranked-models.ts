@@ -30,6 +30,12 @@ export class Memo extends Model {
 
 export class Tag extends Model {
   static override tableName = 'note_tags';
+  static getExpandableRelations(): Record<string, unknown> {
+    return { notes: { options: { projectable_fields: ['id', 'title'], sortable_fields: ['id'] } } };
+  }
+  static override get relationMappings() {
+    return { notes: { relation: Model.HasManyRelation, modelClass: Note, join: { from: 'note_tags.id', to: 'notes.tag_id' } } };
+  }
 }
 
 export const NOTES: readonly [number, string, string][] = [
@@ -47,7 +53,7 @@ export const GIN_INDEX =
 
 /** The tables and rows; with `indexes`, the GIN index on the notes' document and a trigram index on their titles. */
 export async function createRankedTables(knex: Knex, indexes: boolean): Promise<void> {
-  await knex.raw('create table notes (id integer primary key, title varchar(200) not null, body text)');
+  await knex.raw('create table notes (id integer primary key, title varchar(200) not null, body text, tag_id integer)');
   await knex.raw(
     "create table memos (id integer primary key, text text not null, document tsvector generated always as (to_tsvector('simple', text)) stored)",
   );
@@ -58,7 +64,12 @@ export async function createRankedTables(knex: Knex, indexes: boolean): Promise<
     { id: 2, text: 'the lazy dog' },
     { id: 3, text: 'quick quick fox' },
   ]);
-  await knex('note_tags').insert([{ id: 1, name: 'db' }]);
+  await knex('note_tags').insert([
+    { id: 1, name: 'db' },
+    { id: 2, name: 'food' },
+  ]);
+  await knex('notes').whereIn('id', [1, 3, 4, 6, 7]).update({ tag_id: 1 });
+  await knex('notes').where('id', 5).update({ tag_id: 2 });
   if (indexes) {
     await knex.raw(GIN_INDEX);
     await knex.raw('create index memos_document on memos using gin (document)');

@@ -77,6 +77,37 @@ describe('ranked search: match and similar', function () {
     expect(idsOf(asRows(body.data))).to.deep.equal([(await ranked('replica')).filter((r) => r.id >= 3)[0]?.id]);
   });
 
+  it('match composes with a scope hook (the builder path)', async function () {
+    const hooked = await startApp(db.knex, {
+      collections: rankedCollections,
+      scope: (_ctx, collection, query) => (collection === 'notes' ? query.where('id', '<>', 1) : undefined),
+    });
+    try {
+      const res = await supertest(hooked.origin).get('/api/notes?match=replica&fields=id,_relevance');
+      expectOk(res);
+      const expected = (await ranked('replica')).filter((r) => r.id !== 1);
+      expect(idsOf(rowsOf(res))).to.deep.equal(expected.map((r) => r.id));
+      expect(rowsOf(res).map((r) => r._relevance)).to.deep.equal(expected.map((r) => r.rank));
+    } finally {
+      await hooked.close();
+    }
+  });
+
+  it('<alias>_match keeps the related records whose document matches', async function () {
+    const rows = await rowsAt('/api/tags?fields=id&expand[notes]=n&n_match=replica');
+    expect(rows).to.deep.equal([
+      {
+        id: 1,
+        notes: [
+          { id: 1, title: 'PostgreSQL replicas' },
+          { id: 3, title: 'Full-text search' },
+          { id: 6, title: 'Replica lag' },
+        ],
+      },
+      { id: 2, notes: [] },
+    ]);
+  });
+
   it('match on a stored tsvector column', async function () {
     const rows = await rowsAt('/api/memos?match=quick&fields=id,_relevance');
     expect(idsOf(rows)).to.deep.equal([3, 1]);
@@ -117,6 +148,9 @@ describe('ranked search: match and similar', function () {
     await expectProblemAt(get('/api/tags?match=db'), { code: 'FIELD_NOT_ALLOWED', parameter: 'match' });
     await expectProblemAt(get('/api/notes?match=%2D%2D%20%22%22'), { code: 'INVALID_VALUE', parameter: 'match' });
     await expectProblemAt(get('/api/notes?match='), { code: 'INVALID_VALUE', parameter: 'match' });
+    // Only words English ignores: no search term, though every character is a letter.
+    await expectProblemAt(get('/api/notes?match=the%20of'), { code: 'INVALID_VALUE', parameter: 'match' });
+    await expectProblemAt(get('/api/tags?expand[notes]=n&n_match=the'), { code: 'INVALID_VALUE', parameter: 'n_match' });
     await expectProblemAt(get('/api/notes?fields=id,_relevance'), { code: 'FIELD_NOT_ALLOWED', parameter: 'fields' });
     await expectProblemAt(get('/api/notes?sort[_similarity]=desc&match=replica'), {
       code: 'FIELD_NOT_ALLOWED',
