@@ -5,6 +5,7 @@ import type { ResolvedOptions } from '../options';
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import { operators, sortWordList, totalModes } from '../syntax';
 import { defaultTotalMode } from '../validate';
+import { describeRankedSearch } from './ranked-meta';
 
 function describeScope(scope: ScopeCatalog) {
   return {
@@ -23,6 +24,7 @@ function describeScope(scope: ScopeCatalog) {
     sortable: scope.sortable,
     searchable: scope.searchable,
     filterable: scope.filterable,
+    ...describeRankedSearch(scope),
   };
 }
 

@@ -32,6 +32,7 @@ import {
 } from './relation-parameters';
 import { totalParameter } from './totals';
 import { isRanged } from './value-forms';
+import { rankedParameters, rankFields, rankSortKeys } from './ranked';
 
 const logicalWords =
   'Prefix a key with a logical word and one space (`+` or `%20` in a URL) to join its clause to the clauses before it: ' +
@@ -128,9 +129,9 @@ export function collectionParameters(collection: CollectionCatalog, options: Res
   const related = relatedKeys(collection);
   const counts = [...collection.relations.values()].filter((r) => r.cardinality === 'many').map(countField);
   const ranged = collection.filterable.filter((field) => isRanged(column(collection, field)));
-  const sortEntries = [...collection.sortable.map((field) => sortKey(field)), ...related.sort];
+  const sortEntries = [...collection.sortable.map((field) => sortKey(field)), ...related.sort, ...rankSortKeys(collection)];
   const params: (Parameter | undefined)[] = [
-    ...fieldsParameters(collection),
+    ...fieldsParameters(collection, rankFields(collection)),
     family(
       'sort',
       'Order by `sort[<field>]=<direction>`; several sort keys apply in query-string order; the primary key is the final tie-breaker.' +
@@ -152,6 +153,7 @@ export function collectionParameters(collection: CollectionCatalog, options: Res
       counts,
     ),
     searchFamily(collection.searchable, related.search),
+    ...rankedParameters(collection),
     ...relationFamilies(collection, options.maxExpandDepth),
     totalParameter(collection, options),
     ...pagingReferences,

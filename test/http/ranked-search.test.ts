@@ -21,12 +21,45 @@ describe('ranked search: match and similar', function () {
 
   before(async function () {
     db = await createTestDatabase({ empty: true, trigram: true, prepare: (knex) => createRankedTables(knex, true) });
-    app = await startApp(db.knex, { collections: rankedCollections });
+    app = await startApp(db.knex, { collections: rankedCollections, admin: {} });
   });
 
   after(async function () {
     await app.close();
     await db.destroy();
+  });
+
+  it('_meta tells the document, the index found on it and the fields similar takes', async function () {
+    const notes = objectOf(await get('/api/_meta/notes'));
+    expect(notes.match).to.deep.equal({
+      language: 'english',
+      fields: [
+        { name: 'title', weight: 'A' },
+        { name: 'body', weight: 'B' },
+      ],
+      index: 'notes_document',
+    });
+    expect(notes.similar).to.deep.equal({ fields: ['title', 'body'], threshold: 0.3 });
+    const memos = objectOf(await get('/api/_meta/memos'));
+    expect(memos.match).to.deep.equal({ language: 'simple', column: 'document', index: 'memos_document' });
+    expect(memos).to.not.have.property('similar');
+    expect(objectOf(await get('/api/_meta/tags'))).to.not.have.property('match');
+  });
+
+  it('the OpenAPI document offers match, similar[...] and the ranks in fields and sort', async function () {
+    const document = objectOf(await get('/api/openapi.json'));
+    const text = JSON.stringify(document);
+    const parameters = (collection: string): Row[] =>
+      asRows(((document.paths as Row)[`/api/${collection}`] as Row).parameters).filter((p) => typeof p.name === 'string');
+    const named = (collection: string, name: string) => parameters(collection).find((p) => p.name === name);
+    expect(named('notes', 'match')).to.not.equal(undefined);
+    expect(Object.keys(((named('notes', 'similar') as Row).schema as Row).properties as Row)).to.deep.equal(['title', 'body']);
+    expect(named('tags', 'match')).to.equal(undefined);
+    expect(((named('notes', 'fields') as Row).schema as { items: { enum: string[] } }).items.enum).to.include.members([
+      '_relevance',
+      '_similarity',
+    ]);
+    expect(text).to.include('"_relevance"');
   });
 
   /** The notes matching `text`, best first, as PostgreSQL ranks them. */
