@@ -86,7 +86,7 @@ export async function refuseTermless(knex: Knex, terms: readonly MatchTerm[]): P
       language,
       text,
     ]);
-    if (Number(result.rows[0]?.nodes ?? 0) === 0) {
+    if ((result.rows[0]?.nodes ?? 0) === 0) {
       throw new QueryError([
         problem(
           'INVALID_VALUE',
