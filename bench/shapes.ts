@@ -115,7 +115,24 @@ const LATER_SHAPES: readonly Shape[] = [
   { id: 18, label: 'search posts, no trigram index (total)', query: 'search[title]=ar&per-page=20', collection: 'posts' },
 ];
 
-export const SHAPES: readonly Shape[] = [...BASE_SHAPES, ...TOTAL_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES, ...CURSOR_SHAPES];
+/**
+ * Issue 32's shapes, run only when named with --shapes: 23 a ranked full-text search of the posts
+ * (two words ANDed, best first, with its total) served by the GIN index on their document, and 24
+ * the wildcard `search` of one of those words on the same posts, to set its latency against.
+ */
+const RANKED_SHAPES: readonly Shape[] = [
+  { id: 23, label: 'match posts, GIN index (total)', query: 'match=trigram+vacuum&per-page=20', collection: 'posts' },
+  { id: 24, label: 'search posts for a word (total)', query: 'search[title]=vacuum&per-page=20', collection: 'posts', base: 18 },
+];
+
+export const SHAPES: readonly Shape[] = [
+  ...BASE_SHAPES,
+  ...TOTAL_SHAPES,
+  ...RELATION_SHAPES,
+  ...LATER_SHAPES,
+  ...CURSOR_SHAPES,
+  ...RANKED_SHAPES,
+];
 
 /** The shapes a run takes when --shapes does not say: 1-7 and 14-18. */
 export const DEFAULT_SHAPE_IDS: readonly number[] = [...BASE_SHAPES, ...RELATION_SHAPES, ...LATER_SHAPES].map((s) => s.id);
