@@ -55,6 +55,11 @@ export interface Column {
   readonly elementSchema?: string;
   /** What an array's elements are checked and shown as. */
   readonly elementType?: ColumnType;
+  /**
+   * A value the request computes (`_relevance`, `_similarity`): read from the row as it is, never
+   * through the model's own JSON, which knows nothing of it.
+   */
+  readonly computed?: boolean;
   /** How `search` compares it, chosen from the table's indexes at start-up; absent: ILIKE. */
   readonly search?: SearchForm;
 }

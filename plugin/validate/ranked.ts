@@ -12,7 +12,7 @@ export const SIMILARITY = '_similarity';
 
 /** A rank as a field: a float, never NULL, read from its join. */
 const rankColumn = (name: string, alias: string): Column =>
-  Object.freeze({ name, column: 'v', table: alias, type: 'float', nullable: false, udt: 'float4', orderable: true });
+  Object.freeze({ name, column: 'v', table: alias, type: 'float', nullable: false, udt: 'float4', orderable: true, computed: true });
 
 const group = (condition: Condition): ConditionGroup => ({ anyOf: [[{ negated: false, condition }]] });
 
@@ -97,8 +97,9 @@ export function validateRanked(description: ScopeDescription, catalog: ScopeCata
   return { groups, ranks };
 }
 
-/** The hint for `_relevance` or `_similarity` named without what makes it. */
-export function rankHint(name: string): string {
+/** The hint for `_relevance` or `_similarity` named without what makes it, or behind an alias (`root` false). */
+export function rankHint(name: string, root: boolean): string {
+  if ((name === RELEVANCE || name === SIMILARITY) && !root) return `; ${name} is the root's only: related records keep their own order`;
   if (name === RELEVANCE) return '; add match=<text> to the request to use _relevance';
   if (name === SIMILARITY) return '; add similar[<field>]=<text> to the request to use _similarity';
   return '';

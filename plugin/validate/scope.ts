@@ -84,7 +84,7 @@ class ScopeValidator {
       this.relations?.get(countOf)?.cardinality === 'many'
         ? `; add count[${countOf}] to the request to use ${name}`
         : capability === 'projectable' || capability === 'sortable'
-          ? rankHint(name)
+          ? rankHint(name, this.relations !== undefined)
           : '';
     this.problems.push(
       problem(

@@ -15,6 +15,17 @@ export class Note extends Model {
   }
 }
 
+/** Notes through their own JSON (an upper-cased title): records are built by the model. */
+export class ShoutedNote extends Note {
+  static override getSearchableFields(): string[] {
+    return [];
+  }
+  override $formatJson(json: Record<string, unknown>): Record<string, unknown> {
+    const formatted = super.$formatJson(json);
+    return { ...formatted, title: String(formatted.title).toUpperCase() };
+  }
+}
+
 export class Memo extends Model {
   static override tableName = 'memos';
   static getProjectableFields(): string[] {
@@ -78,4 +89,4 @@ export async function createRankedTables(knex: Knex, indexes: boolean): Promise<
   }
 }
 
-export const rankedCollections = { notes: Note, memos: Memo, tags: Tag };
+export const rankedCollections = { notes: Note, memos: Memo, tags: Tag, shouted: ShoutedNote };

@@ -88,6 +88,14 @@ describe('ranked search: match and similar', function () {
     expect(idsOf(rows).slice(0, 2)).to.have.members([1, 6]);
   });
 
+  it('_relevance comes with the records a model builds through its own JSON', async function () {
+    const rows = await rowsAt('/api/shouted?match=replica&fields=id,title,_relevance&limit=2');
+    const expected = (await ranked('replica')).slice(0, 2);
+    expect(rows.map((r) => r._relevance)).to.deep.equal(expected.map((r) => r.rank));
+    expect(idsOf(rows)).to.deep.equal(expected.map((r) => r.id));
+    expect(String(rows[0]?.title)).to.equal(String(rows[0]?.title).toUpperCase());
+  });
+
   it('match reads web-search syntax: a phrase, or, -word', async function () {
     expect(idsOf(await rowsAt('/api/notes?fields=id&match=%22replica%20lag%22'))).to.have.members([6]);
     expect(idsOf(await rowsAt('/api/notes?fields=id&match=pasta%20or%20trigram'))).to.have.members([4, 5]);
@@ -185,6 +193,11 @@ describe('ranked search: match and similar', function () {
     await expectProblemAt(get('/api/notes?match=the%20of'), { code: 'INVALID_VALUE', parameter: 'match' });
     await expectProblemAt(get('/api/tags?expand[notes]=n&n_match=the'), { code: 'INVALID_VALUE', parameter: 'n_match' });
     await expectProblemAt(get('/api/notes?fields=id,_relevance'), { code: 'FIELD_NOT_ALLOWED', parameter: 'fields' });
+    const behindAlias = await expectProblemAt(get('/api/tags?expand[notes]=n&n_match=replica&n_fields=id,_relevance'), {
+      code: 'FIELD_NOT_ALLOWED',
+      parameter: 'n_fields',
+    });
+    expect(behindAlias.detail).to.contain("_relevance is the root's only");
     await expectProblemAt(get('/api/notes?sort[_similarity]=desc&match=replica'), {
       code: 'FIELD_NOT_ALLOWED',
       parameter: 'sort[_similarity]',
