@@ -97,7 +97,7 @@ describe('ranked search differential', function () {
     const get = (path: string) => supertest(app.origin).get(path);
     const seed = Number(process.env.FC_SEED ?? 20261127);
     const numRuns = Number(process.env.FC_RUNS ?? 120);
-    const all = [...(await db.knex('notes').select('id', 'title', 'body'))] as NoteRow[];
+    const all = await db.knex<NoteRow>('notes').select('id', 'title', 'body');
     await fc.assert(
       fc.asyncProperty(specArb, async (spec) => {
         const path = `/api/notes?${rankedQuery(spec)}`;
