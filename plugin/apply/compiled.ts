@@ -19,6 +19,8 @@ import { countedColumns, ownerSelect, scopeSql, type Paged, type ScopeSql } from
 /** One scope's statement parts, with what its records show. */
 export interface CompiledScope extends ScopeSql {
   readonly catalog: ScopeCatalog;
+  /** `_relevance` and `_similarity` joined (ranked.ts), with their bindings; absent without them. */
+  readonly ranks?: readonly Fragment[];
   /** The fields each record shows, in output order. */
   readonly output: readonly Column[];
 }
@@ -91,7 +93,9 @@ function compileScope(
   const { from, select, where, order, formatted } = scopeSql(scope, keys, extra, paged, related);
   // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
+  const ranks = (scope.ranks ?? []).map((rank) => keptFragment(rankJoinSql(rank)));
   return Object.freeze({
+    ...(ranks.length === 0 ? {} : { ranks: Object.freeze(ranks) }),
     from,
     select,
     where: Object.freeze(where.map(keptFragment)),

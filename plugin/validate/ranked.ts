@@ -33,12 +33,12 @@ function checkText(parameter: string, text: string, problems: Problem[]): boolea
 
 export interface RankedScope {
   readonly groups: ConditionGroup[];
-  /** Joined ranks: at the root only (`ranked`). */
+  /** The ranks joined to the scope's statement. */
   readonly ranks: RankJoin[];
 }
 
 /** `match=postgres` on posts -> one condition group and, at the root, `_relevance`. */
-export function validateRanked(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[], ranked: boolean): RankedScope {
+export function validateRanked(description: ScopeDescription, catalog: ScopeCatalog, problems: Problem[]): RankedScope {
   const groups: ConditionGroup[] = [];
   const ranks: RankJoin[] = [];
   const { match } = description;
@@ -55,7 +55,7 @@ export function validateRanked(description: ScopeDescription, catalog: ScopeCata
     } else if (checkText(match.parameter, match.text, problems)) {
       groups.push(group({ kind: 'match', fullText, text: match.text, parameter: match.parameter }));
       const alias = '__kqm_m0';
-      if (ranked) ranks.push({ alias, column: rankColumn(RELEVANCE, alias), rank: { kind: 'relevance', fullText, text: match.text } });
+      ranks.push({ alias, column: rankColumn(RELEVANCE, alias), rank: { kind: 'relevance', fullText, text: match.text } });
     }
   }
   const similar = description.similar ?? [];
@@ -92,15 +92,14 @@ export function validateRanked(description: ScopeDescription, catalog: ScopeCata
     if (!checkText(parameter, text, problems)) return;
     groups.push(group({ kind: 'similar', column, text, threshold: similarity.threshold }));
     const alias = '__kqm_m1';
-    if (ranked) ranks.push({ alias, column: rankColumn(SIMILARITY, alias), rank: { kind: 'similarity', column, text } });
+    ranks.push({ alias, column: rankColumn(SIMILARITY, alias), rank: { kind: 'similarity', column, text } });
   });
   return { groups, ranks };
 }
 
 /** The hint for `_relevance` or `_similarity` named without what makes it, or behind an alias (`root` false). */
-export function rankHint(name: string, root: boolean): string {
-  if ((name === RELEVANCE || name === SIMILARITY) && !root) return `; ${name} is the root's only: related records keep their own order`;
-  if (name === RELEVANCE) return '; add match=<text> to the request to use _relevance';
-  if (name === SIMILARITY) return '; add similar[<field>]=<text> to the request to use _similarity';
+export function rankHint(name: string): string {
+  if (name === RELEVANCE) return '; add match=<text> (behind an alias, <alias>_match) to the request to use _relevance';
+  if (name === SIMILARITY) return '; add similar[<field>]=<text> (behind an alias, <alias>_similar[...]) to the request to use _similarity';
   return '';
 }

@@ -84,7 +84,7 @@ class ScopeValidator {
       this.relations?.get(countOf)?.cardinality === 'many'
         ? `; add count[${countOf}] to the request to use ${name}`
         : capability === 'projectable' || capability === 'sortable'
-          ? rankHint(name, this.relations !== undefined)
+          ? rankHint(name)
           : '';
     this.problems.push(
       problem(
@@ -232,7 +232,7 @@ class ScopeValidator {
       const group = this.search(search);
       if (group !== undefined) groups.push(group);
     }
-    const ranked = validateRanked(description, this.catalog, this.problems, this.relations !== undefined);
+    const ranked = validateRanked(description, this.catalog, this.problems);
     groups.push(...ranked.groups);
     this.ranks = ranked.ranks.map((rank) => rank.column);
     const order: OrderKey[] = [];

@@ -91,7 +91,7 @@ export interface ValidatedScope {
   readonly order: readonly OrderKey[];
   /** Values joined from related records, in the order their aliases were given; the root's only. */
   readonly joins: readonly RelationJoin[];
-  /** `_relevance` and `_similarity`, with `match` and `similar`; the root's only. */
+  /** `_relevance` and `_similarity`, with `match` and `similar` (or `<alias>_match`, `<alias>_similar`). */
   readonly ranks?: readonly RankJoin[];
 }
 
