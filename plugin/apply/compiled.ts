@@ -184,8 +184,11 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   );
   const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
   const rows = compiledRoot.formatted;
-  const terms = matchTerms(root.groups);
-  const aliasTerms = expansionTerms(expansions);
+  // Flat copies: a text read from the request may be a slice of the whole query string.
+  const keptTerm = (term: MatchTerm): MatchTerm =>
+    Object.freeze({ parameter: flat(term.parameter), language: term.language, text: flat(term.text) });
+  const terms = matchTerms(root.groups).map(keptTerm);
+  const aliasTerms = expansionTerms(expansions).map(keptTerm);
   const aggregates =
     rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, aggregated, rows, paging);
   return Object.freeze({
