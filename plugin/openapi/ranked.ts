@@ -68,3 +68,17 @@ export function rankProperties(scope: ScopeCatalog): Record<string, JsonSchema> 
     ]),
   );
 }
+
+/** The ranked-search alias modifiers a relation takes, in words, for `expand[...]`'s description; '' without any. */
+export function rankedAliasWords(scope: ScopeCatalog): string {
+  const similar = similarFields(scope);
+  const match =
+    scope.fullText === undefined
+      ? ''
+      : '`<alias>_match=<text>` keeps the related records whose document matches, best first, with `_relevance`. ';
+  const similarWords =
+    similar.length === 0
+      ? ''
+      : `\`<alias>_similar[<field>]=<text>\` (${similar.map((f) => `\`${f}\``).join(', ')}) keeps the similar ones, most similar first, with \`_similarity\`. `;
+  return match + similarWords;
+}
