@@ -43,7 +43,9 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   const resolved = resolveOptions(options);
   if (resolved.cursorSeal.ephemeral) warnOnce(resolved.logger);
   const catalog = await buildCatalog(resolved.knex, resolved.collections, resolved.search);
-  if ([...catalog.values()].some((collection) => collection.similarity === undefined)) resolved.logger.info?.(SIMILAR_OFF);
+  // Said where ranked search is in use (a collection declares a search document), not to every host.
+  const ranked = [...catalog.values()];
+  if (ranked.some((c) => c.fullText !== undefined) && ranked.some((c) => c.similarity === undefined)) resolved.logger.info?.(SIMILAR_OFF);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
   const router = new MountedRouter({
     prefix: resolved.prefix,

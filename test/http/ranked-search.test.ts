@@ -218,15 +218,20 @@ describe('ranked search: match and similar', function () {
 describe('ranked search without pg_trgm', function () {
   let db: TestDatabase;
   let app: TestApp;
+  const told: string[] = [];
 
   before(async function () {
     db = await createTestDatabase({ empty: true, prepare: (knex) => createRankedTables(knex, false) });
-    app = await startApp(db.knex, { collections: rankedCollections, logger: { error: () => undefined } });
+    app = await startApp(db.knex, { collections: rankedCollections, logger: { error: () => undefined, info: (m) => told.push(m) } });
   });
 
   after(async function () {
     await app.close();
     await db.destroy();
+  });
+
+  it('start-up says similar is off', function () {
+    expect(told.filter((m) => m.includes('similar[...] is off'))).to.have.length(1);
   });
 
   it('similar is FIELD_NOT_ALLOWED; match works without an index', async function () {
