@@ -76,6 +76,8 @@ const usage = `usage: npm run bench -- [options]
                          17 is a deep offset, 18 a search on posts, whose title has no trigram index; 19-22:
                          shape 1 at page 500 by OFFSET, and by cursor at its first page, at page 500, and
                          walking 5,000 pages from page 500, a page further on each request)
+                         23 (named only): match on posts (two words, best first) served by the GIN index;
+                         24 (named only): search[title] for one of those words, to compare latency with 23
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json;

@@ -138,6 +138,10 @@ async function total(rows: readonly Row[], page: number, perPage: number, countS
   return count(countSql, values);
 }
 
+/** The posts' search document, exactly as the GIN index `posts_document` is written. */
+const POST_DOCUMENT =
+  "(setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'B'))";
+
 const likeContains = (term: string): string => `%${term.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
 
 function groupBy(rows: readonly Row[], key: string, strip: (row: Row) => Row): Map<unknown, Row[]> {
@@ -309,6 +313,25 @@ const handlers: Record<number, Handler> = {
       perPage,
     ]);
     const n = await total(rows, 1, perPage, 'SELECT count(*) AS n FROM posts WHERE lower(title) LIKE lower($1)', [pattern]);
+    return envelope(ctx, rows, 1, perPage, n);
+  },
+  // /api/posts?match=trigram+vacuum&per-page=20: the document as the GIN index is written (the demo
+  // schema's posts_document), best first, then by id.
+  25: async (ctx, q) => {
+    const words = text(q, 'match');
+    const perPage = Number(text(q, 'per-page'));
+    const rows = await query<Row>(
+      `SELECT ${POST_COLUMNS} FROM posts WHERE ${POST_DOCUMENT} @@ websearch_to_tsquery('english', $1)
+       ORDER BY ts_rank(${POST_DOCUMENT}, websearch_to_tsquery('english', $1)) DESC, id LIMIT $2`,
+      [words, perPage],
+    );
+    const n = await total(
+      rows,
+      1,
+      perPage,
+      `SELECT count(*) AS n FROM posts WHERE ${POST_DOCUMENT} @@ websearch_to_tsquery('english', $1)`,
+      [words],
+    );
     return envelope(ctx, rows, 1, perPage, n);
   },
   // per-page=20&expand[posts]=p&p_limit=3&p_sort[created_at]=desc&p_expand[comments]=c&c_limit=2

@@ -126,6 +126,16 @@ const FACET_SHAPES: readonly Shape[] = [
   { id: 24, label: 'filter, page 1 (shape 23 without facets)', query: 'filter[status]=active&per-page=20&page=1' },
 ];
 
+/**
+ * Issue 32's shapes, run only when named with --shapes: 25 a ranked full-text search of the posts
+ * (two words ANDed, best first, with its total) served by the GIN index on their document, and 26
+ * the wildcard `search` of one of those words on the same posts, to set its latency against.
+ */
+const RANKED_SHAPES: readonly Shape[] = [
+  { id: 25, label: 'match posts, GIN index (total)', query: 'match=trigram+vacuum&per-page=20', collection: 'posts' },
+  { id: 26, label: 'search posts for a word (total)', query: 'search[title]=vacuum&per-page=20', collection: 'posts', base: 18 },
+];
+
 export const SHAPES: readonly Shape[] = [
   ...BASE_SHAPES,
   ...TOTAL_SHAPES,
@@ -133,6 +143,7 @@ export const SHAPES: readonly Shape[] = [
   ...LATER_SHAPES,
   ...CURSOR_SHAPES,
   ...FACET_SHAPES,
+  ...RANKED_SHAPES,
 ];
 
 /** The shapes a run takes when --shapes does not say: 1-7, 14-18 and 23. */

@@ -196,6 +196,13 @@ export const optionsSchema = {
       ],
       default: { maxBytes: 8388608 },
     },
+    search: {
+      description:
+        'Ranked search: similarityThreshold is the least trigram similarity (0 to 1, default 0.3) a record needs to be kept by similar[field].',
+      type: 'object',
+      additionalProperties: false,
+      properties: { similarityThreshold: { type: 'number', minimum: 0, maximum: 1, default: 0.3 } },
+    },
     totalsCache: {
       description:
         'Keep the total of each paginated query for ttlSeconds, so repeated pages skip the count; totals may then lag writes by that much. false (default) counts on every request.',

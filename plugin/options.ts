@@ -164,6 +164,8 @@ export interface QueryModifiersOptions {
    * bounds how many are kept (entries, as before); 0 turns the cache off.
    */
   readonly planCache?: number | { readonly maxBytes: number; readonly maxEntries?: number };
+  /** `similar[...]` keeps records at least this similar (0 to 1, default 0.3): docs/query-language.md, "Ranked search: match and similar". */
+  readonly search?: { readonly similarityThreshold?: number };
   /** Keep envelope totals for `ttlSeconds` (totals may lag writes by that much); off by default. */
   readonly totalsCache?: false | { readonly ttlSeconds: number; readonly maxEntries?: number };
   /** Read replicas: a list of Knex instances, or the list with settings (docs/scaling.md). Off when absent. */
@@ -214,6 +216,7 @@ export interface ResolvedOptions {
   /** undefined: off. Unbounded sides are `Infinity`. */
   readonly planCache: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly totalsCache: { readonly ttlSeconds: number; readonly maxEntries: number } | undefined;
+  readonly search: { readonly similarityThreshold: number };
   readonly replicas: ResolvedReplicas | undefined;
   /** Seals and opens the cursors (the keys derived from `cursorSecret`, never the secret itself). */
   readonly cursorSeal: CursorSeal;
@@ -387,6 +390,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     totalsCache: options.totalsCache
       ? { ttlSeconds: options.totalsCache.ttlSeconds, maxEntries: options.totalsCache.maxEntries ?? 1000 }
       : undefined,
+    search: { similarityThreshold: options.search?.similarityThreshold ?? 0.3 },
     replicas: resolveReplicas(options.replicas),
     cursorSeal: createCursorSeal(options.cursorSecret),
   });

@@ -25,6 +25,11 @@ const EPHEMERAL_CURSORS =
   'koa-query-modifiers: no cursorSecret is set, so cursors are sealed with a random key of this process: ' +
   'they will not survive a restart or work on another instance (docs/configuration.md, cursorSecret)';
 
+/** Told at start-up when the database has no pg_trgm (docs/query-language.md, "Ranked search: match and similar"). */
+const SIMILAR_OFF =
+  'koa-query-modifiers: similar[...] is off: the database has no pg_trgm extension on the search path ' +
+  '(create extension pg_trgm to turn it on)';
+
 function warnOnce(logger: QueryModifiersLogger): void {
   if (logger.warn === undefined) logger.error(EPHEMERAL_CURSORS);
   else logger.warn(EPHEMERAL_CURSORS);
@@ -37,7 +42,10 @@ function warnOnce(logger: QueryModifiersLogger): void {
 export async function queryModifiers(options: QueryModifiersOptions): Promise<QueryModifiersRouter> {
   const resolved = resolveOptions(options);
   if (resolved.cursorSeal.ephemeral) warnOnce(resolved.logger);
-  const catalog = await buildCatalog(resolved.knex, resolved.collections);
+  const catalog = await buildCatalog(resolved.knex, resolved.collections, resolved.search);
+  // Said where ranked search is in use (a collection declares a search document), not to every host.
+  const ranked = [...catalog.values()];
+  if (ranked.some((c) => c.fullText !== undefined) && ranked.some((c) => c.similarity === undefined)) resolved.logger.info?.(SIMILAR_OFF);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
   const router = new MountedRouter({
     prefix: resolved.prefix,

@@ -5,6 +5,11 @@ import path from 'node:path';
 import Knex from 'knex';
 import type { Knex as KnexInstance } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { PGlite, type Extension } from '@electric-sql/pglite';
+
+/** PGlite's pg_trgm module: an `exports` subpath, which this project's module resolution does not read for types. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: an import would not type-check
+const pgTrgm = (): Extension => (require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension }).pg_trgm;
 
 /** The environment variables the database layer reads. */
 export interface DatabaseEnv {
@@ -69,8 +74,10 @@ export function createKnex(env: DatabaseEnv, options: CreateKnexOptions = {}): K
   if (url !== undefined && url !== '') return postgresKnex(url, env);
   const dir = options.pgliteDir ?? path.join(findProjectRoot(), 'data', 'pglite');
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  // knex-pglite runs a single connection and rejects a pool setting.
-  return Knex({ client: ClientPgLite, connection: { filename: dir } });
+  // knex-pglite runs a single connection and rejects a pool setting. pg_trgm, a module PGlite must
+  // be started with, serves `similar` (docs/query-language.md, "Ranked search: match and similar").
+  const pglite = new PGlite(dir, { extensions: { pg_trgm: pgTrgm() } });
+  return Knex({ client: ClientPgLite, connection: { pglite } as never });
 }
 
 /**

@@ -7,6 +7,7 @@ import { valueHints } from './form/value-hints';
 import { expandSection } from './form/expand-form';
 import { countSection } from './form/count-form';
 import { hasSection } from './form/has-form';
+import { matchSection } from './form/match-form';
 import { pagingSection } from './form/paging-form';
 import { scopeSections } from './form/scope-form';
 import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
@@ -85,6 +86,7 @@ function renderForm(focusId?: string): void {
   const { state, meta } = app;
   if (state === undefined || meta === undefined) return;
   ui.form.replaceChildren(
+    ...matchSection(state, meta, context),
     ...scopeSections(state.root, meta, context),
     ...[hasSection(state, meta, context), countSection(state, meta, context), expandSection(state, meta, context)].filter(
       (s): s is HTMLElement => s !== null,

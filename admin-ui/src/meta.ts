@@ -47,6 +47,8 @@ export interface RelationMeta extends ScopeMeta {
 
 export interface CollectionMeta extends ScopeMeta {
   readonly name: string;
+  /** The language of the collection's search document; absent when `match` is not available. */
+  readonly matchLanguage?: string;
   readonly path: string;
   readonly operators: readonly string[];
   readonly logical: readonly string[];
@@ -160,6 +162,8 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
     relations: relationList(body.relations),
     facetable: isObject(body.summary) ? strings(body.summary.facetable) : [],
     statsable: isObject(body.summary) ? strings(body.summary.statsable) : [],
+    // `match` (docs/query-language.md, "Ranked search: match and similar"): the document's language, when the model declares one.
+    ...(isObject(body.match) && typeof body.match.language === 'string' ? { matchLanguage: body.match.language } : {}),
   };
 }
 

@@ -91,6 +91,8 @@ export interface PagingState {
 
 export interface FormState {
   collection: string;
+  /** `match=` as typed in the search box; '' = not sent. */
+  match: string;
   readonly root: ScopeState;
   has: HasState[];
   counts: CountState[];
@@ -113,6 +115,7 @@ export function emptyScope(id: string = newId('scope')): ScopeState {
 export function emptyForm(collection: string): FormState {
   return {
     collection,
+    match: '',
     root: emptyScope('root'),
     has: [],
     counts: [],

@@ -6,6 +6,7 @@ import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema
 import type { Column } from '../schema';
 import { dateBuckets, operators, sortWordList, totalModes } from '../syntax';
 import { bucketKind, defaultFacetLimit, defaultTotalMode, facetable, maxFacetLimit, maxSummaries, statsable } from '../validate';
+import { describeRankedSearch } from './ranked-meta';
 
 /**
  * What `facet` and `stats` take (docs/query-language.md, Facets and stats): the filterable fields
@@ -44,6 +45,7 @@ function describeScope(scope: ScopeCatalog) {
     sortable: scope.sortable,
     searchable: scope.searchable,
     filterable: scope.filterable,
+    ...describeRankedSearch(scope),
   };
 }
 

@@ -106,6 +106,7 @@ function compileAggregate(
     ].join(', '),
     from: scope.from,
     join: parts.join,
+    ...(scope.ranks === undefined ? {} : { joins: scope.ranks }),
     where: [...scope.where, { sql: `${owner} = any(${parents.sql})`, bindings: parents.bindings }],
     order: scope.order,
     limit: expansion.maxRows + 1,

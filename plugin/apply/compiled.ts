@@ -7,6 +7,7 @@
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
+import { expansionTerms, matchTerms, rankJoinSql, type MatchTerm } from './ranked';
 import { relatedRowsOf } from './related-rows';
 import { cursorSql, keyAlias, type CursorSql } from './seek';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
@@ -19,6 +20,8 @@ import { compileSummary, type CompiledSummary } from './summary';
 /** One scope's statement parts, with what its records show. */
 export interface CompiledScope extends ScopeSql {
   readonly catalog: ScopeCatalog;
+  /** `_relevance` and `_similarity` joined (ranked.ts), with their bindings; absent without them. */
+  readonly ranks?: readonly Fragment[];
   /** The fields each record shows, in output order. */
   readonly output: readonly Column[];
 }
@@ -37,6 +40,8 @@ export interface CompiledRoot extends CompiledScope {
   readonly related?: RootRelations;
   /** The counts each record shows after its fields (`posts_count`, docs/query-language.md, "Counting related records"). */
   readonly counts?: readonly Column[];
+  /** `_relevance` and `_similarity` joined (ranked.ts): the last of `others`, which the builder path writes again. */
+  readonly ranks?: readonly Fragment[];
 }
 
 export interface CompiledExpansion {
@@ -79,6 +84,10 @@ export interface CompiledQuery {
   readonly aggregated?: CompiledAggregates;
   /** Facets and stats (docs/query-language.md, Facets and stats): one statement of their own. */
   readonly summary?: CompiledSummary;
+  /** The root's `match` texts, checked for a search term when the page is empty (ranked.ts). */
+  readonly terms?: readonly MatchTerm[];
+  /** The expansions' `<alias>_match` texts, checked for a search term before they are read. */
+  readonly aliasTerms?: readonly MatchTerm[];
 }
 
 function compileScope(
@@ -91,7 +100,9 @@ function compileScope(
   const { from, select, where, order, formatted } = scopeSql(scope, keys, extra, paged, related);
   // Copied for the same reason: validate/ may have grown the list with room to spare.
   const output = Object.freeze([...scope.output]);
+  const ranks = (scope.ranks ?? []).map((rank) => keptFragment(rankJoinSql(rank)));
   return Object.freeze({
+    ...(ranks.length === 0 ? {} : { ranks: Object.freeze(ranks) }),
     from,
     select,
     where: Object.freeze(where.map(keptFragment)),
@@ -138,15 +149,18 @@ const noJoins: readonly Fragment[] = Object.freeze([]);
 function compileRoot(root: ValidatedScope, keys: readonly Column[], cursorKeys?: readonly string[], joined?: Paged): CompiledRoot {
   const extra = (cursorKeys ?? []).map((sql, i) => ({ sql, alias: keyAlias(i) }));
   const compiled = compileScope(root, keys, extra, joined ?? (cursorKeys === undefined ? 'page' : undefined));
+  const ranks = Object.freeze((root.ranks ?? []).map((rank) => keptFragment(rankJoinSql(rank))));
+  const ranked = ranks.length === 0 ? {} : { ranks };
   if (root.joins.length === 0 && relatedRowsOf(root.groups).length === 0) {
-    return Object.freeze({ ...compiled, filtered: noJoins, others: noJoins });
+    return Object.freeze({ ...compiled, filtered: noJoins, others: ranks.length === 0 ? noJoins : ranks, ...ranked });
   }
   const { filtered, others } = splitJoins(root);
   const counts = countedColumns(root);
   return Object.freeze({
     ...compiled,
     filtered: Object.freeze(filtered.map((join) => keptFragment(textSources.join(join)))),
-    others: Object.freeze(others.map((join) => keptFragment(textSources.join(join)))),
+    others: Object.freeze([...others.map((join) => keptFragment(textSources.join(join))), ...ranks]),
+    ...ranked,
     related: Object.freeze({ groups: root.groups, joins: root.joins }),
     ...(counts.length === 0 ? {} : { counts: Object.freeze(counts) }),
   });
@@ -179,6 +193,11 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
   );
   const compiledExpansions = Object.freeze(expansions.map(compileExpansion));
   const rows = compiledRoot.formatted;
+  // Flat copies: a text read from the request may be a slice of the whole query string.
+  const keptTerm = (term: MatchTerm): MatchTerm =>
+    Object.freeze({ parameter: flat(term.parameter), language: term.language, text: flat(term.text) });
+  const terms = matchTerms(root.groups).map(keptTerm);
+  const aliasTerms = expansionTerms(expansions).map(keptTerm);
   const aggregates =
     rows === undefined || joined === undefined ? undefined : compileAggregates(expansions, compiledExpansions, aggregated, rows, paging);
   return Object.freeze({
@@ -190,5 +209,7 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
     ...(cursor === undefined ? {} : { cursor }),
     ...(aggregates === undefined ? {} : { aggregated: aggregates }),
     ...(validated.summary === undefined ? {} : { summary: compileSummary(validated.summary) }),
+    ...(terms.length === 0 ? {} : { terms: Object.freeze(terms) }),
+    ...(aliasTerms.length === 0 ? {} : { aliasTerms: Object.freeze(aliasTerms) }),
   });
 }

@@ -7,6 +7,7 @@ import type { BoundValue, Condition, ConditionGroup, Operand, RelatedRows, Term 
 import type { Operator } from '../syntax';
 import { searchField } from './search';
 import { columnSql, fragment, join, typeSql, type Fragment } from './sql';
+import { matchSql, similarSql } from './ranked';
 
 /** How a scalar field is compared: the column expression and the placeholder of a value. */
 interface Sides {
@@ -183,6 +184,10 @@ function renderCondition(condition: Condition, related: RelatedSql): Fragment {
       return anyOf(condition.columns.map((column) => searchField(column, condition.pattern)));
     case 'exists':
       return related(condition.related);
+    case 'match':
+      return matchSql(condition.fullText, condition.text);
+    case 'similar':
+      return similarSql(condition.column, condition.text, condition.threshold);
   }
 }
 

@@ -70,7 +70,13 @@ export async function expansionQuery(
   const limit = expansion.maxRows + 1;
   const ownedBy = keyIn(ownerColumns, values);
   if (hook === undefined && plain) {
-    const statement = selectStatement({ ...scope, join, where: [...scope.where, ownedBy], limit });
+    const statement = selectStatement({
+      ...scope,
+      join,
+      ...(scope.ranks === undefined ? {} : { joins: scope.ranks }),
+      where: [...scope.where, ownedBy],
+      limit,
+    });
     return { query: viaText(knex, statement), keyColumns };
   }
   const { query } = await relatedBuilder(knex, expansion, hook);

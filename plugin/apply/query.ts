@@ -36,6 +36,7 @@ import type { Fragment } from './sql';
 import { formattedStatement } from './formatted';
 import { rootWindow, shownRows } from './paging';
 import { cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement } from './statements';
+import { refuseTermless } from './ranked';
 
 export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
 
@@ -161,7 +162,7 @@ async function builderParts(root: CompiledRoot, knex: Knex, hook: ScopeHook | un
   return {
     where: related.groups.map((group) => renderGroup(group, sources.exists)),
     filtered: filtered.map(sources.join),
-    others: others.map(sources.join),
+    others: [...others.map(sources.join), ...(root.ranks ?? [])],
   };
 }
 
@@ -220,6 +221,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   const aggregated = direct === undefined ? undefined : compiled.aggregated;
   const loading = aggregated?.loaded ?? expansions;
   const run = async (budget?: ResponseBudget) => {
+    if (compiled.aliasTerms !== undefined) await refuseTermless(knex, compiled.aliasTerms);
     // The root's records, and those of the expansions aggregated into them, are read within the budget.
     const read =
       budget === undefined
@@ -228,6 +230,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
             { fieldsParameter: 'fields', rowsParameter: budget.rowsParameter, fields: root.output.map((c) => c.name), records: () => got },
             ...aggregatedParts(got, aggregated?.aggregates ?? []),
           ]);
+    if (read.length === 0 && compiled.terms !== undefined) await refuseTermless(knex, compiled.terms);
     // A cursor's boundary row read again leaves the rows; rows past the cap (or the row read past a
     // page without a total) are not expanded: they are never shown.
     const readBoundary = isBoundary(compiled.cursor, read[0]);

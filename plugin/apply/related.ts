@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
 import type { CompiledExpansion } from './compiled';
-import { applyConditions, applySelectAndOrder, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
+import { applyConditions, applyJoins, applySelectAndOrder, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
 import { keySql } from './sql';
 import { joinThrough, ownerAlias } from './statements';
 
@@ -59,6 +59,8 @@ export async function relatedBuilder(knex: Knex, expansion: CompiledExpansion, h
   applySelectAndOrder(query, knex, scope.select, scope.order);
   // The join table first (its owner keys are selected), so the hooks are handed a whole relation query.
   joinOnBuilder(query, knex, relation);
+  // `_relevance` and `_similarity` (ranked.ts), which the select list and order read.
+  applyJoins(query, scope.ranks ?? []);
   applyConditions(query, scope.where);
   if (relation.modify !== undefined) query.modify(relation.modify);
   await hook?.(scope.catalog.label, query);

@@ -62,7 +62,10 @@ function columnsOf(groups: readonly ConditionGroup[]): Column[] {
             return [condition.column];
           case 'search':
             return condition.columns;
+          case 'similar':
+            return [condition.column];
           case 'exists':
+          case 'match':
             return [];
         }
       }),

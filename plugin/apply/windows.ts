@@ -60,6 +60,7 @@ function windowText(expansion: CompiledExpansion, parts: RelationParts, window: 
     select,
     from,
     join: parts.join,
+    ...(expansion.scope.ranks === undefined ? {} : { joins: expansion.scope.ranks }),
     where: [...where, { sql: ownedBy, bindings: [] }],
     order,
     limit: window.limit,

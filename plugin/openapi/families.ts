@@ -33,6 +33,7 @@ import {
 import { summaryParameters } from './summaries';
 import { totalParameter } from './totals';
 import { isRanged } from './value-forms';
+import { rankedParameters, rankFields, rankSortKeys } from './ranked';
 
 const logicalWords =
   'Prefix a key with a logical word and one space (`+` or `%20` in a URL) to join its clause to the clauses before it: ' +
@@ -129,9 +130,9 @@ export function collectionParameters(collection: CollectionCatalog, options: Res
   const related = relatedKeys(collection);
   const counts = [...collection.relations.values()].filter((r) => r.cardinality === 'many').map(countField);
   const ranged = collection.filterable.filter((field) => isRanged(column(collection, field)));
-  const sortEntries = [...collection.sortable.map((field) => sortKey(field)), ...related.sort];
+  const sortEntries = [...collection.sortable.map((field) => sortKey(field)), ...related.sort, ...rankSortKeys(collection)];
   const params: (Parameter | undefined)[] = [
-    ...fieldsParameters(collection),
+    ...fieldsParameters(collection, rankFields(collection)),
     family(
       'sort',
       'Order by `sort[<field>]=<direction>`; several sort keys apply in query-string order; the primary key is the final tie-breaker.' +
@@ -153,6 +154,7 @@ export function collectionParameters(collection: CollectionCatalog, options: Res
       counts,
     ),
     searchFamily(collection.searchable, related.search),
+    ...rankedParameters(collection),
     ...relationFamilies(collection, options.maxExpandDepth),
     ...summaryParameters(collection),
     totalParameter(collection, options),

@@ -166,14 +166,18 @@ export function family(
   return query(name, description, schema, { [first.key]: first.example }, { style: 'deepObject', explode: true, ...extra });
 }
 
-export function fieldsParameters(scope: ScopeCatalog): Parameter[] {
+/** `ranks`: `_relevance` and `_similarity`, which `fields` may name (with `match`, `similar`) and `fields!` never excludes. */
+export function fieldsParameters(scope: ScopeCatalog, ranks: readonly string[] = []): Parameter[] {
   const items = { type: 'string', enum: [...scope.projectable] };
   const listed = scope.projectable.map((f) => `\`${f}\``).join(', ');
   const list = (maxItems: number) => ({ type: 'array', items, minItems: 1, maxItems, uniqueItems: true });
+  const ranked = ranks.length === 0 ? '' : ` With \`match\` or \`similar\`, also ${ranks.map((f) => `\`${f}\``).join(', ')}.`;
   const fields = query(
     'fields',
-    `Return only these fields, in this order (comma-separated, each once). Allowed: ${listed}.`,
-    list(scope.projectable.length),
+    `Return only these fields, in this order (comma-separated, each once). Allowed: ${listed}.${ranked}`,
+    ranks.length === 0
+      ? list(scope.projectable.length)
+      : { ...list(scope.projectable.length + ranks.length), items: { type: 'string', enum: [...scope.projectable, ...ranks] } },
     [scope.projectable[0]],
     { style: 'form', explode: false },
   );

@@ -5,6 +5,7 @@
 import type { RelationCatalog } from '../schema';
 import { aliasSchema, betweenKey, column, filterKey, inKey, searchKey, sortKey, type KeyEntry, type Subject } from './parameters';
 import { isRanged, type JsonSchema } from './value-forms';
+import { rankedAliasWords } from './ranked';
 
 function subject(relation: RelationCatalog, field: string): Subject {
   return {
@@ -97,6 +98,7 @@ export function expandKey(relation: RelationCatalog, maxExpandDepth: number): Ke
       `\`<alias>_sort[<field>]\` (${quoteList(s.sortable)}), \`<alias>_search[<field>]\` (${quoteList(s.searchable)}), ` +
       `\`<alias>_filter[<field>]\`, \`<alias>_in[<field>]\`, \`<alias>_between[<field>]\` (${quoteList(s.filterable)}). ` +
       window +
+      rankedAliasWords(s) +
       deeper +
       'They follow the rules of the root modifiers and never remove parent records.',
     schema: aliasSchema,

@@ -3,6 +3,7 @@
 
 import { maxDetailLength, maxErrorsBytes, maxListedProblems, problemCodes, problemTypeBase } from '../errors';
 import type { CollectionCatalog, RelationCatalog, ScopeCatalog } from '../schema';
+import { rankProperties } from './ranked';
 import { columnSchema } from './record-schemas';
 import { cursorPageSchema } from './cursors';
 import { withSummaries } from './summaries';
@@ -82,7 +83,7 @@ function relationSchemas(
 /** `record.users`, `record.users.posts`, `record.users.posts.comments` (to the depth cap) and `page.users`. */
 export function collectionSchemas(collection: CollectionCatalog, maxExpandDepth: number): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
-  const embedded = relationSchemas(collection.name, collection.relations, maxExpandDepth, schemas);
+  const embedded = { ...rankProperties(collection), ...relationSchemas(collection.name, collection.relations, maxExpandDepth, schemas) };
   schemas[schemaNames.record(collection.name)] = recordSchema(
     collection,
     `A ${collection.name} record: the projectable fields (all unless \`fields\` or \`fields!\` choose), the requested counts and the expanded relations.`,

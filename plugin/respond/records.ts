@@ -87,7 +87,8 @@ function shapeFields(row: Row, shaper: ScopeShaper, record: JsonRecord): void {
   // Only the output fields leave the server; a field the model's JSON leaves out (redacted) stays out.
   const json = modelJson(row, scope);
   for (const column of scope.output) {
-    if (Object.prototype.hasOwnProperty.call(json, column.name)) record[column.name] = json[column.name] as JsonValue;
+    if (column.computed === true) record[column.name] = row[column.name] as JsonValue;
+    else if (Object.prototype.hasOwnProperty.call(json, column.name)) record[column.name] = json[column.name] as JsonValue;
   }
 }
 

@@ -3,6 +3,7 @@
 
 import type { Knex } from 'knex';
 import { readListDeclaration, type ListDeclaration } from './declarations';
+import { fullTextOf, textSearchFacts, type TextSearchFacts } from './full-text';
 import { columnOf, propertyHint, resolveCapability, resolveList, tableFields, virtualFields, type TableFields } from './fields';
 import { introspectTables } from './introspect';
 import { customisesJson, objectionProblems } from './model-class';
@@ -100,8 +101,40 @@ function reachedTables(models: readonly ModelClass[]): string[] {
   return [...new Set([...[...all].map((m) => m.tableName), ...joinTables])];
 }
 
+/** `cms.articles` -> `"cms"."articles"`, as `to_regclass` reads it. */
+const regclassName = (table: string): string =>
+  table
+    .split('.')
+    .map((part) => `"${part.replace(/"/g, '""')}"`)
+    .join('.');
+
+/** A scope with what ranked search may use: its `getFullTextSearch()` document and, with pg_trgm, `similar`. */
+function withRankedSearch(
+  model: ModelClass,
+  scope: ScopeCatalog,
+  facts: TextSearchFacts,
+  search: CatalogSearchOptions,
+  problems: string[],
+): ScopeCatalog {
+  const fullText = fullTextOf(model, scope, facts, regclassName(scope.table), problems);
+  return Object.freeze({
+    ...scope,
+    ...(fullText === undefined ? {} : { fullText }),
+    ...(facts.trigram ? { similarity: Object.freeze({ threshold: search.similarityThreshold }) } : {}),
+  });
+}
+
+/** What the catalog needs of the `search` option (docs/configuration.md). */
+export interface CatalogSearchOptions {
+  readonly similarityThreshold: number;
+}
+
 /** `{users: User}` -> Map { 'users' => catalog of User }, or throws listing every declaration problem. */
-export async function buildCatalog(knex: Knex, collections: Readonly<Record<string, ModelClass>>): Promise<Catalog> {
+export async function buildCatalog(
+  knex: Knex,
+  collections: Readonly<Record<string, ModelClass>>,
+  search: CatalogSearchOptions = { similarityThreshold: 0.3 },
+): Promise<Catalog> {
   const problems: string[] = [];
   const entries = Object.entries(collections);
   for (const [, model] of entries) problems.push(...objectionProblems(model));
@@ -111,6 +144,10 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
   // Table names in models and mappings are Knex names too (`cms.blogPosts` under knexSnakeCaseMappers).
   const databaseTable = (table: string): string => table.split('.').map(names.toDatabase).join('.');
   const columns = await introspectTables(knex, reached.map(databaseTable));
+  const facts = await textSearchFacts(
+    knex,
+    reached.map((table) => regclassName(databaseTable(table))),
+  );
   const fieldsOf = (model: ModelClass, table: string): TableFields | undefined => {
     const found = columns.get(databaseTable(table));
     return found && tableFields(model, databaseTable(table), found, names);
@@ -125,7 +162,7 @@ export async function buildCatalog(knex: Knex, collections: Readonly<Record<stri
       if (!scopes.has(model)) {
         const fields = fieldsOf(model, model.tableName);
         if (fields === undefined) problems.push(`${model.name}: table "${model.tableName}" was not found in the database (search path)`);
-        scopes.set(model, fields && modelScope(model, model.tableName, fields, ctx));
+        scopes.set(model, fields && withRankedSearch(model, modelScope(model, model.tableName, fields, ctx), facts, search, problems));
       }
       const scope = scopes.get(model);
       return scope && Object.freeze({ ...scope, label });

@@ -55,6 +55,11 @@ export interface Column {
   readonly elementSchema?: string;
   /** What an array's elements are checked and shown as. */
   readonly elementType?: ColumnType;
+  /**
+   * A value the request computes (`_relevance`, `_similarity`): read from the row as it is, never
+   * through the model's own JSON, which knows nothing of it.
+   */
+  readonly computed?: boolean;
   /** How `search` compares it, chosen from the table's indexes at start-up; absent: ILIKE. */
   readonly search?: SearchForm;
 }
@@ -98,6 +103,21 @@ export interface ScopeCatalog {
   readonly sortable: readonly string[];
   readonly searchable: readonly string[];
   readonly filterable: readonly string[];
+  /** `getFullTextSearch()`: what `match` searches (docs/query-language.md, "Ranked search: match and similar"). */
+  readonly fullText?: FullTextCatalog;
+  /** Present where pg_trgm is installed: the least similarity `similar` keeps. */
+  readonly similarity?: { readonly threshold: number };
+}
+
+/**
+ * A model's search document: its text fields, each weighted A to D, or a stored `tsvector` column,
+ * read with `language` (a text search configuration); `index`, the GIN index found on it.
+ */
+export interface FullTextCatalog {
+  readonly language: string;
+  readonly fields?: readonly { readonly column: Column; readonly weight: string }[];
+  readonly column?: Column;
+  readonly index?: string;
 }
 
 export type RelationKind = 'has-one' | 'has-many' | 'belongs-to' | 'many-to-many' | 'has-one-through';

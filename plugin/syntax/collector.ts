@@ -8,8 +8,10 @@ import type {
   ExpandDescription,
   FacetDescription,
   HasDescription,
+  MatchDescription,
   ProjectionDescription,
   ScopeDescription,
+  SimilarDescription,
   SearchDescription,
   SortDescription,
   StatsDescription,
@@ -22,6 +24,8 @@ export interface ScopeBuilder {
   searches: SearchDescription[];
   sorts: SortDescription[];
   projection: ProjectionDescription | undefined;
+  match?: MatchDescription;
+  similar?: SimilarDescription[];
   window?: { limit: WindowBound | undefined; offset: WindowBound | undefined };
 }
 
@@ -93,5 +97,6 @@ export function relationOf(field: string): string | undefined {
 
 export function freezeScope(scope: ScopeBuilder): ScopeDescription {
   const window = scope.window === undefined ? {} : { window: Object.freeze({ ...scope.window }) };
-  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }), ...window });
+  const similar = scope.similar === undefined ? {} : { similar: Object.freeze([...scope.similar]) };
+  return Object.freeze({ ...scope, clauses: Object.freeze({ ...scope.clauses }), ...window, ...similar });
 }

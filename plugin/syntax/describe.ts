@@ -5,6 +5,7 @@ import { problem } from '../errors';
 import { addCount, addExpand, addHas, nameRelation, resolveAliases } from './aliases';
 import { freezeScope, malformed, newScope, relationOf, report, type Collector, type PagingKey, type ScopeBuilder } from './collector';
 import { aliasPrefix, claimsReencodedKey, claimsUndecodableKey, readKey } from './parse-key';
+import { addMatch, addSimilar } from './ranked';
 import { parseCount, parseFilterValue, parseList, parseSearchPattern, type Parsed } from './parse-value';
 import type { QueryPair } from './query-string';
 import { addFacet, addFacetLimit, addStats } from './summary';
@@ -192,6 +193,10 @@ function addPair(c: Collector, pair: QueryPair): void {
       return addSearch(c, scope(), pair.key, argument, pair.value);
     case 'sort':
       return addSort(c, scope(), pair.key, argument, pair.value);
+    case 'match':
+      return addMatch(c, scope(), pair.key, pair.value);
+    case 'similar':
+      return addSimilar(c, scope(), pair.key, argument, pair.value);
     case 'fields':
     case 'fields!':
       return addProjection(c, scope(), pair.key, modifier === 'fields!', pair.value);

@@ -20,7 +20,8 @@ const keyShape = /^(?:([A-Za-z][A-Za-z0-9]*)_)?([a-z]+(?:-[a-z]+)?!?)(\[.*)?$/s;
 const bracketShape = /^\[([^[\]]*)\]$/s;
 const aliasPrefixShape = /^([A-Za-z][A-Za-z0-9]*)_/;
 
-const scopedList = 'fields, fields!, sort[...], search[...], filter[...], in[...], between[...], expand[...], limit, offset';
+const scopedList =
+  'fields, fields!, sort[...], search[...], filter[...], in[...], between[...], match, similar[...], expand[...], limit, offset';
 
 /** `p_sort[created_at]` -> `{alias: 'p', modifier: 'sort', argument: 'created_at'}`; `utm_source` -> foreign. */
 export function readKey(key: string): KeyReading {

@@ -43,6 +43,21 @@ export interface SearchDescription {
   readonly anchorEnd: boolean;
 }
 
+/** `match=<text>`: full-text search in web-search syntax (docs/query-language.md, "Ranked search: match and similar"). */
+export interface MatchDescription {
+  readonly kind: 'match';
+  readonly parameter: string;
+  readonly text: string;
+}
+
+/** `similar[<field>]=<text>`: trigram similarity of one text field to the text. */
+export interface SimilarDescription {
+  readonly kind: 'similar';
+  readonly parameter: string;
+  readonly field: string;
+  readonly text: string;
+}
+
 export interface SortDescription {
   readonly kind: 'sort';
   readonly parameter: string;
@@ -74,6 +89,10 @@ export interface ScopeDescription {
   readonly searches: readonly SearchDescription[];
   readonly sorts: readonly SortDescription[];
   readonly projection: ProjectionDescription | undefined;
+  /** `match=...`; absent when not given. */
+  readonly match?: MatchDescription;
+  /** `similar[...]=...` keys, in query-string order; absent when none was given. */
+  readonly similar?: readonly SimilarDescription[];
   /** Behind an alias only; absent when neither key was given. */
   readonly window?: WindowDescription;
 }

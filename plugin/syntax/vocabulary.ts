@@ -5,7 +5,7 @@ export const clauseFamilies = ['filter', 'in', 'between'] as const;
 export type ClauseFamily = (typeof clauseFamilies)[number];
 
 /** Modifiers that may also be written behind an expansion alias (`p_fields`, `p_sort[...]`, ...). */
-export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!'] as const;
+export const scopedModifiers = ['filter', 'in', 'between', 'search', 'sort', 'fields', 'fields!', 'match', 'similar'] as const;
 export type ScopedModifier = (typeof scopedModifiers)[number];
 
 /**
@@ -43,6 +43,8 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   between: true,
   search: true,
   sort: true,
+  similar: true,
+  match: false,
   expand: true,
   has: true,
   'has!': true,

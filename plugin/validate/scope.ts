@@ -6,6 +6,7 @@ import type { Column, RelationCatalog, ScopeCatalog } from '../schema';
 import type { ClauseDescription, ProjectionDescription, RawValue, ScopeDescription, SearchDescription, SortDescription } from '../syntax';
 import { clauseFamilies } from '../syntax';
 import type { Condition, ConditionGroup, OrderKey, RelationJoin, Term, ValidatedScope, Operand } from './types';
+import { rankHint, validateRanked } from './ranked';
 import { relationField, type RelationField } from './relation-fields';
 import { coerceValue, comparisonOf, typeWords } from './values';
 
@@ -34,6 +35,8 @@ class ScopeValidator {
   /** The root's relations, which dot paths name; undefined in an alias scope (no dot paths there). */
   private readonly relations: ReadonlyMap<string, RelationCatalog> | undefined;
   private readonly counts: readonly RelationJoin[];
+  /** `_relevance` and `_similarity` of this request, for fields and sort. */
+  private ranks: readonly Column[] = [];
 
   constructor(
     private readonly catalog: ScopeCatalog,
@@ -62,7 +65,10 @@ class ScopeValidator {
    * count of this request (`posts_count`) is an integer field for filter, in, between and sort.
    */
   field(name: string, capability: Capability, parameter: string): Column | undefined {
-    const counted = capability === 'filterable' || capability === 'sortable' ? this.counts.map((c) => c.column) : [];
+    const ranked = capability === 'projectable' || capability === 'sortable' ? this.ranks : [];
+    const rank = ranked.find((c) => c.name === name);
+    if (rank !== undefined) return rank;
+    const counted = [...(capability === 'filterable' || capability === 'sortable' ? this.counts.map((c) => c.column) : []), ...ranked];
     const allowed = [...this.catalog[capability], ...counted.map((c) => c.name)];
     const column = this.catalog.columns.get(name);
     if (column !== undefined && this.catalog[capability].includes(name)) return column;
@@ -77,7 +83,9 @@ class ScopeValidator {
       countOf !== undefined &&
       this.relations?.get(countOf)?.cardinality === 'many'
         ? `; add count[${countOf}] to the request to use ${name}`
-        : '';
+        : capability === 'projectable' || capability === 'sortable'
+          ? rankHint(name)
+          : '';
     this.problems.push(
       problem(
         'FIELD_NOT_ALLOWED',
@@ -224,17 +232,23 @@ class ScopeValidator {
       const group = this.search(search);
       if (group !== undefined) groups.push(group);
     }
+    const ranked = validateRanked(description, this.catalog, this.problems);
+    groups.push(...ranked.groups);
+    this.ranks = ranked.ranks.map((rank) => rank.column);
     const order: OrderKey[] = [];
     const joins: RelationJoin[] = [...this.counts];
     for (const sort of description.sorts) {
       const column = this.sortKey(sort, joins);
       if (column !== undefined) order.push({ column, direction: sort.direction });
     }
+    // Without a sort, the best match first (docs/query-language.md, "Ranked search: match and similar").
+    if (description.sorts.length === 0) for (const column of this.ranks) order.push({ column, direction: 'desc' });
     for (const id of this.catalog.idColumns) {
       const column = this.catalog.columns.get(id);
       if (column !== undefined && !order.some((o) => o.column.name === id)) order.push({ column, direction: 'asc' });
     }
-    return Object.freeze({ catalog: this.catalog, output: this.output(description.projection), groups, order, joins });
+    const ranks = ranked.ranks.length === 0 ? {} : { ranks: ranked.ranks };
+    return Object.freeze({ catalog: this.catalog, output: this.output(description.projection), groups, order, joins, ...ranks });
   }
 
   /**

@@ -1,7 +1,7 @@
 // What a request means against the catalog: resolved columns and typed values. The apply stage only
 // accepts these types, so it can never be handed unchecked client text.
 
-import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
+import type { CollectionCatalog, Column, FullTextCatalog, RelationCatalog, ScopeCatalog } from '../schema';
 import type { CursorDirection, CursorToken, DateBucket, Operator, SortDirection } from '../syntax';
 
 export type BoundValue = string | number | boolean;
@@ -21,7 +21,23 @@ export type Condition =
   | { readonly kind: 'between'; readonly column: Column; readonly min: Operand; readonly max: Operand }
   | { readonly kind: 'search'; readonly columns: readonly Column[]; readonly pattern: string }
   /** At least one related record satisfies the conditions (docs/query-language.md, "Relations in conditions"). */
-  | { readonly kind: 'exists'; readonly related: RelatedRows };
+  | { readonly kind: 'exists'; readonly related: RelatedRows }
+  /** The document matches `text` in web-search syntax (docs/query-language.md, "Ranked search: match and similar"). */
+  | { readonly kind: 'match'; readonly fullText: FullTextCatalog; readonly text: string; readonly parameter: string }
+  /** The field's trigram similarity to `text` is at least `threshold`. */
+  | { readonly kind: 'similar'; readonly column: Column; readonly text: string; readonly threshold: number };
+
+/**
+ * `_relevance` or `_similarity` of each record, joined to the statement as
+ * `cross join lateral (select <rank> as "v") as "<alias>"`; `column` is how it is read.
+ */
+export interface RankJoin {
+  readonly alias: string;
+  readonly column: Column;
+  readonly rank:
+    | { readonly kind: 'relevance'; readonly fullText: FullTextCatalog; readonly text: string }
+    | { readonly kind: 'similarity'; readonly column: Column; readonly text: string };
+}
 
 /**
  * The related records of one parent that a relation condition reads: those the relation, its
@@ -75,6 +91,8 @@ export interface ValidatedScope {
   readonly order: readonly OrderKey[];
   /** Values joined from related records, in the order their aliases were given; the root's only. */
   readonly joins: readonly RelationJoin[];
+  /** `_relevance` and `_similarity`, with `match` and `similar` (or `<alias>_match`, `<alias>_similar`). */
+  readonly ranks?: readonly RankJoin[];
 }
 
 /**

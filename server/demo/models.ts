@@ -95,6 +95,11 @@ export class Post extends Model {
     return ['title', 'body', 'status'];
   }
 
+  /** `match` searches titles (weight A) and bodies (weight B) in English; schema.ts creates the GIN index. */
+  static getFullTextSearch(): { language: string; fields: Record<string, 'A' | 'B' | 'C' | 'D'> } {
+    return { language: 'english', fields: { title: 'A', body: 'B' } };
+  }
+
   static getExpandableRelations(): Record<string, ExpandableRelation> {
     return {
       author: {

@@ -13,7 +13,7 @@ import { postgresSilence } from '../support/postgres-silence';
 
 const root = resolve(__dirname, '..', '..', '..');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SHAPE_COUNT = 24;
+const SHAPE_COUNT = 26;
 
 interface ServerFigures {
   readonly requestsPerSecond: number;

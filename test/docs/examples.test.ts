@@ -119,7 +119,7 @@ describe('docs: every example request runs against the demo server as shown', fu
 
   before(async function () {
     this.timeout(180_000);
-    db = await createTestDatabase({ empty: true });
+    db = await createTestDatabase({ empty: true, trigram: true });
     await prepareDemoDatabase(db.knex);
     apps = new DemoApps(db.knex);
   });

@@ -30,7 +30,7 @@ export interface SeededDemoServer extends DemoServer {
 
 /** A fresh test database (PGlite or PostgreSQL, as TEST_DB says) with the demo tables and `userCount` users. */
 export async function demoDatabase(userCount = 60): Promise<TestDatabase> {
-  const db = await createTestDatabase({ empty: true });
+  const db = await createTestDatabase({ empty: true, trigram: true });
   await prepareDemoDatabase(db.knex, { userCount });
   return db;
 }

@@ -210,7 +210,7 @@ describe('syntax: describeQuery', () => {
       ['MALFORMED_PARAMETER', 'p_bogus[x]'],
     ]);
     expect(d.problems[0]?.detail).to.equal(
-      '`p_page` starts with the expansion alias "p" but names no alias modifier. Only fields, fields!, sort[...], search[...], filter[...], in[...], between[...], expand[...], limit, offset can follow an expansion alias.',
+      '`p_page` starts with the expansion alias "p" but names no alias modifier. Only fields, fields!, sort[...], search[...], filter[...], in[...], between[...], match, similar[...], expand[...], limit, offset can follow an expansion alias.',
     );
     expect(describe_('p_page=2&expand[posts]&utm_source=x').problems).to.deep.equal([]);
   });

@@ -178,7 +178,9 @@ export function decodeQuery(query: string, meta: CollectionMeta): DecodedForm {
     const value = raw ?? '';
     const match = keyShape.exec(key);
     const [, alias, modifier = '', argument = ''] = match ?? [];
-    if (match === null || !(scoped.has(modifier) || paging.has(modifier) || declaring.has(modifier))) {
+    if (modifier === 'match' && alias === undefined && argument === '') {
+      state.match = value;
+    } else if (match === null || !(scoped.has(modifier) || paging.has(modifier) || declaring.has(modifier))) {
       ignored.push(`${key}: not a parameter of this API`);
     } else if (declaring.has(modifier)) {
       continue;

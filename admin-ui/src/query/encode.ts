@@ -98,6 +98,7 @@ function expandParams(expand: ExpandState, owner: string): Param[] {
  */
 export function encodeForm(state: FormState): Param[] {
   const params = scopeParams(state.root, '');
+  if (state.match !== '') params.unshift({ key: 'match', value: state.match, control: 'match' });
   for (const has of state.has) {
     const key = `${has.negated ? 'has!' : 'has'}[${has.relation}]`;
     const shared = sharesExpansion(state, has);
