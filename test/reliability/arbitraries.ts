@@ -43,7 +43,7 @@ function orderable(ctx: GeneratorContext, fields: readonly FieldSpec[]): FieldSp
   return fields.filter((f) => ctx.textOrder || (f.type !== 'text' && !(f.type === 'array' && f.element === 'text')));
 }
 
-/** `=`, `<>` only for arrays (contains, does not contain: decision 35) and for unordered text. */
+/** `=`, `<>` only for arrays (contains, does not contain: docs/query-language.md, "Enums, arrays and JSON") and for unordered text. */
 function operatorsOf(ctx: GeneratorContext, field: FieldSpec): Operator[] {
   const unordered = field.type === 'array' || (field.type === 'text' && !ctx.textOrder);
   return unordered ? ['=', '<>'] : ['=', '<>', '>', '>=', '<', '<='];
@@ -51,7 +51,7 @@ function operatorsOf(ctx: GeneratorContext, field: FieldSpec): Operator[] {
 
 function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.Arbitrary<ClauseSpec> | undefined {
   const filterable = scope.fields.filter((f) => scope.filterable.includes(f.name));
-  // Arrays have no range (decision 35).
+  // Arrays have no range (docs/query-language.md, "Enums, arrays and JSON").
   const fields = family === 'between' ? orderable(ctx, filterable).filter((f) => f.type !== 'array') : filterable;
   if (fields.length === 0) return undefined;
   return fc.constantFrom(...fields).chain((field) => {
@@ -72,7 +72,7 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
         family,
         prefix,
         field: field.name,
-        // Only `=` and `<>` take null (decision 10).
+        // Only `=` and `<>` take null (docs/query-language.md, "filter").
         operator: vs[0]?.isNull && operator !== '<>' ? '=' : operator,
         writeOperator,
         values: vs,
@@ -82,7 +82,7 @@ function clauseArb(ctx: GeneratorContext, scope: ScopeSpec, family: Family): fc.
 
 /**
  * A root clause: on the collection's own field, or now and then on a relation's field through a
- * dot path (decision 36), drawn from that relation's filterable fields and values.
+ * dot path (docs/query-language.md, "Relations in conditions"), drawn from that relation's filterable fields and values.
  */
 function rootClauseArb(
   ctx: GeneratorContext,
@@ -148,7 +148,7 @@ function searchArb(ctx: GeneratorContext, scope: ScopeSpec, relations: readonly 
 const ASCENDING = ['', 'a', 'asc', 'ascending'];
 const DESCENDING = ['-', 'd', 'des', 'desc', 'descending'];
 
-/** Sort keys: the scope's sortable fields and, at the root, to-one relations' sortable fields (decision 38). */
+/** Sort keys: the scope's sortable fields and, at the root, to-one relations' sortable fields (docs/query-language.md, "Sorting by a related record"). */
 function sortsArb(
   ctx: GeneratorContext,
   scope: ScopeSpec,
@@ -242,7 +242,7 @@ function scopeArb(
 /** Aliases match `^[A-Za-z][A-Za-z0-9]*$`; a few are Object.prototype names on purpose. */
 const ALIASES = ['p', 'q', 'r2', 'Rel', 'constructor', 'toString', 'valueOf', 'x9'];
 
-/** The plugin's defaults (decisions 40): expansions at every depth together, and levels. */
+/** The plugin's defaults (docs/query-language.md, "Nested expansion"): expansions at every depth together, and levels. */
 const MAX_EXPANSIONS = 5;
 const MAX_DEPTH = 3;
 
@@ -273,7 +273,7 @@ function draftsArb(ctx: GeneratorContext, relations: readonly RelationSpec[], de
           aliased: fc.nat(3).map((n) => n > 0),
           bare: fc.boolean(),
           scope: scopeArb(ctx, relation.scope, { clauses: 3, searches: 1 }),
-          // Windows on to-many relations only (decision 41).
+          // Windows on to-many relations only (docs/query-language.md, "Per-parent windows").
           window: relation.cardinality === 'many' ? windowArb : fc.constant(null),
           children: depth < MAX_DEPTH ? draftsArb(ctx, relation.relations, depth + 1) : fc.constant([]),
         }),
@@ -284,7 +284,7 @@ function draftsArb(ctx: GeneratorContext, relations: readonly RelationSpec[], de
 
 /**
  * Aliases handed out in order, unique in the request; nested expansions past `budget` dropped with
- * their subtrees. The cap (decisions 32, 40) counts each relation the root names (by expand, has,
+ * their subtrees. The cap (docs/query-language.md, "Cost limits", "Nested expansion") counts each relation the root names (by expand, has,
  * count or a dot path: at most all of the collection's) and each nested expansion, so the budget is
  * what the root's relations leave.
  */
@@ -319,7 +319,7 @@ function expandsArb(ctx: GeneratorContext, collection: CollectionSpec): fc.Arbit
 /** Aliases of `count` that no expand or has uses. */
 const COUNT_ALIASES = ['c', 'C2'];
 
-/** Up to two counts of distinct to-many relations, with their own alias conditions or an expand's (decision 39). */
+/** Up to two counts of distinct to-many relations, with their own alias conditions or an expand's (docs/query-language.md, "Counting related records"). */
 function countsArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<CountSpec[]> {
   const many = collection.relations.filter((r) => r.cardinality === 'many');
   if (many.length === 0) return fc.constant([]);
@@ -358,7 +358,7 @@ function countsArb(ctx: GeneratorContext, collection: CollectionSpec, expands: r
 
 const small = fc.integer({ min: 0, max: 5 }).map((n): Literal => ({ isNull: false, text: String(n), quoted: false }));
 
-/** A clause on `<relation>_count`, an integer field of the request (decision 39). */
+/** A clause on `<relation>_count`, an integer field of the request (docs/query-language.md, "Counting related records"). */
 function countClauseArb(field: string, family: Family): fc.Arbitrary<ClauseSpec> {
   const values: fc.Arbitrary<Literal[]> =
     family === 'filter'
@@ -380,7 +380,7 @@ function countClauseArb(field: string, family: Family): fc.Arbitrary<ClauseSpec>
 const HAS_ALIASES = ['h', 'H2', 'hasOwnProperty'];
 
 /**
- * Up to two `has` / `has!` on distinct relations, their alias's conditions only (decision 37); when
+ * Up to two `has` / `has!` on distinct relations, their alias's conditions only (docs/query-language.md, "has and has!: all conditions on one related record"); when
  * the relation is expanded with an alias, often that alias, so the expansion shows what qualified.
  */
 function hasArb(ctx: GeneratorContext, collection: CollectionSpec, expands: readonly ExpandSpec[]): fc.Arbitrary<HasSpec[]> {
@@ -486,7 +486,7 @@ export function querySpecArb(ctx: GeneratorContext): fc.Arbitrary<QuerySpec> {
               noise: fc.subarray([...NOISE], { maxLength: 2 }),
               merge: fc.array(fc.nat(30), { minLength: 6, maxLength: 6 }),
               encoding: encodingArb,
-              // A cursor page has no total (decisions.md 43-44): `total` beside `cursor` would be refused.
+              // A cursor page has no total (docs/query-language.md, "Cursors: cursor", "Totals: total=exact, estimated, none"): `total` beside `cursor` would be refused.
             }),
           )
           .map((spec) => (spec.paging.kind === 'cursor' ? { ...spec, total: null } : spec))

@@ -1,8 +1,8 @@
 // The reference evaluator: the expected answer to a QuerySpec over the fixture rows held in
-// memory, written from decisions.md alone (filter/in/between groups 14-17, search 18, fields and
-// sort 19-20, expansion 21-24, pagination and limits 26-28, enums and arrays 35, relations in
-// conditions 36-39, nested expansion and per-parent windows 40-41, cursors 43, totals 44, the fields
-// a model's own JSON hides or masks 47: reference-refusals.ts). It shares no code with plugin/.
+// memory, written from the documented behaviour alone (docs/query-language.md: conditions,
+// search, fields and sort, expansion, pagination and limits, enums and arrays, relations in
+// conditions, nested expansion and per-parent windows, cursors, totals; the fields a model's own
+// JSON hides or masks: reference-refusals.ts). It shares no code with plugin/.
 
 import { Dataset, FieldSpec, fieldOf, RelationSpec, ScopeSpec, StoredRow } from './model';
 import {
@@ -68,7 +68,7 @@ export type Expected =
   | { readonly kind: 'simple-page'; readonly envelope: ExpectedSimplePage; readonly summary?: ExpectedSummary }
   /** `cursor=`: every record, in order, over the pages the cursors lead through (test/support/cursor-walk.ts follows them). */
   | { readonly kind: 'cursor-walk'; readonly records: JsonRecord[]; readonly perPage: number; readonly base: string }
-  /** A field named outside its modifier's list, the model's JSON hiding or masking it included (decisions 8, 47). */
+  /** A field named outside its modifier's list, the model's JSON hiding or masking it included (docs/errors.md, "FIELD_NOT_ALLOWED"; docs/configuration.md, "What your model's JSON hides or masks"). */
   | { readonly kind: 'refused'; readonly problems: readonly ExpectedRefusal[] };
 
 // ---- conditions -----------------------------------------------------------------------------
@@ -76,12 +76,12 @@ export type Expected =
 /**
  * One clause against one row, in two-valued form: SQL's unknown (a NULL compared) counts as false.
  * That is exact here because NOT only ever wraps a whole clause as `(clause) IS NOT TRUE`
- * (decision 17), so everything above the clauses is monotone AND/OR.
+ * (docs/query-language.md, "Negation includes missing values"), so everything above the clauses is monotone AND/OR.
  */
 function compareOne(field: FieldSpec, stored: string | null, operator: Operator, literal: Literal): boolean {
   if (literal.isNull) return operator === '=' ? stored === null : stored !== null;
   if (field.type === 'array') {
-    // `=` is "contains", `<>` "does not contain", true for a NULL array (decision 35).
+    // `=` is "contains", `<>` "does not contain", true for a NULL array (docs/query-language.md, "Enums, arrays and JSON").
     const contains = stored !== null && arrayContains(field, stored, literal.text);
     return operator === '<>' ? !contains : contains;
   }
@@ -125,11 +125,11 @@ function compareOne(field: FieldSpec, stored: string | null, operator: Operator,
   }
 }
 
-/** What a scope's conditions may reach besides its own fields: the root's relations (decision 36). */
+/** What a scope's conditions may reach besides its own fields: the root's relations (docs/query-language.md, "Relations in conditions"). */
 interface Reach {
   readonly data: Dataset;
   readonly relations: readonly RelationSpec[];
-  /** The counts of the request: `<relation>_count` is an integer field (decision 39). */
+  /** The counts of the request: `<relation>_count` is an integer field (docs/query-language.md, "Counting related records"). */
   readonly counts: readonly CountSpec[];
 }
 
@@ -160,7 +160,7 @@ function throughRelation(reach: Reach, name: string): { relation: RelationSpec; 
   return { relation, field: name.slice(dot + 1) };
 }
 
-/** A clause on a relation's field holds when at least one related record satisfies it (decision 36). */
+/** A clause on a relation's field holds when at least one related record satisfies it (docs/query-language.md, "Relations in conditions"). */
 function holds(scope: ScopeSpec, row: StoredRow, clause: ClauseSpec, reach: Reach): boolean {
   const counted = countField(clause.field, reach);
   if (counted) return holdsOn(counted.field, counted.value(row), clause);
@@ -192,11 +192,11 @@ interface Term {
 
 function term(clause: ClauseSpec, index: number): Term {
   const word = (clause.prefix ?? '').toLowerCase();
-  // The word on a group's first clause is ignored; its `!` is not (decision 16).
+  // The word on a group's first clause is ignored; its `!` is not (docs/query-language.md, "Logical prefixes and how clauses group").
   return { or: index > 0 && word.startsWith('or'), negated: word.endsWith('!'), clause };
 }
 
-/** A family's clauses in query order with NOT > AND > OR (decision 15); an empty group is true. */
+/** A family's clauses in query order with NOT > AND > OR (docs/query-language.md, "Grouping"); an empty group is true. */
 function groupHolds(scope: ScopeSpec, row: StoredRow, clauses: readonly ClauseSpec[], reach: Reach): boolean {
   const alternatives: Term[][] = [];
   clauses.map(term).forEach((t) => {
@@ -224,7 +224,7 @@ function textMatches(stored: string | null | undefined, search: SearchSpec): boo
   }
 }
 
-/** Any listed field matches; a related field when at least one related record's does (decision 36). */
+/** Any listed field matches; a related field when at least one related record's does (docs/query-language.md, "Relations in conditions"). */
 function searchHolds(row: StoredRow, search: SearchSpec, reach: Reach): boolean {
   return search.fields.some((name) => {
     const path = throughRelation(reach, name);
@@ -249,7 +249,7 @@ function matches(scope: ScopeSpec, query: ScopeQuery, row: StoredRow, reach: Rea
   );
 }
 
-/** One related record satisfies all of the alias's conditions together; `has!`: none does (decision 37). */
+/** One related record satisfies all of the alias's conditions together; `has!`: none does (docs/query-language.md, "has and has!: all conditions on one related record"). */
 function hasHolds(row: StoredRow, has: HasSpec, reach: Reach): boolean {
   const relation = reach.relations.find((r) => r.name === has.relation);
   if (!relation) throw new Error(`reference: no relation ${has.relation}`);
@@ -263,7 +263,7 @@ const DESCENDING = new Set(['-', 'd', 'des', 'desc', 'descending']);
 
 /**
  * A sort key's field and its value in a row: a field of the row, or of a to-one relation's first
- * related record in primary-key order, NULL without one (decision 38).
+ * related record in primary-key order, NULL without one (docs/query-language.md, "Sorting by a related record").
  */
 function sortKey(scope: ScopeSpec, name: string, reach: Reach): { field: FieldSpec; value: (row: StoredRow) => string | null } {
   const counted = countField(name, reach);
@@ -280,7 +280,7 @@ function sortKey(scope: ScopeSpec, name: string, reach: Reach): { field: FieldSp
   };
 }
 
-/** Sort keys in order, NULLS LAST ascending and FIRST descending, then the primary key (decision 20). */
+/** Sort keys in order, NULLS LAST ascending and FIRST descending, then the primary key (docs/query-language.md, "sort"). */
 function sortRows(scope: ScopeSpec, sorts: readonly SortSpec[], rows: readonly StoredRow[], reach: Reach = NOWHERE): StoredRow[] {
   const keys = [
     ...sorts.map((s) => ({ ...sortKey(scope, s.field, reach), desc: DESCENDING.has(s.word.toLowerCase()) })),
@@ -306,7 +306,7 @@ function outputFields(scope: ScopeSpec, query: ScopeQuery): FieldSpec[] {
   return scope.fields.filter((f) => !projection.list.includes(f.name));
 }
 
-/** The requested fields of a row; a field the model's JSON masks, as it masks it (decision 47). */
+/** The requested fields of a row; a field the model's JSON masks, as it masks it (docs/configuration.md, "What your model's JSON hides or masks"). */
 function project(fields: readonly FieldSpec[], row: StoredRow, masks: ScopeSpec['masks']): JsonRecord {
   const record: JsonRecord = {};
   for (const field of fields) {
@@ -336,14 +336,14 @@ function shape(
   };
 }
 
-/** Each parent's related records from the offset, at most the limit, in the alias's order (decision 41). */
+/** Each parent's related records from the offset, at most the limit, in the alias's order (docs/query-language.md, "Per-parent windows"). */
 function windowed(rows: readonly StoredRow[], window: WindowSpec | null): StoredRow[] {
   const from = window?.offset ?? 0;
   const limit = window?.limit ?? null;
   return rows.slice(from, limit === null ? undefined : from + limit);
 }
 
-/** A record's fields, then each expansion under its relation's name, nested ones inside (decisions 22, 40). */
+/** A record's fields, then each expansion under its relation's name, nested ones inside (docs/query-language.md, "Where the related records appear", "Nested expansion"). */
 function withExpansions(
   scope: ScopeSpec,
   relations: readonly RelationSpec[],
@@ -354,12 +354,12 @@ function withExpansions(
   root?: { readonly reach: Reach; readonly counts: readonly CountSpec[] },
 ): JsonRecord {
   const record = project(fields, row, scope.masks);
-  // At the root, counts after the fields, before the expansions (decision 39).
+  // At the root, counts after the fields, before the expansions (docs/query-language.md, "Counting related records").
   if (root !== undefined) for (const count of root.counts) record[`${count.relation}_count`] = countOf(row, count, root.reach);
   for (const expand of expands) {
     const relation = relations.find((r) => r.name === expand.relation);
     if (!relation) throw new Error(`reference: no relation ${expand.relation}`);
-    // Alias modifiers choose related records, never parents (decision 23).
+    // Alias modifiers choose related records, never parents (docs/query-language.md, "Aliases and alias modifiers").
     const related = shape(relation.scope, expand.scope, relation.related(row, data));
     const records = windowed(related.rows, expand.window).map((r) =>
       withExpansions(relation.scope, relation.relations, expand.expands, data, r, related.fields),
@@ -487,6 +487,6 @@ export function evaluate(spec: QuerySpec, rawQuery: string, data: Dataset, optio
   const offset = paging.kind === 'slice' ? (paging.offset ?? 0) : 0;
   const limit = paging.kind === 'slice' ? paging.limit : null;
   const wanted = records.slice(offset, limit === null ? undefined : offset + limit);
-  // The row cap applies to every unpaginated answer; the header says when it cut (decision 28).
+  // The row cap applies to every unpaginated answer; the header says when it cut (docs/query-language.md, "limit, offset and the row cap").
   return { kind: 'array', records: wanted.slice(0, options.maxRows), truncated: wanted.length > options.maxRows };
 }

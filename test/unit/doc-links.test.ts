@@ -75,9 +75,6 @@ const fence = '```';
 /** `rule 45`, `decisions.md 43`, `../shared/...`: a reference to a text this repository does not hold. */
 const OUTSIDE_REFERENCE = /\bdecisions?(?:\.md)?\s+\d|\bdecisions\.md\b|\.\.\/shared\/|\brules?\s+\d+\b|\bspec\//;
 
-/** Files that still cite rule numbers, to be rewritten; a file leaves the list once it cites none. */
-const STILL_CITING_RULE_NUMBERS: readonly string[] = ['test/reliability/arbitraries.ts', 'test/reliability/reference.ts'];
-
 /**
  * `docs/query-language.md, "Cursors: cursor", "sort"` -> the path (with any `#anchor`) and the quoted
  * headings; a quote that runs onto the next line of a comment is not read.
@@ -161,20 +158,12 @@ describe('doc links', function () {
         filesUnder(dir, (f) => /\.(ts|mts|cts|js|mjs)$/.test(f) && f !== 'test/unit/doc-links.test.ts'),
       ),
     ];
-    const citing = new Set<string>();
     const found = files.flatMap((file) =>
       readFileSync(join(root, file), 'utf8')
         .split('\n')
-        .flatMap((row, i) => {
-          if (!OUTSIDE_REFERENCE.test(row)) return [];
-          citing.add(file);
-          return STILL_CITING_RULE_NUMBERS.includes(file) ? [] : [`${file}:${i + 1}: ${row.trim()}`];
-        }),
+        .flatMap((row, i) => (OUTSIDE_REFERENCE.test(row) ? [`${file}:${i + 1}: ${row.trim()}`] : [])),
     );
-    const cleared = STILL_CITING_RULE_NUMBERS.filter((file) => !citing.has(file)).map(
-      (file) => `${file} cites no rule number: remove it from the list`,
-    );
-    expect([...found, ...cleared]).to.deep.equal([]);
+    expect(found).to.deep.equal([]);
   });
 
   it('a doc the package ships links only to files it ships (README.md: also to the repository pages)', function () {
