@@ -5,6 +5,7 @@ import type cors from '@koa/cors';
 import Ajv from 'ajv';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
+import type { IndexAdviceOptions } from './advice';
 import type { ModelQuery } from './apply';
 import { createCursorSeal, type CursorSeal } from './cursor-seal';
 import type { HostModelClass, ModelClass } from './schema';
@@ -156,6 +157,12 @@ export interface QueryModifiersOptions {
    * random key per process, so cursors do not survive a restart or cross instances.
    */
   readonly cursorSecret?: string | readonly string[];
+  /**
+   * The start-up check of the indexes the declarations need (docs/installing.md, "Indexes for your
+   * declarations"): one warning per collection lacking one on a table of at least `minRows` rows
+   * (the planner's estimate; default 10000); `false` skips it.
+   */
+  readonly indexAdvice?: IndexAdviceOptions;
 }
 
 export interface ResolvedOptions {
