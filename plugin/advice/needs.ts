@@ -71,16 +71,29 @@ function nestedServes(path: readonly string[]): string {
   return path.map((name, i) => `${i === 0 ? '' : `a${i}_`}expand[${name}]${i < path.length - 1 ? `=a${i + 1}` : ''}`).join('&');
 }
 
-/** Every relation the collection reaches (nested expansion follows them at any depth), each once. */
+/**
+ * Every relation the collection reaches (nested expansion follows them at any depth), each once; a
+ * key a shallower path already looks rows up by is not labelled again by a deeper one.
+ */
 function relationNeeds(collection: CollectionCatalog, table: DatabaseTable): Need[] {
   const needs: Need[] = [];
   const seen = new Set<RelationCatalog>();
-  const visit = (relation: RelationCatalog, path: readonly string[], serves: string[]) => {
-    if (seen.has(relation)) return;
+  const looked = new Set<string>();
+  // Breadth first: the relations the collection names label their keys before any nested path does.
+  const queue: [RelationCatalog, readonly string[], readonly string[]][] = [...collection.relations.values()].map((relation) => [
+    relation,
+    [relation.name],
+    rootServes(relation),
+  ]);
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const [relation, path, serves] = next;
+    if (seen.has(relation)) continue;
     seen.add(relation);
     for (const keys of relationKeys(relation)) {
       const first = keys[0];
-      if (first === undefined) continue;
+      const lookup = `${first?.table ?? ''}\u0000${keys.map((key) => key.column).join(',')}`;
+      if (first === undefined || looked.has(lookup)) continue;
+      looked.add(lookup);
       for (const label of serves) {
         needs.push({
           kind: 'lookup',
@@ -91,11 +104,8 @@ function relationNeeds(collection: CollectionCatalog, table: DatabaseTable): Nee
         });
       }
     }
-    for (const nested of relation.relations.values()) {
-      visit(nested, [...path, nested.name], [nestedServes([...path, nested.name])]);
-    }
-  };
-  for (const relation of collection.relations.values()) visit(relation, [relation.name], rootServes(relation));
+    for (const nested of relation.relations.values()) queue.push([nested, [...path, nested.name], [nestedServes([...path, nested.name])]]);
+  }
   return needs;
 }
 
