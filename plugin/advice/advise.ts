@@ -108,8 +108,8 @@ export async function warnAboutIndexes(
   logger: QueryModifiersLogger,
 ) {
   if (options === false) return;
-  const warn = (message: string, error?: unknown) =>
-    logger.warn === undefined ? logger.error(message, error) : logger.warn(message, error);
+  // Called with the error only when there is one: console.warn would print `undefined`.
+  const warn = (...args: [message: string, error?: unknown]) => (logger.warn === undefined ? logger.error(...args) : logger.warn(...args));
   try {
     const report = await indexAdvice(knex, catalog);
     for (const line of indexWarnings(report, options?.minRows ?? DEFAULT_MIN_ROWS)) warn(line);
