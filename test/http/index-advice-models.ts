@@ -11,11 +11,11 @@ export class Author extends Model {
   }
 
   static getProjectableFields(): string[] {
-    return ['id', 'name', 'email', 'status', 'created_at'];
+    return ['id', 'name', 'email', 'nickname', 'status', 'created_at'];
   }
 
   static getSortableFields(): string[] {
-    return ['name', 'created_at', 'email'];
+    return ['name', 'created_at', 'email', 'nickname'];
   }
 
   static getFilterableFields(): string[] {
@@ -65,7 +65,7 @@ export const collections = { authors: Author, books: Book };
 
 /** The two tables with their primary keys only (a foreign key makes no index in PostgreSQL). */
 export async function createAdviceTables(knex: Knex): Promise<void> {
-  await knex.raw(`create table authors (id serial primary key, name text not null, email text not null,
+  await knex.raw(`create table authors (id serial primary key, name text not null, email text not null, nickname text,
     status text not null, created_at timestamptz not null, bio text)`);
   await knex.raw(`create table books (id serial primary key, author_id integer not null references authors,
     title text not null, status text not null, pages integer not null)`);

@@ -21,6 +21,8 @@ const EXPECTED: readonly (readonly [string, readonly string[]])[] = [
   [create('authors_created_at_desc_id_idx', '"authors" ("created_at" DESC, "id")'), ['authors: sort[created_at]=desc']],
   [create('authors_email_id_idx', '"authors" ("email", "id")'), ['authors: sort[email]=asc']],
   [create('authors_email_desc_id_idx', '"authors" ("email" DESC, "id")'), ['authors: sort[email]=desc']],
+  [create('authors_nickname_id_idx', '"authors" ("nickname", "id")'), ['authors: sort[nickname]=asc']],
+  [create('authors_nickname_desc_id_idx', '"authors" ("nickname" DESC, "id")'), ['authors: sort[nickname]=desc']],
   [create('authors_status_id_idx', '"authors" ("status", "id")'), ['authors: filter[status]']],
   [create('authors_name_trgm_idx', '"authors" USING gin (lower("name") gin_trgm_ops)'), ['authors: search[name]']],
   [
@@ -92,7 +94,7 @@ describe('index advice', function () {
       const warnings = await startUpWarnings({ minRows: 0 });
       expect(warnings).to.have.length(2);
       expect(warnings[0]).to.match(
-        /^koa-query-modifiers: collection "authors" lacks 9 indexes its declarations need .*router\.indexAdvice\(\)/,
+        /^koa-query-modifiers: collection "authors" lacks 11 indexes its declarations need .*router\.indexAdvice\(\)/,
       );
       expect(warnings[1]).to.match(/^koa-query-modifiers: collection "books" lacks 1 index its declarations need/);
       expect(await startUpWarnings()).to.deep.equal([]);
@@ -105,13 +107,15 @@ describe('index advice', function () {
       await db.knex.raw('create index authors_name_back on authors (name desc, id desc, email)');
       // Unique on a NOT NULL column: nothing is left for the id to order.
       await db.knex.raw('create unique index authors_email_key on authors (email)');
+      // Unique, but NULLs are many: the id still orders them.
+      await db.knex.raw('create unique index authors_nickname_key on authors (nickname)');
       // A prefix of (status, id) and a partial index serve neither the filter with its order nor the sort.
       await db.knex.raw('create index authors_status_only on authors (status)');
       await db.knex.raw(`create index authors_created_active on authors (created_at, id) where status = 'active'`);
       await db.knex.raw('create index books_author_pages on books (author_id, pages)');
       await db.knex.raw('create index authors_name_plain_trgm on authors using gin (name gin_trgm_ops)');
       const report = await advise();
-      expect(report.statements).to.deep.equal([EXPECTED[1], EXPECTED[2], EXPECTED[3], EXPECTED[6]].map((entry) => entry?.[0]));
+      expect(report.statements).to.deep.equal([1, 2, 3, 6, 7, 8].map((i) => EXPECTED[i]?.[0]));
     });
   });
 
