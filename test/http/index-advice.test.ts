@@ -8,6 +8,8 @@
 import { expect } from 'chai';
 import { queryModifiers, type IndexAdviceReport } from '../../plugin';
 import { createTestDatabase, type TestDatabase } from '../support/db';
+import { collections as demoCollections } from '../../server/demo/models';
+import { prepareDemoDatabase } from '../../server/demo/setup';
 import { collections, createAdviceTables, dropAdviceTables } from './index-advice-models';
 
 const SECRET = 'the index advice suite seals no cursor, but says so';
@@ -134,6 +136,18 @@ describe('index advice', function () {
       expect(report.statements).to.deep.equal([]);
       expect(report.indexes).to.deep.equal([]);
       expect(await startUpWarnings({ minRows: 0 })).to.deep.equal([]);
+    });
+  });
+
+  describe('the demo', function () {
+    it('creates every index the advice asks of its models, and warns about none', async function () {
+      await prepareDemoDatabase(db.knex);
+      const router = await queryModifiers({ knex: db.knex, collections: demoCollections, cursorSecret: SECRET, indexAdvice: false });
+      expect((await router.indexAdvice()).statements).to.deep.equal([]);
+      const warnings: string[] = [];
+      const logger = { error: (message: string) => warnings.push(message), warn: (message: string) => warnings.push(message) };
+      await queryModifiers({ knex: db.knex, collections: demoCollections, cursorSecret: SECRET, logger, indexAdvice: { minRows: 0 } });
+      expect(warnings).to.deep.equal([]);
     });
   });
 });
