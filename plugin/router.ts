@@ -19,7 +19,7 @@ export type QueryModifiersRouter = Router & {
   replicas(): readonly ReplicaStatus[];
   /** Stops the background replica checks (their timer never keeps the process alive anyway). */
   close(): void;
-  /** The indexes the declarations need and the database lacks, read now (docs/installing.md, "Indexes for your declarations"). */
+  /** The indexes the declarations need and the database lacks, read now (docs/installing.md#10-indexes-for-your-declarations). */
   indexAdvice(): Promise<IndexAdviceReport>;
 };
 

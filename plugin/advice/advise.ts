@@ -1,4 +1,4 @@
-// Index advice (docs/installing.md, "Indexes for your declarations"): the indexes the collections'
+// Index advice (docs/installing.md#10-indexes-for-your-declarations): the indexes the collections'
 // declarations need that no index of the database serves, as statements for a migration; and the
 // start-up warning for collections of a size where a missing index shows.
 
@@ -95,7 +95,7 @@ export function indexWarnings(report: IndexAdviceReport, minRows: number): strin
     return [
       `koa-query-modifiers: collection "${collection}" lacks ${indexes.length} index${indexes.length === 1 ? '' : 'es'} ` +
         `its declarations need (on tables of up to about ${Math.round(rows)} rows); router.indexAdvice() or ` +
-        '`npx koa-query-modifiers indexes` lists them as statements for a migration (docs/installing.md, "Indexes for your declarations")',
+        '`npx koa-query-modifiers indexes` lists them as statements for a migration (docs/installing.md#10-indexes-for-your-declarations)',
     ];
   });
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The package's command (docs/installing.md, "Indexes for your declarations"):
+// The package's command (docs/installing.md#10-indexes-for-your-declarations):
 // `npx koa-query-modifiers indexes --url postgres://... --models ./dist/models.js` prints the
 // indexes the models' declarations need and the database lacks, as statements for a migration.
 

@@ -74,7 +74,7 @@ export async function readExisting(knex: Knex, tables: readonly string[]): Promi
   for (const index of byName.values()) indexes.set(index.table, [...(indexes.get(index.table) ?? []), index]);
   return {
     indexes,
-    rows: new Map(rows.rows.map((row) => [tableOf(row.wanted), Number(row.rows)])),
+    rows: new Map(rows.rows.map((row) => [tableOf(row.wanted), row.rows])),
     trigramInstalled: trigram.rows.length > 0,
   };
 }

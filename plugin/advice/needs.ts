@@ -1,6 +1,7 @@
-// Reads the indexes a collection's declarations need from its catalog (docs/installing.md, "Indexes
-// for your declarations"): its sortable and filterable fields followed by the primary key, its
-// searchable text fields, and the keys of every relation it can expand or test, at any depth.
+// Reads the indexes a collection's declarations need from its catalog
+// (docs/installing.md#10-indexes-for-your-declarations): its sortable and filterable fields
+// followed by the primary key, its searchable text fields, and the keys of every relation it can
+// expand or test, at any depth.
 
 import type { CollectionCatalog, Column, RelationCatalog, ScopeCatalog } from '../schema';
 import type { Need, NeedKey } from './types';

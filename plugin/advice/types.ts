@@ -1,4 +1,4 @@
-// What index advice is made of (docs/installing.md, "Indexes for your declarations"): the needs a
+// What index advice is made of (docs/installing.md#10-indexes-for-your-declarations): the needs a
 // collection's declarations create, the indexes the database already has, and the advice itself.
 
 /** One key of a btree need: a column, ascending (NULLs last) or descending (NULLs first). */

@@ -1,5 +1,5 @@
 // Owns the demo's indexes: what `koa-query-modifiers indexes` advised for the demo models
-// (docs/installing.md, "Indexes for your declarations"), written as a host writes the migration.
+// (docs/installing.md#10-indexes-for-your-declarations), written as a host writes the migration.
 import type { Knex } from 'knex';
 
 /** Btree indexes: each sortable or filterable field, then the primary key (ascending and descending). */

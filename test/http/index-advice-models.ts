@@ -1,4 +1,4 @@
-// Models and tables for the index advice suite (docs/installing.md, "Indexes for your declarations"):
+// Models and tables for the index advice suite (docs/installing.md#10-indexes-for-your-declarations):
 // authors and their books, created with primary keys and no other index. The module exports
 // `collections`, as `koa-query-modifiers indexes --models` reads it.
 

@@ -1,4 +1,4 @@
-// Index advice (docs/installing.md, "Indexes for your declarations"): on tables with primary keys
+// Index advice (docs/installing.md#10-indexes-for-your-declarations): on tables with primary keys
 // only, the exact statements the declarations need; an existing index that serves a need (read
 // backwards, longer, unique, trigram on the column) silences it, one that does not (a prefix, a
 // partial index) does not; once applied there is no advice and no start-up warning; and on
