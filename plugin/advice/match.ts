@@ -1,5 +1,6 @@
-// Whether an existing index already serves a need (docs/installing.md#10-indexes-for-your-
-// declarations): the same leading keys, or a unique prefix that leaves nothing to order.
+// Whether an existing index already serves a need
+// (docs/installing.md#10-indexes-for-your-declarations): the same leading keys, or a unique prefix
+// that leaves nothing to order.
 
 import type { ExistingIndex, IndexKey, Need, NeedKey } from './types';
 
