@@ -1,7 +1,8 @@
 // Index advice on PostgreSQL with enough rows for plans to matter
-// (docs/installing.md#10-indexes-for-your-declarations): before the advice is applied a sort scans the table; after it, the plans
-// of a sort, a filter with a sort, a filter with the default order, a search and an expansion's
-// related rows read the advised indexes. And the package's command prints the advice, then none.
+// (docs/installing.md#10-indexes-for-your-declarations): before the advice is applied a sort scans
+// the table; after it, the plans of a sort, a filter with a sort, a filter with the default order,
+// a search and an expansion's related rows read the advised indexes. And the package's command
+// prints the advice, then none.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
