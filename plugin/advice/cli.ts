@@ -4,6 +4,7 @@
 // indexes the models' declarations need and the database lacks, as statements for a migration.
 
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { knex as createKnex } from 'knex';
 import { buildCatalog, type ModelClass } from '../schema';
 import { indexAdvice } from './advise';
@@ -11,8 +12,9 @@ import type { IndexAdviceReport } from './types';
 
 const USAGE = `Usage: koa-query-modifiers indexes --models <module> [--url <postgres url>]
 
-  --models  a module exporting the collections as queryModifiers() takes them: an export named
-            "collections" (or the default export) mapping collection names to model classes
+  --models  a module (CommonJS or ES module) exporting the collections as queryModifiers() takes
+            them: an export named "collections" (or the default export) mapping collection names
+            to model classes
   --url     the database to read (default: the DATABASE_URL environment variable)
 
 Prints the indexes the declarations need and the database lacks, as statements for a migration.`;
@@ -38,9 +40,27 @@ function readArguments(argv: readonly string[]): Arguments | string {
   return { models, url };
 }
 
-function loadCollections(path: string): Record<string, ModelClass> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the host's compiled module, named at run time
-  const loaded = require(resolve(process.cwd(), path)) as { collections?: unknown; default?: unknown };
+// The compiler turns import() into require() in this CommonJS package, and require() cannot load an
+// ES module on Node 20: a function made at run time keeps the real import().
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- see above; its text is a constant
+const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+
+/** The host's module, CommonJS or ES module, by a path from the current folder. */
+async function loadModule(path: string): Promise<{ collections?: unknown; default?: unknown }> {
+  const file = resolve(process.cwd(), path);
+  if (!file.endsWith('.mjs')) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the host's compiled module, named at run time
+      return require(file) as { collections?: unknown; default?: unknown };
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ERR_REQUIRE_ESM') throw error;
+    }
+  }
+  return (await importModule(pathToFileURL(file).href)) as { collections?: unknown; default?: unknown };
+}
+
+async function loadCollections(path: string): Promise<Record<string, ModelClass>> {
+  const loaded = await loadModule(path);
   const collections = loaded.collections ?? loaded.default;
   if (typeof collections !== 'object' || collections === null) {
     throw new Error(`${path} exports no "collections" (or default) object mapping collection names to model classes`);
@@ -76,7 +96,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const knex = createKnex({ client: 'pg', connection: args.url, pool: { min: 0, max: 1 } });
   try {
-    const catalog = await buildCatalog(knex, loadCollections(args.models));
+    const catalog = await buildCatalog(knex, await loadCollections(args.models));
     process.stdout.write(renderReport(await indexAdvice(knex, catalog)));
     return 0;
   } finally {

@@ -5,8 +5,10 @@
 // prints the advice, then none.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { queryModifiers } from '../../plugin';
@@ -96,6 +98,23 @@ describe('index advice on PostgreSQL', function () {
     expect(run.stdout).to.include('\n-- authors\n-- serves authors: sort[name]=asc\n');
     expect(run.stdout).to.include('CREATE INDEX CONCURRENTLY IF NOT EXISTS "authors_name_desc_id_idx" ON "authors" ("name" DESC, "id");\n');
     expect(run.stdout.match(/^CREATE INDEX CONCURRENTLY .*;$/gm)).to.have.length(11);
+  });
+
+  it('the command reads an ES module host the same way', function () {
+    const dir = mkdtempSync(join(tmpdir(), 'kqm-advice-'));
+    try {
+      const models = join(dir, 'models.mjs');
+      writeFileSync(
+        models,
+        `export { collections } from ${JSON.stringify(pathToFileURL(join(__dirname, 'index-advice-models.js')).href)};\n`,
+      );
+      const esm = runCommand(['indexes', '--url', url, '--models', models]);
+      expect(esm.stderr).to.equal('');
+      expect(esm.stdout).to.equal(runCommand(['indexes', '--url', url, '--models', join(__dirname, 'index-advice-models.js')]).stdout);
+      expect(esm.stdout).to.include('"authors_name_trgm_idx"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the command refuses a call without models, with its usage', function () {
