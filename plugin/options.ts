@@ -5,7 +5,7 @@ import type cors from '@koa/cors';
 import Ajv from 'ajv';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import type { IndexAdviceOptions } from './advice';
+import { DEFAULT_MIN_ROWS, type IndexAdviceOptions } from './advice';
 import type { ModelQuery } from './apply';
 import { createCursorSeal, type CursorSeal } from './cursor-seal';
 import type { HostModelClass, ModelClass } from './schema';
@@ -198,6 +198,8 @@ export interface ResolvedOptions {
   readonly replicas: ResolvedReplicas | undefined;
   /** Seals and opens the cursors (the keys derived from `cursorSecret`, never the secret itself). */
   readonly cursorSeal: CursorSeal;
+  /** undefined: no start-up check and no advice in explain. */
+  readonly indexAdvice: { readonly minRows: number } | undefined;
 }
 
 /** The default plan cache: 8 MiB of prepared queries, however many that is. */
@@ -354,6 +356,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
       : undefined,
     replicas: resolveReplicas(options.replicas),
     cursorSeal: createCursorSeal(options.cursorSecret),
+    indexAdvice: options.indexAdvice === false ? undefined : { minRows: options.indexAdvice?.minRows ?? DEFAULT_MIN_ROWS },
   });
 }
 

@@ -41,7 +41,7 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   const resolved = resolveOptions(options);
   if (resolved.cursorSeal.ephemeral) warnOnce(resolved.logger);
   const catalog = await buildCatalog(resolved.knex, resolved.collections);
-  await warnAboutIndexes(resolved.knex, catalog, options.indexAdvice, resolved.logger);
+  await warnAboutIndexes(resolved.knex, catalog, resolved.indexAdvice, resolved.logger);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
   const router = new MountedRouter({
     prefix: resolved.prefix,

@@ -104,15 +104,15 @@ export function indexWarnings(report: IndexAdviceReport, minRows: number): strin
 export async function warnAboutIndexes(
   knex: Knex,
   catalog: Catalog,
-  options: IndexAdviceOptions | undefined,
+  options: { readonly minRows: number } | undefined,
   logger: QueryModifiersLogger,
-) {
-  if (options === false) return;
+): Promise<void> {
+  if (options === undefined) return;
   // Called with the error only when there is one: console.warn would print `undefined`.
   const warn = (...args: [message: string, error?: unknown]) => (logger.warn === undefined ? logger.error(...args) : logger.warn(...args));
   try {
     const report = await indexAdvice(knex, catalog);
-    for (const line of indexWarnings(report, options?.minRows ?? DEFAULT_MIN_ROWS)) warn(line);
+    for (const line of indexWarnings(report, options.minRows)) warn(line);
   } catch (error) {
     // Advice never stops the routes from starting.
     warn('koa-query-modifiers: the index advice could not be read', error);

@@ -123,6 +123,37 @@ describe('index advice on PostgreSQL', function () {
     expect(run.stderr).to.include('--models is required').and.include('Usage: koa-query-modifiers indexes');
   });
 
+  it('before the advice, explain names the large table a plan reads whole, with the advice on it', async function () {
+    const marking = await startApp(db.knex, {
+      collections,
+      admin: { explain: true },
+      authorize: () => true,
+      indexAdvice: { minRows: 40000 },
+    });
+    try {
+      const res = await supertest(marking.origin).get('/api/_explain/authors?sort[name]=desc&limit=20&explain=plan');
+      expectOk(res);
+      const seqScans = objectOf(res).seqScans as { table: string; rows: number; indexes: { statement: string; serves: string[] }[] }[];
+      expect(seqScans.map(({ table, rows }) => ({ table, rows }))).to.deep.equal([{ table: 'authors', rows: 50000 }]);
+      expect(seqScans[0]?.indexes.map((index) => index.serves.join())).to.deep.equal([
+        'authors: sort[name]=asc',
+        'authors: sort[name]=desc',
+        'authors: sort[created_at]=asc',
+        'authors: sort[created_at]=desc',
+        'authors: sort[email]=asc',
+        'authors: sort[email]=desc',
+        'authors: sort[nickname]=asc',
+        'authors: sort[nickname]=desc',
+        'authors: filter[status]',
+        'authors: search[name]',
+      ]);
+      const without = await supertest(marking.origin).get('/api/_explain/authors?sort[name]=desc&limit=20');
+      expect(objectOf(without)).not.to.have.property('seqScans');
+    } finally {
+      await marking.close();
+    }
+  });
+
   it('before the advice, a sort reads the whole table', async function () {
     const plan = await scansOf('sort[name]=desc&limit=20');
     expect(plan.join()).to.match(/Seq Scan authors/);
@@ -145,6 +176,17 @@ describe('index advice on PostgreSQL', function () {
       );
     }
     expect((await scansOf('search[name]=3f2a1&limit=20')).join()).to.include('Bitmap Index Scan authors_name_trgm_idx');
+  });
+
+  it('after it, explain names no sequential scan', async function () {
+    const marking = await startApp(db.knex, { collections, admin: { explain: true }, authorize: () => true, indexAdvice: { minRows: 0 } });
+    try {
+      const res = await supertest(marking.origin).get('/api/_explain/authors?sort[name]=desc&limit=20&explain=plan');
+      expectOk(res);
+      expect(objectOf(res)).not.to.have.property('seqScans');
+    } finally {
+      await marking.close();
+    }
   });
 
   it("after it, an expansion's related rows are read through the advised index", async function () {
