@@ -7,3 +7,4 @@ export { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from './
 export type { RelationDeclaration as ExpandableRelation } from './schema/declarations';
 export type { RequestReport } from './middleware';
 export type { ReplicaStatus } from './replicas';
+export type { IndexAdvice, IndexAdviceReport } from './advice';

@@ -228,6 +228,15 @@ export const optionsSchema = {
       items: { type: 'string', pattern: "^[A-Za-z0-9!#$%&'+.^_`|~-]+$" },
       default: [],
     },
+    indexAdvice: {
+      description:
+        'Start-up warning, one line per collection, when a table of at least minRows rows (the planner estimate) lacks an index ' +
+        'its declarations need (router.indexAdvice() lists them); false skips the check.',
+      oneOf: [
+        { const: false },
+        { type: 'object', additionalProperties: false, properties: { minRows: { type: 'integer', minimum: 0, default: 10000 } } },
+      ],
+    },
     serverTiming: {
       description: 'Send Server-Timing (parse, query and serialize durations) on collection answers.',
       type: 'boolean',

@@ -5,6 +5,7 @@ import type cors from '@koa/cors';
 import Ajv from 'ajv';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
+import { DEFAULT_MIN_ROWS, type IndexAdviceOptions } from './advice';
 import type { ModelQuery } from './apply';
 import { createCursorSeal, type CursorSeal } from './cursor-seal';
 import type { HostModelClass, ModelClass } from './schema';
@@ -176,6 +177,12 @@ export interface QueryModifiersOptions {
    * random key per process, so cursors do not survive a restart or cross instances.
    */
   readonly cursorSecret?: string | readonly string[];
+  /**
+   * The start-up check of the indexes the declarations need (docs/installing.md, "Indexes for your
+   * declarations"): one warning per collection lacking one on a table of at least `minRows` rows
+   * (the planner's estimate; default 10000); `false` skips it.
+   */
+  readonly indexAdvice?: IndexAdviceOptions;
 }
 
 export interface ResolvedOptions {
@@ -220,6 +227,8 @@ export interface ResolvedOptions {
   readonly replicas: ResolvedReplicas | undefined;
   /** Seals and opens the cursors (the keys derived from `cursorSecret`, never the secret itself). */
   readonly cursorSeal: CursorSeal;
+  /** undefined: no start-up check and no advice in explain. */
+  readonly indexAdvice: { readonly minRows: number } | undefined;
 }
 
 /** The planner cost past which a request is heavy (docs/configuration.md, heavy requests). */
@@ -393,6 +402,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     search: { similarityThreshold: options.search?.similarityThreshold ?? 0.3 },
     replicas: resolveReplicas(options.replicas),
     cursorSeal: createCursorSeal(options.cursorSecret),
+    indexAdvice: options.indexAdvice === false ? undefined : { minRows: options.indexAdvice?.minRows ?? DEFAULT_MIN_ROWS },
   });
 }
 

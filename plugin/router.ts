@@ -4,6 +4,7 @@
 import cors from '@koa/cors';
 import type Router from '@koa/router';
 import { registerAdminRoutes } from './admin/routes';
+import { indexAdvice, warnAboutIndexes, type IndexAdviceReport } from './advice';
 import { cachingFor } from './cache-headers';
 import { authorize, collectionRoute, createCaches, guarded, mayListCollections, renderFault, renderJson } from './middleware';
 import { MountedRouter } from './mount';
@@ -18,6 +19,8 @@ export type QueryModifiersRouter = Router & {
   replicas(): readonly ReplicaStatus[];
   /** Stops the background replica checks (their timer never keeps the process alive anyway). */
   close(): void;
+  /** The indexes the declarations need and the database lacks, read now (docs/installing.md#10-indexes-for-your-declarations). */
+  indexAdvice(): Promise<IndexAdviceReport>;
 };
 
 /** Told at start-up, once per mount, when cursors are sealed with a key only this process has. */
@@ -46,6 +49,7 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   // Said where ranked search is in use (a collection declares a search document), not to every host.
   const ranked = [...catalog.values()];
   if (ranked.some((c) => c.fullText !== undefined) && ranked.some((c) => c.similarity === undefined)) resolved.logger.info?.(SIMILAR_OFF);
+  await warnAboutIndexes(resolved.knex, catalog, resolved.indexAdvice, resolved.logger);
   const corsMiddleware = resolved.cors === undefined ? undefined : cors(resolved.cors);
   const router = new MountedRouter({
     prefix: resolved.prefix,
@@ -77,5 +81,6 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
   return Object.assign(router, {
     replicas: () => replicas?.statuses() ?? [],
     close: () => replicas?.stop(),
+    indexAdvice: () => indexAdvice(resolved.knex, catalog),
   });
 }

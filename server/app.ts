@@ -8,7 +8,7 @@ import { queryModifiers, type QueryModifiersOptions } from '../plugin';
 import { requireToken } from './auth';
 import { compression } from './compression';
 import { corsForApi } from './cors';
-import { Phone, Post, Role, User } from './demo/models';
+import { collections as COLLECTIONS } from './demo/models';
 import { healthRoutes } from './health';
 import { homeRoute } from './home';
 import { createLogger, logAppErrors, pluginLogger, requestLogger, type Logger } from './logging';
@@ -102,8 +102,6 @@ export function cursorSecretFromEnv(env: { readonly CURSOR_SECRET?: string | und
   }
   return secrets.length === 1 ? value : secrets;
 }
-
-const COLLECTIONS = { users: User, posts: Post, phones: Phone, roles: Role };
 
 function normalisePrefix(prefix: string | undefined): string {
   const trimmed = (prefix ?? '/api').replace(/\/+$/, '');

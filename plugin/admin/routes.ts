@@ -2,6 +2,7 @@
 // and the built admin UI's static files.
 
 import type Router from '@koa/router';
+import { adviseScans } from '../advice';
 import { authorize, findCollection, guarded, pipelineRequest, renderJson, type RouteContext } from '../middleware';
 import { cachingFor } from '../cache-headers';
 import type { ResolvedOptions } from '../options';
@@ -48,7 +49,13 @@ export function registerAdminRoutes(router: Router, catalog: Catalog, options: R
         await authorize(ctx, options, '_explain');
         await authorize(ctx, options, collection.name);
         const request = pipelineRequest(ctx, options, collection);
-        renderJson(ctx, await explainRequest(collection, options, request, ctx.query.explain === 'plan'), cachingFor(options));
+        const explained = await explainRequest(collection, options, request, ctx.query.explain === 'plan');
+        // Read after the explain's transaction ended: PGlite has a single connection.
+        const scans =
+          explained.plan === undefined || options.indexAdvice === undefined
+            ? []
+            : await adviseScans(options.knex, catalog, collection.name, explained.plan, options.indexAdvice.minRows);
+        renderJson(ctx, scans.length === 0 ? explained : { ...explained, seqScans: scans }, cachingFor(options));
       }),
     );
   }

@@ -224,3 +224,6 @@ export class Role extends Model {
     };
   }
 }
+
+/** The demo's collections, as `queryModifiers()` and `koa-query-modifiers indexes --models` take them. */
+export const collections = { users: User, posts: Post, phones: Phone, roles: Role };

@@ -1,5 +1,6 @@
 // Owns showing what `GET <prefix>/_explain/<collection>` returned: every SQL statement with its
-// bindings, and PostgreSQL's plan as an indented tree (raw JSON folded underneath).
+// bindings, PostgreSQL's plan as an indented tree (raw JSON folded underneath), and the advised
+// indexes on the large tables a plan reads whole.
 import { h } from '../dom';
 
 interface Statement {
@@ -92,6 +93,26 @@ function statementBlock(statement: Statement, index: number, plan: unknown): HTM
   );
 }
 
+/** `seqScans` of the answer: each large table a plan reads whole, with the advised indexes on it. */
+function scansBlock(scans: unknown): HTMLElement | null {
+  if (!Array.isArray(scans) || scans.length === 0) return null;
+  const lines = scans
+    .filter(isObject)
+    .flatMap((scan) => [
+      `-- Seq Scan on ${String(scan.table)} (about ${String(scan.rows)} rows): the advised indexes on it`,
+      ...(Array.isArray(scan.indexes) ? scan.indexes.filter(isObject) : []).flatMap((index) => [
+        `-- serves ${Array.isArray(index.serves) ? index.serves.join(', ') : ''}`,
+        `${String(index.statement)};`,
+      ]),
+    ]);
+  return h(
+    'section',
+    { class: 'seq-scans', attrs: { 'aria-label': 'Sequential scans' } },
+    h('h3', { text: 'Sequential scans on large tables' }),
+    h('pre', { class: 'code sql', text: lines.join('\n') }),
+  );
+}
+
 /** The statements and plans of an explain response, or a note when the body has another shape. */
 export function explainView(body: unknown): HTMLElement {
   if (!isObject(body) || !Array.isArray(body.statements)) {
@@ -109,6 +130,7 @@ export function explainView(body: unknown): HTMLElement {
       class: 'help',
       text: `${statements.length} statement${statements.length === 1 ? '' : 's'}, run in a read-only transaction that was rolled back.`,
     }),
+    scansBlock(body.seqScans),
     ...statements.map((statement, index) => statementBlock(statement, index, Array.isArray(body.plan) ? plans[index] : undefined)),
   );
 }

@@ -118,6 +118,11 @@ describe('installing the packed package into a host Koa app', function () {
     expect(existsSync(join(pkgDir, entries.admin ?? 'entries.admin', 'index.html')), 'the built admin UI (entries.admin)').to.equal(true);
   });
 
+  it("links the package's command, which the host runs as npx koa-query-modifiers", function () {
+    const usage = run(join(hostDir, 'node_modules', '.bin', 'koa-query-modifiers'), ['--help'], hostDir);
+    expect(usage).to.include('Usage: koa-query-modifiers indexes --models <module>');
+  });
+
   it('gives an ES module host the named exports (import { queryModifiers } from ...)', function () {
     writeFileSync(
       join(hostDir, 'esm-import.mjs'),
