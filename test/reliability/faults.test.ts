@@ -277,6 +277,8 @@ describe('faults on a throw-away PostgreSQL cluster', function () {
         await sleep(250);
       }
 
+      // The query's cost is asked once, before the lock: each request below then sends its own statement.
+      expect((await timed(base, '/api/users?limit=5&sort[id]=desc')).status).to.equal(200);
       // Block every query on a table lock, so requests are provably in flight when SIGTERM arrives.
       const locker = new Client({ connectionString: cluster.url('kqm_sigterm') });
       // pg_stat_activity is a snapshot per transaction, so the waits are watched from another session.
