@@ -4,7 +4,7 @@
 // operands, no key/value pairs). Statements are assembled from these parts for each request, so the
 // conditions shared by the rows and count statements are kept once.
 
-import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type RelationCatalog, type ScopeCatalog } from '../schema';
+import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type ScopeCatalog } from '../schema';
 import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
 import { expansionTerms, matchTerms, rankJoinSql, type MatchTerm } from './ranked';
@@ -44,18 +44,11 @@ export interface CompiledRoot extends CompiledScope {
   readonly ranks?: readonly Fragment[];
 }
 
-export interface CompiledExpansion {
-  readonly relation: RelationCatalog;
-  /** The key that asked for it, e.g. `expand[posts]`, for problems. */
-  readonly parameter: string;
-  /** Most related records loaded for all parents together (docs/query-language.md, "Cost limits"). */
-  readonly maxRows: number;
-  /** What a request over `maxRows` names: `<alias>_limit` for an aliased to-many relation, else `parameter`. */
-  readonly limitParameter: string;
-  /** Most bytes of JSON text of related records read for all parents (limits.maxResponseBytes). */
-  readonly maxBytes?: number;
-  /** What a response over its byte budget names for fewer fields: `<alias>_fields`, else `parameter`. */
-  readonly fieldsParameter: string;
+/** An expansion as validated (its relation, key, row and byte caps, and what a refusal names), compiled to SQL. */
+export interface CompiledExpansion extends Pick<
+  ValidatedExpansion,
+  'relation' | 'parameter' | 'maxRows' | 'limitParameter' | 'maxBytes' | 'fieldsParameter'
+> {
   /**
    * Its select list includes the owner keys of its nested expansions and ends with the join table's
    * owner keys (many-to-many, has-one-through). Its catalog's label is the relation's path.
