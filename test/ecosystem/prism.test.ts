@@ -7,7 +7,6 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
@@ -16,14 +15,7 @@ import type { TestDatabase } from '../support/db';
 import { demoDatabase, serveDemo, type DemoServer } from '../support/demo-server';
 import type { Json } from './openapi-support';
 import { invalidRequests, validRequests } from './prism-corpus';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
+import { freePort } from '../support/free-port';
 
 interface Prism {
   readonly origin: string;

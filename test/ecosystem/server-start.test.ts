@@ -6,20 +6,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import http from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../support/db';
+import { freePort } from '../support/free-port';
 
 const root = resolve(__dirname, '..', '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
 
 /** The status of GET `url`, or 0 when nothing answers. */
 function status(url: string): Promise<number> {

@@ -4,10 +4,10 @@
 
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../support/free-port';
 
 export interface Cluster {
   readonly port: number;
@@ -64,14 +64,6 @@ function run(file: string, args: readonly string[], timeoutMs = 60_000): Promise
 }
 
 /** A loopback port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
-  return port;
-}
-
 function postgresUid(): { uid: number; gid: number } {
   // The postgres user exists wherever the server packages are installed; its ids come from /etc/passwd.
   const line = readFileSync('/etc/passwd', 'utf8')

@@ -5,7 +5,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { freePort } from './cluster';
+import { freePort } from '../support/free-port';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 

@@ -72,7 +72,7 @@ function isShipped(file: string, entries: readonly string[]): boolean {
 
 const fence = '```';
 
-/** `rule 45`, `decisions.md 43`, `../shared/...`: a reference to a text this repository does not hold. */
+/** A rule number, the specification's decisions file or a path above the repository: a text this repository does not hold. */
 const OUTSIDE_REFERENCE = /\bdecisions?(?:\.md)?\s+\d|\bdecisions\.md\b|\.\.\/shared\/|\brules?\s+\d+\b|\bspec\//;
 
 /**
