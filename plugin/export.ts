@@ -5,7 +5,7 @@
 // records would be and written as CSV lines. Only one batch is held at a time.
 
 import type { Knex } from 'knex';
-import { batchAfter, readExportBatch, type CompiledQuery, type EstimateQueries, type ScopeHook } from './apply';
+import { batchAfter, readExportBatch, type CompiledQuery, type PlannedQueries, type ScopeHook } from './apply';
 import { raise } from './errors';
 import { csvColumns, csvHeader, csvRows, shapeRecordsInSlices, Slices, type CsvColumn, type JsonRecord } from './respond';
 
@@ -48,12 +48,14 @@ async function linesOf(records: readonly JsonRecord[], columns: readonly CsvColu
 const countOf = (rows: readonly Record<string, unknown>[]): number => Number(rows[0]?.count ?? 0);
 
 /**
- * `format=csv` on users -> the header and first batch now, the rest as the stream asks. `count` is the
- * first batch's plan's count capped at `maxExportRows` + 1.
+ * `format=csv` on users -> the header and first batch now, the rest as the stream asks. `planned` is
+ * the first batch's, its `estimated.capped` the count capped at `maxExportRows` + 1.
  */
-export async function startExport(compiled: CompiledQuery, count: EstimateQueries, settings: ExportSettings): Promise<CsvExportStream> {
+export async function startExport(compiled: CompiledQuery, planned: PlannedQueries, settings: ExportSettings): Promise<CsvExportStream> {
   const { knex, hook, maxExportRows, maxResponseBytes } = settings;
-  const found = countOf(await count.capped.rows());
+  const capped = planned.estimated?.capped;
+  if (capped === undefined) throw new Error('koa-query-modifiers: an export without its count');
+  const found = countOf(await capped.rows());
   if (found > maxExportRows) {
     raise(
       'LIMIT_EXCEEDED',
@@ -65,7 +67,7 @@ export async function startExport(compiled: CompiledQuery, count: EstimateQuerie
   const columns = csvColumns(compiled.root);
   const shape = (rows: Parameters<typeof shapeRecordsInSlices>[0], slices: Slices) => shapeRecordsInSlices(rows, compiled.root, [], slices);
   const slices = new Slices();
-  const batch = await readExportBatch(compiled, knex, hook, maxResponseBytes);
+  const batch = await readExportBatch(compiled, knex, hook, maxResponseBytes, planned);
   const first = { text: csvHeader(columns) + (await linesOf(await shape(batch.rows, slices), columns, slices)), bytes: batch.bytes };
   async function* rest(): AsyncGenerator<CsvChunk, void, undefined> {
     let sent = batch.rows.length;

@@ -122,9 +122,9 @@ export async function runPipeline(
     if (weighed.heavy || whole) await request.lane.enter();
   }
   const parsed = performance.now();
-  if (whole && planned.estimated !== undefined) {
+  if (whole) {
     const settings = { knex, hook: request.scopeHook, maxExportRows: options.maxExportRows, maxResponseBytes: options.maxResponseBytes };
-    const stream = await startExport(compiled, planned.estimated, settings);
+    const stream = await startExport(compiled, planned, settings);
     const queried = performance.now();
     const metrics = { parse: parsed - started, query: queried - parsed, serialize: 0, statements: stream.statements + weighing };
     return { kind: 'export', stream, metrics, bytes: stream.first.bytes };

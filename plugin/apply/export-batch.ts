@@ -11,7 +11,7 @@ import { checkCursor } from '../validate';
 import { takeBytes } from './bytes';
 import type { CompiledQuery } from './compiled';
 import { rootWindow } from './paging';
-import { planQueries, type Row, type ScopeHook } from './query';
+import { planQueries, type PlannedQueries, type Row, type ScopeHook } from './query';
 import { refuseTermless } from './ranked';
 import { cursorSqlAt, isBoundary, keyAlias, keyTexts } from './seek';
 
@@ -34,19 +34,20 @@ export function batchAfter(first: CompiledQuery, at: readonly (string | null)[])
 
 /**
  * Reads one batch of `compiled` (a whole-list export's cursor page, `batchAfter` for every batch but
- * the first) within `maxBytes`; a single record larger than that is LIMIT_EXCEEDED.
+ * the first, which the pipeline has `planned` already) within `maxBytes`; a single record larger than
+ * that is LIMIT_EXCEEDED.
  */
 export async function readExportBatch(
   compiled: CompiledQuery,
   knex: Knex,
   hook: ScopeHook | undefined,
   maxBytes: number,
+  planned?: PlannedQueries,
 ): Promise<ExportBatch> {
   const sql = compiled.cursor;
   if (sql === undefined) throw new Error('koa-query-modifiers: an export batch without its cursor');
-  const planned = await planQueries(compiled, knex, hook);
+  const { rows: statement } = planned ?? (await planQueries(compiled, knex, hook));
   const { limit } = rootWindow(compiled.paging);
-  const statement = planned.rows;
   const read = statement.rowsWithin === undefined ? await statement.rows() : await statement.rowsWithin(maxBytes);
   const { bytes, over } = statement.rowsWithin === undefined ? { bytes: 0, over: false } : takeBytes(read, maxBytes);
   const complete = !over && read.length < limit;
