@@ -15,8 +15,10 @@ export interface BenchOptions {
   readonly connections: number;
   /** Shape numbers to run (the ids of bench/shapes.ts). */
   readonly shapes: readonly number[];
-  /** Admin URL used only to create `kqm_bench_<scale>`. */
+  /** Admin URL used only to create `<databasePrefix>_<scale>`. */
   readonly databaseUrl: string;
+  /** Starts the bench database's name (default `kqm_bench`): several people sharing a server keep their own data sets. */
+  readonly databasePrefix: string;
   /** Profile the plugin server with --cpu-prof under the given shapes instead of the A/B comparison. */
   readonly cpuProf: boolean;
   /** Run the A/B comparison at each of these scales and write a comparison (`--compare-scales 10000,1000000`). */
@@ -79,6 +81,7 @@ const usage = `usage: npm run bench -- [options]
                          23 (named only): match on posts (two words, best first) served by the GIN index;
                          24 (named only): search[title] for one of those words, to compare latency with 23
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+  --database-prefix P    name the data set's database P_<scale> (default kqm_bench), e.g. to keep your own on a shared server
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json;
                          without --shapes it runs every shape, 1-22
@@ -125,6 +128,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let shapes: number[] | undefined;
   let databaseUrl =
     env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
+  let databasePrefix = 'kqm_bench';
   let cpuProf = false;
   let compareScales: number[] | undefined;
   let soak = 0;
@@ -168,6 +172,13 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--database-url':
         databaseUrl = value() ?? databaseUrl;
         break;
+      case '--database-prefix': {
+        const text = value();
+        if (text === undefined || !/^[a-z_][a-z0-9_]*$/.test(text))
+          throw new Error(`--database-prefix needs a lower-case SQL name, got "${text ?? ''}"\n${usage}`);
+        databasePrefix = text;
+        break;
+      }
       case '--cpu-prof':
         cpuProf = true;
         break;
@@ -246,6 +257,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     connections,
     shapes: chosen,
     databaseUrl,
+    databasePrefix,
     cpuProf,
     compareScales,
     soak,

@@ -289,7 +289,7 @@ export interface DataVariant {
 }
 
 /**
- * Creates `kqm_bench_<scale>` (`kqm_bench_<scale>_ppu<n>` for another number of posts per user,
+ * Creates `kqm_bench_<scale>` (or `<prefix>_<scale>`; `kqm_bench_<scale>_ppu<n>` for another number of posts per user,
  * `kqm_bench_<scale>_<suffix>` for a variant) with its data unless it already holds this scale at
  * this data version.
  */
@@ -300,8 +300,9 @@ export async function prepareDatabase(
   log: (line: string) => void,
   postsPerUser = DEFAULT_POSTS_PER_USER,
   variant?: DataVariant,
+  prefix = 'kqm_bench',
 ): Promise<PreparedDatabase> {
-  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
+  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `${prefix}_${scale}` : `${prefix}_${scale}_ppu${postsPerUser}`;
   const name = variant === undefined ? regular : `${regular}_${variant.suffix}`;
   const url = databaseUrlFor(adminUrl, name);
   const existing = await withClient(adminUrl, async (client) => {

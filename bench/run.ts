@@ -195,7 +195,15 @@ function checkRun(shape: Shape, r: RunResult): void {
 }
 
 async function comparison(options: BenchOptions, scale: number): Promise<ComparisonResult> {
-  const db: PreparedDatabase = await prepareDatabase(options.databaseUrl, scale, options.regenerate, log, options.postsPerUser);
+  const db: PreparedDatabase = await prepareDatabase(
+    options.databaseUrl,
+    scale,
+    options.regenerate,
+    log,
+    options.postsPerUser,
+    undefined,
+    options.databasePrefix,
+  );
   const machine = await describeMachine(db.url);
   const chosen = SHAPES.filter((s) => options.shapes.includes(s.id));
   const warmup = Math.min(2, options.duration);
@@ -399,7 +407,15 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
 }
 
 async function profileMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
+  const db = await prepareDatabase(
+    options.databaseUrl,
+    options.scale,
+    options.regenerate,
+    log,
+    options.postsPerUser,
+    undefined,
+    options.databasePrefix,
+  );
   const dir = path.join(resultsDir, 'profiles');
   fs.mkdirSync(dir, { recursive: true });
   const summaries: (ProfileSummary & { server: string; shape: number; requestsPerSecond: number; cpuMsPerRequest: number })[] = [];
@@ -456,7 +472,15 @@ async function profileMode(options: BenchOptions): Promise<void> {
 }
 
 async function soakMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
+  const db = await prepareDatabase(
+    options.databaseUrl,
+    options.scale,
+    options.regenerate,
+    log,
+    options.postsPerUser,
+    undefined,
+    options.databasePrefix,
+  );
   const shape = SHAPES.find((s) => s.id === (options.shapes[0] ?? 1)) as Shape;
   // --expose-gc: before and after the run the live heap is read after a full collection (/__bench/heap),
   // which tells memory kept from garbage V8 has not collected yet (RSS alone cannot).
@@ -508,7 +532,15 @@ async function main(): Promise<void> {
   }
   if (options.cpuProf) return profileMode(options);
   if (options.stages) {
-    const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
+    const db = await prepareDatabase(
+      options.databaseUrl,
+      options.scale,
+      options.regenerate,
+      log,
+      options.postsPerUser,
+      undefined,
+      options.databasePrefix,
+    );
     const stages = await measureStages(db.url, options.shapes, log);
     writeJson('stages.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, stages });
     log('wrote bench/results/stages.json');

@@ -96,7 +96,8 @@ const partOf = (item: CompiledSummaryItem, source: Fragment): SummaryPart =>
 
 /**
  * The statement of all facets and stats of a request: text when `plain` and no hook, else a raw
- * statement around the items' builders. Its rows are read by respond/'s readSummary().
+ * statement around the items' builders. Its rows are read by respond/'s readSummary(); with
+ * `explain`, the rows are the planner's `EXPLAIN (FORMAT JSON)` of it instead (the heavy lane's cost).
  */
 export async function planSummary(
   collection: CollectionCatalog,
@@ -104,17 +105,20 @@ export async function planSummary(
   plain: boolean,
   knex: Knex,
   hook: ScopeHook | undefined,
+  explain = false,
 ): Promise<Runnable> {
+  const prefix = explain ? 'explain (format json) ' : '';
   if (plain && hook === undefined) {
-    return viaText(knex, () =>
-      summaryStatement(
+    return viaText(knex, () => {
+      const { sql, bindings } = summaryStatement(
         summary.items.map((item) => partOf(item, textSource(collection, item))),
         summary.limit,
-      ),
-    );
+      );
+      return { sql: prefix + sql, bindings };
+    });
   }
   const parts: SummaryPart[] = [];
   for (const item of summary.items) parts.push(partOf(item, await builderSource(collection, item, knex, hook)));
   const { sql, bindings } = summaryStatement(parts, summary.limit);
-  return viaRaw(knex, knex.raw(sql, bindings as Knex.RawBinding[]));
+  return viaRaw(knex, knex.raw(prefix + sql, bindings as Knex.RawBinding[]));
 }
