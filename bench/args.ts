@@ -38,6 +38,12 @@ export interface BenchOptions {
    * (docs/configuration.md, "Your models as they are").
    */
   readonly modelJson: boolean;
+  /**
+   * The posts keep their search document in a stored generated `tsvector` column with its own GIN
+   * index (database `<name>_doc`), which the plugin's Post declares as `{language, column}` and the
+   * floor reads, instead of the expression the demo indexes.
+   */
+  readonly storedDocument: boolean;
   /** Time the plugin's stages in-process (no HTTP, no load). */
   readonly stages: boolean;
   /** With --compare-scales: reuse bench/results/scale-<n>.json files from an earlier run. */
@@ -59,9 +65,12 @@ export interface BenchOptions {
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
-export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson' | 'postsPerUser'>): string {
+export function variantSuffix(
+  options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson' | 'postsPerUser' | 'storedDocument'>,
+): string {
   return (
     (options.postsPerUser === DEFAULT_POSTS_PER_USER ? '' : `-ppu${options.postsPerUser}`) +
+    (options.storedDocument ? '-stored-document' : '') +
     (options.modelJson ? '-model-json' : '') +
     (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`) +
     (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`)
@@ -89,6 +98,8 @@ const usage = `usage: npm run bench -- [options]
                          after a full GC (--expose-gc) before and after
   --log-level L          LOG_LEVEL of the plugin server (default warn: no per-request log lines; info logs each request)
   --bare                 plugin side = the plugin's router on a bare Koa app, not the demo server's createApp
+  --stored-document      the posts' search document in a stored generated tsvector column with a GIN index (its own
+                         database, <name>_doc), declared {language, column} by the plugin's Post and read by the floor
   --model-json           the demo models override $formatJson: records are built through the models (their own JSON)
   --stages               time the plugin's stages in-process, one request at a time (parse, validate, plan, compile, respond)
   --resume               with --compare-scales, reuse the results/scale-<n>.json of scales already measured
@@ -137,6 +148,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let logLevel = 'warn';
   let bare = false;
   let modelJson = false;
+  let storedDocument = false;
   let stages = false;
   let resume = false;
   let planCache: number | undefined;
@@ -196,6 +208,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
         break;
       case '--bare':
         bare = true;
+        break;
+      case '--stored-document':
+        storedDocument = true;
         break;
       case '--model-json':
         modelJson = true;
@@ -269,6 +284,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     planCache,
     totalsCache,
     modelJson,
+    storedDocument,
     replica,
     peer,
     governance,
@@ -284,6 +300,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
           !cpuProf &&
           !bare &&
           !modelJson &&
+          !storedDocument &&
           !stages &&
           !replica &&
           soak === 0 &&

@@ -11,7 +11,7 @@ import { findProjectRoot } from '../server/db';
 import { parseArgs, variantSuffix, type BenchOptions } from './args';
 import { cursorComparison } from './cursor-summary';
 import { resolveCursorShapes } from './cursor-shapes';
-import { prepareDatabase, type PreparedDatabase } from './data';
+import { prepareDatabase, STORED_DOCUMENT, type PreparedDatabase } from './data';
 import { governanceMode, governanceTable } from './governance';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
@@ -50,6 +50,7 @@ function pluginEnv(options: BenchOptions): Record<string, string> {
     LOG_LEVEL: options.logLevel,
     ...(options.bare ? { BENCH_BARE: '1' } : {}),
     ...(options.modelJson ? { BENCH_MODEL_JSON: '1' } : {}),
+    ...(options.storedDocument ? { BENCH_STORED_DOCUMENT: '1' } : {}),
     ...(options.planCache === undefined ? {} : { PLAN_CACHE: String(options.planCache) }),
     ...(options.totalsCache === undefined ? {} : { TOTALS_CACHE_SECONDS: String(options.totalsCache) }),
   };
@@ -201,7 +202,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
     options.regenerate,
     log,
     options.postsPerUser,
-    undefined,
+    options.storedDocument ? STORED_DOCUMENT : undefined,
     options.databasePrefix,
   );
   const machine = await describeMachine(db.url);
@@ -215,7 +216,12 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
   }
   if (options.peer) preparePeer(peerDir, log);
   const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
-  const floor = await startServer({ name: 'floor', script: floorScript, databaseUrl: db.url });
+  const floor = await startServer({
+    name: 'floor',
+    script: floorScript,
+    databaseUrl: db.url,
+    env: options.storedDocument ? { BENCH_STORED_DOCUMENT: '1' } : {},
+  });
   const peer = options.peer
     ? await startServer({ name: 'peer', script: peerScript, databaseUrl: db.url, env: { PEER_DIR: peerDir } })
     : undefined;

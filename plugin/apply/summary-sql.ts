@@ -99,14 +99,12 @@ function statsSql(index: number, part: Extract<SummaryPart, { kind: 'stats' }>):
 }
 
 /**
- * All parts in one statement: `select * from (<part 0> union all <part 1> ...) as "__kqm_all" order
- * by "i", "r"`, each facet cut to its first `limit` values.
+ * All parts in one statement: `select * from (<part 0> union all <part 1> ...) as "__kqm_all"`, each
+ * facet cut to its first `limit` values. Rows come in no set order: readSummary() orders them by
+ * item and rank, so the planner is free to run the parts side by side.
  */
 export function summaryStatement(parts: readonly SummaryPart[], limit: number): Fragment {
   const each = parts.map((part, index) => (part.kind === 'facet' ? facetSql(index, part, limit) : statsSql(index, part)));
   const union = each.map((p) => `(${p.sql})`).join(' union all ');
-  return {
-    sql: `select * from (${union}) as "__kqm_all" order by "i", "r"`,
-    bindings: each.flatMap((p) => p.bindings),
-  };
+  return { sql: `select * from (${union}) as "__kqm_all"`, bindings: each.flatMap((p) => p.bindings) };
 }
