@@ -127,28 +127,26 @@ export function textOf(column: Column, ref = columnSql(column)): string {
  * reading the column: PostgreSQL computes it for every row a scan or sort passes, including those
  * an OFFSET skips, so such lists are applied to the page's rows only (statements.ts).
  */
-export function formatsValue(column: Column): boolean {
-  switch (column.type) {
-    case 'timestamptz':
-    case 'timestamp':
-    case 'date':
-    case 'bigint':
-    case 'numeric':
-    case 'other':
-    case 'array':
-      return true;
-    case 'smallint':
-    case 'integer':
-    case 'float':
-    case 'text':
-    case 'boolean':
-    case 'uuid':
-    case 'json':
-    case 'enum':
-    case 'virtual':
-      return false;
-  }
-}
+export const formatsValue = (column: Column): boolean => computedTypes[column.type];
+
+const computedTypes: Readonly<Record<Column['type'], boolean>> = {
+  timestamptz: true,
+  timestamp: true,
+  date: true,
+  bigint: true,
+  numeric: true,
+  other: true,
+  array: true,
+  smallint: false,
+  integer: false,
+  float: false,
+  text: false,
+  boolean: false,
+  uuid: false,
+  json: false,
+  enum: false,
+  virtual: false,
+};
 
 /**
  * A select-list entry: the plain column, or an expression that keeps full precision and reads the
