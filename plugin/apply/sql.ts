@@ -3,15 +3,7 @@
 // SQL-safety rule). Conditions are rendered in conditions.ts.
 
 import type { Column } from '../schema';
-
-/**
- * SQL text with its bindings, in order: client values (BoundValue), or, on the builder path, the
- * knex query of a relation's records, which knex writes in place of its `?` in parentheses.
- */
-export interface Fragment {
-  readonly sql: string;
-  readonly bindings: readonly unknown[];
-}
+import type { Fragment } from './types';
 
 /** `fragment('"t"."id" = ?', [1])`: SQL text with its bindings, in order. */
 export const fragment = (sql: string, bindings: readonly unknown[] = []): Fragment => ({ sql, bindings });
