@@ -3,6 +3,7 @@
 // statement timed out; 500 INTERNAL_ERROR for any other fault, such as a host hook that throws).
 
 import * as crypto from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ModelQuery, ScopeHook } from './apply';
 import { cachingFor, type Caching } from './cache-headers';
@@ -17,6 +18,7 @@ import type { PreparedQuery } from './prepared';
 import { serializeInSlices, Slices, type JsonRecord } from './respond';
 import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
+import { runCached, type Answer, type CachedAnswer, type SharedCache } from './shared-cache';
 
 export type RouteContext = Context & { params: Record<string, string> };
 
@@ -33,6 +35,8 @@ export interface RequestReport {
   retriedFrom?: string;
   /** `heavy` when the request ran (or waited) in the heavy-request lane, else `cheap` (docs/scaling.md). */
   lane?: 'heavy' | 'cheap';
+  /** With the shared cache: `hit` when the answer came from it, `miss` when it was computed and kept. */
+  cache?: 'hit' | 'miss';
 }
 
 function report(ctx: Context): RequestReport {
@@ -60,7 +64,12 @@ const sha1: (text: string) => string =
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
 /** Sets the headers of a 200 JSON answer and its weak ETag; answers 304 when the client's If-None-Match already names it. */
-function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching): void {
+function sendJson(
+  ctx: Context,
+  text: string | Buffer,
+  etag: string,
+  caching: Caching,
+): { readonly text: string | Buffer; readonly etag: string } {
   ctx.status = 200;
   ctx.set('Cache-Control', caching.cacheControl);
   for (const header of caching.vary) ctx.vary(header);
@@ -68,10 +77,11 @@ function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Ca
   ctx.etag = `W/"${etag}"`;
   if (ctx.fresh) {
     ctx.status = 304;
-    return;
+    return { text, etag };
   }
   ctx.body = text;
   ctx.type = 'application/json; charset=utf-8';
+  return { text, etag };
 }
 
 /**
@@ -80,20 +90,19 @@ function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Ca
  */
 export function renderJson(ctx: Context, body: unknown, caching: Caching): void {
   const text = JSON.stringify(body);
-  sendJson(ctx, text, sha1(text), caching);
+  void sendJson(ctx, text, sha1(text), caching);
 }
 
 /**
  * `renderJson` for the records of a collection, written and hashed in slices that give way to other
  * requests (docs/reliability.md, What is bounded); the same bytes and ETag.
  */
-async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonRecord[] }, caching: Caching): Promise<void> {
+async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonRecord[] }, caching: Caching): Promise<Sent> {
   const slices = new Slices();
   const chunks = await serializeInSlices(body, slices);
   if (slices.yielded === 0) {
     const text = chunks.join('');
-    sendJson(ctx, text, sha1(text), caching);
-    return;
+    return sendJson(ctx, text, sha1(text), caching);
   }
   // A long body is kept as bytes outside the JavaScript heap while it waits to be sent.
   const hash = crypto.createHash('sha1');
@@ -104,22 +113,35 @@ async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonReco
     bytes.push(part);
     if (slices.due()) await slices.next();
   }
-  sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
+  return sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
 }
 
-async function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): Promise<void> {
+/** What was sent (or would have been, for a 304): the body's text and its ETag, which the shared cache keeps. */
+type Sent = ReturnType<typeof sendJson>;
+
+async function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): Promise<Sent> {
   const serializing = performance.now();
   if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
-  await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
+  const sent = await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
   const { parse, query, serialize, statements } = outcome.metrics;
   report(ctx).statements = statements;
-  if (!options.serverTiming) return;
+  if (!options.serverTiming) return sent;
   const ms = (n: number) => n.toFixed(2);
   const server = options.replicas?.revealServer === true && report(ctx).server !== undefined ? `, db;desc="${report(ctx).server}"` : '';
   ctx.set(
     'Server-Timing',
     `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}${server}`,
   );
+  return sent;
+}
+
+/** Sends an answer the shared cache kept: the same body, ETag and headers as when it was computed, no statement of the collection run. */
+function renderCached(ctx: Context, options: ResolvedOptions, collection: string, cached: CachedAnswer): void {
+  if (cached.truncated) ctx.set('X-Result-Truncated', 'true');
+  report(ctx).statements = 1;
+  report(ctx).cache = 'hit';
+  void sendJson(ctx, cached.body, cached.etag, cachingFor(options, collection));
+  if (options.serverTiming) ctx.set('Server-Timing', 'cache;desc="hit"');
 }
 
 /** Runs the authorize hook for `collection` (a collection name, `_meta` or `_explain`). */
@@ -258,12 +280,15 @@ const ESTIMATES_KEPT = 256;
 /** What one router's collection routes share: the caches, and the bytes of the responses in flight. */
 export interface RouteShared extends PipelineCaches {
   readonly inFlight: InFlightBytes;
+  /** The cache every instance shares through Redis, when the host gives one. */
+  readonly shared?: SharedCache;
 }
 
 /** The caches one router's collection routes share (prepared queries, estimates, totals), and its bytes in flight. */
-export function createCaches(options: ResolvedOptions): RouteShared {
+export function createCaches(options: ResolvedOptions, shared?: SharedCache): RouteShared {
   const totals = options.totalsCache;
   return {
+    ...(shared === undefined ? {} : { shared }),
     inFlight: new InFlightBytes(options.maxInFlightBytes),
     // Off (`planCache: 0`): nothing is kept, so nothing is weighed or stored either.
     plans:
@@ -299,13 +324,25 @@ async function answer(
   ctx: Context,
   options: ResolvedOptions,
   collection: CollectionCatalog,
-  caches: PipelineCaches,
+  caches: RouteShared,
   replicas?: ReplicaSet,
-): Promise<PipelineOutcome> {
+): Promise<Answer> {
   const lane = caches.lane === undefined ? undefined : ticketFor(ctx, caches.lane);
   try {
     const request = { ...pipelineRequest(ctx, options, collection), ...(lane === undefined ? {} : { lane }) };
-    return await answerOn(ctx, options, collection, caches, request, replicas);
+    const { shared } = caches;
+    const key = shared === undefined ? undefined : await shared.keyFor(ctx, collection, request.path, request.queryString);
+    // The versions are read when they serve something: an answer to keep, or totals kept under them.
+    const versioned =
+      shared?.covers(collection) === true && (key !== undefined || caches.totals !== undefined || caches.summaries !== undefined);
+    const attempt = async (knex: Knex | undefined): Promise<Answer> => {
+      if (shared !== undefined && versioned) return runCached({ shared, key }, collection, options, request, caches, knex);
+      return {
+        kind: 'computed',
+        outcome: await runPipeline(collection, options, knex === undefined ? request : { ...request, knex }, caches),
+      };
+    };
+    return await answerOn(ctx, options, attempt, replicas);
   } finally {
     // Given back before the answer is serialised: the database is done with it.
     if (lane !== undefined) {
@@ -319,12 +356,10 @@ async function answer(
 async function answerOn(
   ctx: Context,
   options: ResolvedOptions,
-  collection: CollectionCatalog,
-  caches: PipelineCaches,
-  request: PipelineRequest,
+  attempt: (knex: Knex | undefined) => Promise<Answer>,
   replicas: ReplicaSet | undefined,
-): Promise<PipelineOutcome> {
-  if (replicas === undefined) return runPipeline(collection, options, request, caches);
+): Promise<Answer> {
+  if (replicas === undefined) return attempt(undefined);
   const settings = {
     after: await requiredPosition(ctx, options),
     timeoutMs: options.replicas?.queryTimeoutMs ?? Number.POSITIVE_INFINITY,
@@ -332,7 +367,7 @@ async function answerOn(
   };
   return runOnReplicas(replicas, settings, (server) => {
     report(ctx).server = server.name;
-    return runPipeline(collection, options, { ...request, knex: server.knex }, caches);
+    return attempt(server.knex);
   });
 }
 
@@ -342,8 +377,19 @@ export function collectionRoute(collection: CollectionCatalog, options: Resolved
     report(ctx).collection = collection.name;
     await authorize(ctx, options, collection.name);
     caches.inFlight.admit();
-    const outcome = await answer(ctx, options, collection, caches, replicas);
+    const found = await answer(ctx, options, collection, caches, replicas);
+    if (found.kind === 'hit') {
+      caches.inFlight.hold(ctx.res, Buffer.byteLength(found.cached.body));
+      renderCached(ctx, options, collection.name, found.cached);
+      return;
+    }
+    const { outcome, keep } = found;
     caches.inFlight.hold(ctx.res, outcome.bytes);
-    await renderOutcome(ctx, options, collection.name, outcome);
+    const sent = await renderOutcome(ctx, options, collection.name, outcome);
+    if (keep === undefined || caches.shared === undefined) return;
+    report(ctx).cache = 'miss';
+    const body = typeof sent.text === 'string' ? sent.text : sent.text.toString('utf8');
+    const truncated = outcome.kind === 'rows' && outcome.truncated;
+    await caches.shared.keep(keep.key, { stamp: keep.stamp, etag: sent.etag, truncated, body });
   });
 }

@@ -1,0 +1,20 @@
+// The types the shared cache's files share, and the part of an ioredis client the plugin uses.
+
+/**
+ * What the plugin calls on the host's Redis client: an `ioredis` instance fits as it is. The plugin
+ * never loads a Redis library itself; the host creates and owns the client.
+ */
+export interface SharedCacheClient {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, mode: 'PX', milliseconds: number): Promise<unknown>;
+  /** ioredis's connection state; anything but `ready` skips Redis at once instead of waiting. */
+  readonly status?: string;
+}
+
+/** One response as kept in Redis: the versions of its tables when it was computed, its ETag and its body. */
+export interface CachedAnswer {
+  readonly stamp: string;
+  readonly etag: string;
+  readonly truncated: boolean;
+  readonly body: string;
+}
