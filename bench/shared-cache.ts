@@ -1,9 +1,10 @@
 // The shared cache's benchmark (docs/benchmarks.md, "Shared cache"), in one run: shapes 1, 3 and 7
 // answered from the cache against the same server without it (throughput and CPU per request,
 // alternately), and what the change triggers add to writes: a 10,000-row INSERT in one statement,
-// 10,000 one-row INSERTs in one transaction, and 10,000 one-row INSERTs by 8 concurrent clients,
-// each on a table with the triggers against one without. Starts its own throw-away redis-server.
-// Usage: node dist/bench/shared-cache.js [--scale N] [--duration S] [--connections C]
+// 10,000 one-row INSERTs in one transaction, and 10,000 one-row INSERTs by 8 concurrent clients (one
+// statement per transaction, and 125), each on a table with the triggers against one without and one
+// with a counter row per table (the design not taken). Starts its own throw-away redis-server.
+// Usage: node dist/bench/shared-cache.js [--scale N] [--duration S] [--connections C] [--writes-only]
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,21 +38,32 @@ interface WriteFigures {
   readonly label: string;
   readonly withoutMs: number;
   readonly withMs: number;
+  /** The design not taken, for comparison: one counter row per table, updated by every writing statement. */
+  readonly counterRowMs: number;
 }
+
+/** The rejected design: a trigger updating one counter row per table (every writer of a table waits for the previous one's commit). */
+const COUNTER_ROW_SQL = `create table bench_writes_counters (relid oid primary key, version bigint not null);
+insert into bench_writes_counters values ('bench_writes_counter'::regclass, 0);
+create function bench_writes_bump() returns trigger language plpgsql as $$
+begin update bench_writes_counters set version = version + 1 where relid = TG_RELID; return null; end $$;
+create trigger bench_writes_bump after insert or update or delete on bench_writes_counter for each statement execute function bench_writes_bump();`;
+
+const WRITE_TABLES = ['plain', 'watched', 'counter'] as const;
 
 const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
 
 /** Times `write(table)` on the plain table and the watched one, alternately, `rounds` times each; medians in ms. */
 async function timeWrites(label: string, rounds: number, write: (table: string) => Promise<void>): Promise<WriteFigures> {
-  const times: Record<string, number[]> = { plain: [], watched: [] };
+  const times: Record<string, number[]> = { plain: [], watched: [], counter: [] };
   for (let i = 0; i < rounds; i += 1) {
-    for (const table of ['plain', 'watched']) {
+    for (const table of WRITE_TABLES) {
       const started = performance.now();
       await write(`bench_writes_${table}`);
       times[table]?.push(performance.now() - started);
     }
   }
-  return { label, withoutMs: median(times.plain ?? []), withMs: median(times.watched ?? []) };
+  return { label, withoutMs: median(times.plain ?? []), withMs: median(times.watched ?? []), counterRowMs: median(times.counter ?? []) };
 }
 
 async function measureWrites(databaseUrl: string): Promise<WriteFigures[]> {
@@ -63,11 +75,13 @@ async function measureWrites(databaseUrl: string): Promise<WriteFigures[]> {
     }),
   );
   const [main] = clients as [Client];
-  for (const table of ['plain', 'watched']) {
+  await main.query('drop table if exists bench_writes_counters; drop function if exists bench_writes_bump() cascade');
+  for (const table of WRITE_TABLES) {
     await main.query(`drop table if exists bench_writes_${table}`);
     await main.query(`create table bench_writes_${table} (id bigserial primary key, name text not null, score int not null)`);
   }
   await main.query(changeTriggersScript(['"bench_writes_watched"']));
+  await main.query(COUNTER_ROW_SQL);
   const figures = [
     await timeWrites('one INSERT of 10,000 rows', 9, async (table) => {
       await main.query(`insert into ${table} (name, score) select 'n' || g, g from generate_series(1, 10000) g`);
@@ -84,8 +98,20 @@ async function measureWrites(databaseUrl: string): Promise<WriteFigures[]> {
         }),
       );
     }),
+    await timeWrites('10,000 one-row INSERTs, 8 clients at once, each in transactions of 125', 3, async (table) => {
+      await Promise.all(
+        clients.map(async (client) => {
+          for (let t = 0; t < 10; t += 1) {
+            await client.query('begin');
+            for (let i = 0; i < 125; i += 1) await client.query(`insert into ${table} (name, score) values ($1, $2)`, [`n${i}`, i]);
+            await client.query('commit');
+          }
+        }),
+      );
+    }),
   ];
-  for (const table of ['plain', 'watched']) await main.query(`drop table bench_writes_${table}`);
+  for (const table of WRITE_TABLES) await main.query(`drop table bench_writes_${table}`);
+  await main.query('drop table bench_writes_counters; drop function bench_writes_bump()');
   await Promise.all(clients.map((client) => client.end()));
   return figures;
 }
@@ -103,6 +129,16 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   const loadBefore = os.loadavg();
   const database = await prepareDatabase(ADMIN_URL, scale, false, log, undefined, { suffix: 'sc', statements: [] });
+  if (process.argv.includes('--writes-only')) {
+    for (const w of await measureWrites(database.url)) log(JSON.stringify(w));
+    log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    return;
+  }
   const redis = await startRedis();
   const script = path.join(__dirname, 'plugin-server.js');
   const servers: ServerProcess[] = [];
@@ -155,9 +191,13 @@ async function main(): Promise<void> {
           `${a.cpuMsPerRequest.toFixed(2)} | ${b.cpuMsPerRequest.toFixed(2)} | ${(a.cpuMsPerRequest / b.cpuMsPerRequest).toFixed(1)} | ${b.statementsPerRequest.toFixed(2)} |`,
       );
     }
-    log('| write | without triggers ms | with triggers ms | ratio |');
-    for (const w of writes)
-      log(`| ${w.label} | ${w.withoutMs.toFixed(1)} | ${w.withMs.toFixed(1)} | ${(w.withMs / w.withoutMs).toFixed(2)} |`);
+    log('| write | without triggers ms | with triggers ms | ratio | counter row ms | ratio |');
+    for (const w of writes) {
+      const ratio = (ms: number) => (ms / w.withoutMs).toFixed(2);
+      log(
+        `| ${w.label} | ${w.withoutMs.toFixed(1)} | ${w.withMs.toFixed(1)} | ${ratio(w.withMs)} | ${w.counterRowMs.toFixed(1)} | ${ratio(w.counterRowMs)} |`,
+      );
+    }
   } finally {
     await Promise.all(servers.map(stopServer));
     redis.stop();
