@@ -6,7 +6,8 @@
 
 import type { Column, ColumnType } from '../schema';
 import type { ValidatedBucket } from '../validate';
-import { qualified, quoteLiteral, textOf, type Fragment } from './sql';
+import { qualified, quoteLiteral, textOf } from './sql';
+import type { Fragment } from './types';
 
 /** One facet or stats as the statement reads it; `source` is its records, `(select "users".* ...)`. */
 export type SummaryPart =

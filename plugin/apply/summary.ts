@@ -11,7 +11,8 @@ import { renderGroup } from './conditions';
 import { keptFragment } from './kept';
 import { applyConditions, applyJoins, viaRaw, viaText, type ModelQuery, type Runnable, type ScopeHook } from './runnable';
 import { builtSources, splitJoins, textSources, type RootRelations } from './sources';
-import { fragment, quoteTable, type Fragment } from './sql';
+import { fragment, quoteTable } from './sql';
+import type { Fragment } from './types';
 import { summaryStatement, type SummaryPart } from './summary-sql';
 
 interface CompiledItemBase {

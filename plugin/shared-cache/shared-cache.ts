@@ -7,23 +7,13 @@
 import * as crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import type { QueryModifiersLogger } from '../options';
+import type { QueryModifiersLogger } from '../logger';
 import type { Catalog, CollectionCatalog } from '../schema';
 import { COMPACT_SQL, VERSIONS_SQL } from './change-sql';
 import { AnswerStore } from './store';
 import { allTablesRead, resolveTables, tablesRead } from './tables';
-import type { CachedAnswer, SharedCacheClient } from './types';
+import type { CachedAnswer, SharedCacheSettings } from './types';
 import { regclassName } from '../schema';
-
-export interface SharedCacheSettings {
-  readonly redis: SharedCacheClient;
-  readonly ttlSeconds: number;
-  readonly cacheKey: ((ctx: Context) => string | undefined | Promise<string | undefined>) | undefined;
-  readonly tables: readonly string[];
-  readonly keyPrefix: string;
-  readonly timeoutMs: number;
-  readonly maxEntryBytes: number;
-}
 
 /** How often each instance folds the versions table's rows (a few rows per table since the last time). */
 const COMPACT_EVERY_MS = 10_000;
