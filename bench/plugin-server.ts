@@ -9,7 +9,7 @@
 // the plugin builds every record through the model: the cost of a host model that customises its JSON.
 // It serves the explain view, which the bench reads before a run to tell the statements a shape runs.
 // Env: DATABASE_URL (the bench database), DATABASE_REPLICA_URLS (its replicas, for --replica), PORT (0 = any), PLAN_CACHE, TOTALS_CACHE_SECONDS and
-// CURSOR_SECRET (as the demo server reads them); prints `listening <port>` when ready.
+// CURSOR_SECRET, REDIS_URL (as the demo server reads them); prints `listening <port>` when ready.
 
 import Koa from 'koa';
 import type { Knex } from 'knex';
@@ -18,6 +18,7 @@ import { queryModifiers } from '../plugin';
 import { cachesFromEnv, createApp, cursorSecretFromEnv } from '../server/app';
 import { closeKnex, createKnex, createReplicaKnexes } from '../server/db';
 import { Phone, Post, Role, User } from '../server/demo/models';
+import { sharedCacheFromEnv } from '../server/shared-cache';
 import { newCounters, serveBench } from './bench-server';
 
 /** BENCH_ESTIMATE_ABOVE (read by the floor too): where total=estimated starts estimating. */
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
   const knex = createKnex(process.env);
   // DATABASE_REPLICA_URLS (bench --replica): reads go to the replicas, as on the demo server.
   const replicas = createReplicaKnexes(process.env);
+  const shared = sharedCacheFromEnv(process.env);
   const counters = newCounters();
   for (const instance of [knex, ...replicas]) {
     instance.on('query', () => {
@@ -83,13 +85,21 @@ async function main(): Promise<void> {
           cursorSecret: cursorSecretFromEnv(process.env),
           // The explain view tells the bench which statements a shape runs; it is never requested under load.
           explain: true,
-          plugin: { ...pagination, ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }) },
+          plugin: {
+            ...pagination,
+            ...(replicas.length === 0 ? {} : { replicas: { servers: replicas } }),
+            // REDIS_URL (bench/shared-cache.ts): the shared cache, its triggers installed by the demo app.
+            ...(shared === undefined ? {} : { cache: shared.cache }),
+          },
         });
   const handler = app.callback();
   serveBench(
     (req, res) => void handler(req, res),
     counters,
-    () => Promise.all([knex, ...replicas].map(closeKnex)),
+    () => {
+      shared?.close();
+      return Promise.all([knex, ...replicas].map(closeKnex));
+    },
   );
 }
 

@@ -73,6 +73,11 @@ interface Total<T> {
   expires: number;
 }
 
+/** What the pipeline asks of a totals cache: a kept value, or one counted now. */
+export interface TotalsLookup<T = number> {
+  get(key: string, count: () => Promise<T>): { readonly total: Promise<T>; readonly counted: boolean };
+}
+
 /**
  * Totals of count statements, keyed by their SQL and bindings (which already hold the filters and
  * whatever the scope hook added), kept for `ttlMs`. Requests that need the same total while it is
@@ -80,7 +85,7 @@ interface Total<T> {
  * (`Plan Rows` of an `EXPLAIN`) are kept the same way, under the `EXPLAIN` statement, and a
  * request's facets and stats under their statement (docs/query-language.md, Facets and stats).
  */
-export class TotalsCache<T = number> {
+export class TotalsCache<T = number> implements TotalsLookup<T> {
   private readonly totals: LruMap<string, Total<T>>;
 
   constructor(
@@ -107,5 +112,13 @@ export class TotalsCache<T = number> {
       },
     );
     return { total: entry.value, counted: true };
+  }
+
+  /**
+   * The same cache with `tag` added to every key: with the shared cache on, the versions of the tables
+   * read, so a value counted before a write is never given after it (docs/scaling.md).
+   */
+  tagged(tag: string): TotalsLookup<T> {
+    return { get: (key, count) => this.get(`${key}\u0000${tag}`, count) };
   }
 }

@@ -1,5 +1,13 @@
 export { queryModifiers, type QueryModifiersRouter } from './router';
-export type { QueryModifiersOptions, QueryModifiersLogger, AuthorizeResult, ReplicaOptions, ReplicaServer } from './options';
+export type {
+  QueryModifiersOptions,
+  QueryModifiersLogger,
+  AuthorizeResult,
+  ReplicaOptions,
+  ReplicaServer,
+  SharedCacheOptions,
+} from './options';
+export type { SharedCacheClient } from './shared-cache';
 export { optionsSchema } from './options-schema';
 export { QueryError, problemCodes, type Problem, type ProblemBody, type ProblemCode } from './errors';
 export type { ModelQuery } from './apply';

@@ -3,6 +3,7 @@
 // statement timed out; 500 INTERNAL_ERROR for any other fault, such as a host hook that throws).
 
 import * as crypto from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ModelQuery, ScopeHook } from './apply';
 import { cachingFor, type Caching } from './cache-headers';
@@ -18,6 +19,7 @@ import { csvHeader, csvRows, serializeInSlices, Slices, type CsvColumn, type Jso
 import { exportStream } from './export-stream';
 import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
+import { runCached, type Answer, type CachedAnswer, type SharedCache } from './shared-cache';
 
 export type RouteContext = Context & { params: Record<string, string> };
 
@@ -34,6 +36,8 @@ export interface RequestReport {
   retriedFrom?: string;
   /** `heavy` when the request ran (or waited) in the heavy-request lane, else `cheap` (docs/scaling.md). */
   lane?: 'heavy' | 'cheap';
+  /** With the shared cache: `hit` when the answer came from it, `miss` when it was computed and kept. */
+  cache?: 'hit' | 'miss';
 }
 
 function report(ctx: Context): RequestReport {
@@ -64,15 +68,22 @@ const sha1: (text: string) => string =
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Sets the headers of a 200 answer and its weak ETag; answers 304 when the client's If-None-Match already names it. */
-function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching, type = JSON_TYPE): void {
+function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching, type = JSON_TYPE): Sent {
   setSuccessHeaders(ctx, caching);
   ctx.etag = `W/"${etag}"`;
   if (ctx.fresh) {
     ctx.status = 304;
-    return;
+    return { text, etag };
   }
   ctx.body = text;
   ctx.type = type;
+  return { text, etag };
+}
+
+/** What was sent (or would have been, for a 304): the body's text and its ETag, which the shared cache keeps. */
+interface Sent {
+  readonly text: string | Buffer;
+  readonly etag: string;
 }
 
 /** The status and headers every successful answer carries: Cache-Control, Vary, nosniff. */
@@ -89,7 +100,7 @@ function setSuccessHeaders(ctx: Context, caching: Caching): void {
  */
 export function renderJson(ctx: Context, body: unknown, caching: Caching): void {
   const text = JSON.stringify(body);
-  sendJson(ctx, text, sha1(text), caching);
+  void sendJson(ctx, text, sha1(text), caching);
 }
 
 /**
@@ -101,20 +112,18 @@ async function renderRecords(
   body: JsonRecord[] | { data: JsonRecord[] },
   caching: Caching,
   csv: readonly CsvColumn[] | undefined,
-): Promise<void> {
+): Promise<Sent> {
   if (csv !== undefined) {
     // A page asked for as CSV: the records without their envelope (docs/query-language.md, "Export as CSV").
     const text = csvHeader(csv) + csvRows(Array.isArray(body) ? body : body.data, csv);
     ctx.set('Content-Disposition', attachment(ctx));
-    sendJson(ctx, text, sha1(text), caching, CSV_TYPE);
-    return;
+    return sendJson(ctx, text, sha1(text), caching, CSV_TYPE);
   }
   const slices = new Slices();
   const chunks = await serializeInSlices(body, slices);
   if (slices.yielded === 0) {
     const text = chunks.join('');
-    sendJson(ctx, text, sha1(text), caching);
-    return;
+    return sendJson(ctx, text, sha1(text), caching);
   }
   // A long body is kept as bytes outside the JavaScript heap while it waits to be sent.
   const hash = crypto.createHash('sha1');
@@ -125,7 +134,7 @@ async function renderRecords(
     bytes.push(part);
     if (slices.due()) await slices.next();
   }
-  sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
+  return sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
 }
 
 /** The Content-Type of a CSV answer. */
@@ -162,29 +171,42 @@ function renderExport(
   ctx.type = CSV_TYPE;
 }
 
+/** Renders a computed answer; returns what was sent when the shared cache may keep it (JSON, not CSV). */
 async function renderOutcome(
   ctx: Context,
   options: ResolvedOptions,
   caching: Caching,
   outcome: PipelineOutcome,
   inFlight: InFlightBytes,
-): Promise<void> {
+): Promise<Sent | undefined> {
   const serializing = performance.now();
   if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
+  let sent: Sent | undefined;
   if (outcome.kind === 'export') renderExport(ctx, options, outcome, caching, inFlight);
   else {
     inFlight.hold(ctx.res, outcome.bytes);
-    await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, caching, outcome.csv);
+    const rendered = await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, caching, outcome.csv);
+    if (outcome.csv === undefined) sent = rendered;
   }
   const { parse, query, serialize, statements } = outcome.metrics;
   report(ctx).statements = statements;
-  if (!options.serverTiming) return;
+  if (!options.serverTiming) return sent;
   const ms = (n: number) => n.toFixed(2);
   const server = options.replicas?.revealServer === true && report(ctx).server !== undefined ? `, db;desc="${report(ctx).server}"` : '';
   ctx.set(
     'Server-Timing',
     `parse;dur=${ms(parse)}, query;dur=${ms(query)}, serialize;dur=${ms(serialize + performance.now() - serializing)}${server}`,
   );
+  return sent;
+}
+
+/** Sends an answer the shared cache kept: the same body, ETag and headers as when it was computed, no statement of the collection run. */
+function renderCached(ctx: Context, options: ResolvedOptions, caching: Caching, cached: CachedAnswer): void {
+  if (cached.truncated) ctx.set('X-Result-Truncated', 'true');
+  report(ctx).statements = 1;
+  report(ctx).cache = 'hit';
+  void sendJson(ctx, cached.body, cached.etag, caching);
+  if (options.serverTiming) ctx.set('Server-Timing', 'cache;desc="hit"');
 }
 
 /** Runs the authorize hook for `collection` (a collection name, `_meta` or `_explain`). */
@@ -323,12 +345,15 @@ const ESTIMATES_KEPT = 256;
 /** What one router's collection routes share: the caches, and the bytes of the responses in flight. */
 export interface RouteShared extends PipelineCaches {
   readonly inFlight: InFlightBytes;
+  /** The cache every instance shares through Redis, when the host gives one. */
+  readonly shared?: SharedCache;
 }
 
 /** The caches one router's collection routes share (prepared queries, estimates, totals), and its bytes in flight. */
-export function createCaches(options: ResolvedOptions): RouteShared {
+export function createCaches(options: ResolvedOptions, shared?: SharedCache): RouteShared {
   const totals = options.totalsCache;
   return {
+    ...(shared === undefined ? {} : { shared }),
     inFlight: new InFlightBytes(options.maxInFlightBytes),
     // Off (`planCache: 0`): nothing is kept, so nothing is weighed or stored either.
     plans:
@@ -364,9 +389,9 @@ async function answer(
   ctx: Context,
   options: ResolvedOptions,
   collection: CollectionCatalog,
-  caches: PipelineCaches,
+  caches: RouteShared,
   replicas?: ReplicaSet,
-): Promise<PipelineOutcome> {
+): Promise<Answer> {
   const lane = caches.lane === undefined ? undefined : ticketFor(ctx, caches.lane);
   let streaming = false;
   try {
@@ -375,9 +400,22 @@ async function answer(
       queryString: negotiated(ctx),
       ...(lane === undefined ? {} : { lane }),
     };
-    const outcome = await answerOn(ctx, options, collection, caches, request, replicas);
-    streaming = outcome.kind === 'export';
-    return outcome;
+    const { shared } = caches;
+    // Keyed by the negotiated query string, so a CSV request (which is never kept) cannot meet a JSON answer.
+    const key = shared === undefined ? undefined : await shared.keyFor(ctx, collection, request.path, request.queryString);
+    // The versions are read when they serve something: an answer to keep, or totals kept under them.
+    const versioned =
+      shared?.covers(collection) === true && (key !== undefined || caches.totals !== undefined || caches.summaries !== undefined);
+    const attempt = async (knex: Knex | undefined): Promise<Answer> => {
+      if (shared !== undefined && versioned) return runCached({ shared, key }, collection, options, request, caches, knex);
+      return {
+        kind: 'computed',
+        outcome: await runPipeline(collection, options, knex === undefined ? request : { ...request, knex }, caches),
+      };
+    };
+    const found = await answerOn(ctx, options, attempt, replicas);
+    streaming = found.kind === 'computed' && found.outcome.kind === 'export';
+    return found;
   } finally {
     if (lane !== undefined) {
       report(ctx).lane = lane.heavy ? 'heavy' : 'cheap';
@@ -413,12 +451,10 @@ function cachingOf(ctx: Context, options: ResolvedOptions, collection: string): 
 async function answerOn(
   ctx: Context,
   options: ResolvedOptions,
-  collection: CollectionCatalog,
-  caches: PipelineCaches,
-  request: PipelineRequest,
+  attempt: (knex: Knex | undefined) => Promise<Answer>,
   replicas: ReplicaSet | undefined,
-): Promise<PipelineOutcome> {
-  if (replicas === undefined) return runPipeline(collection, options, request, caches);
+): Promise<Answer> {
+  if (replicas === undefined) return attempt(undefined);
   const settings = {
     after: await requiredPosition(ctx, options),
     timeoutMs: options.replicas?.queryTimeoutMs ?? Number.POSITIVE_INFINITY,
@@ -426,7 +462,7 @@ async function answerOn(
   };
   return runOnReplicas(replicas, settings, (server) => {
     report(ctx).server = server.name;
-    return runPipeline(collection, options, { ...request, knex: server.knex }, caches);
+    return attempt(server.knex);
   });
 }
 
@@ -436,7 +472,19 @@ export function collectionRoute(collection: CollectionCatalog, options: Resolved
     report(ctx).collection = collection.name;
     await authorize(ctx, options, collection.name);
     caches.inFlight.admit();
-    const outcome = await answer(ctx, options, collection, caches, replicas);
-    await renderOutcome(ctx, options, cachingOf(ctx, options, collection.name), outcome, caches.inFlight);
+    const found = await answer(ctx, options, collection, caches, replicas);
+    const caching = cachingOf(ctx, options, collection.name);
+    if (found.kind === 'hit') {
+      caches.inFlight.hold(ctx.res, Buffer.byteLength(found.cached.body));
+      renderCached(ctx, options, caching, found.cached);
+      return;
+    }
+    const { outcome, keep } = found;
+    const sent = await renderOutcome(ctx, options, caching, outcome, caches.inFlight);
+    if (sent === undefined || keep === undefined || caches.shared === undefined) return;
+    report(ctx).cache = 'miss';
+    const body = typeof sent.text === 'string' ? sent.text : sent.text.toString('utf8');
+    const truncated = outcome.kind === 'rows' && outcome.truncated;
+    await caches.shared.keep(keep.key, { stamp: keep.stamp, etag: sent.etag, truncated, body });
   });
 }

@@ -234,6 +234,36 @@ export const optionsSchema = {
       ],
       default: false,
     },
+    cache: {
+      description:
+        'Answers shared by every instance through Redis: {redis (an ioredis client), ttlSeconds, cacheKey, tables, keyPrefix, timeoutMs, maxEntryBytes}. ' +
+        'An answer is served only while no write has committed to a table it read (change triggers: router.installChangeTriggers()); see docs/scaling.md. false (default): off.',
+      oneOf: [
+        { const: false },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['redis', 'ttlSeconds'],
+          properties: {
+            redis: { description: "The host's ioredis client (the plugin never creates one)." },
+            ttlSeconds: { description: 'Longest time an answer stays in Redis.', type: 'number', exclusiveMinimum: 0, maximum: 604800 },
+            cacheKey: {
+              description: 'cacheKey(ctx): who asks, as the scope hooks see it (e.g. the tenant); required for caching under scope hooks.',
+            },
+            tables: {
+              description: "Tables the hooks or relation modifiers read besides the collections' own, watched for every collection.",
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              default: [],
+            },
+            keyPrefix: { description: 'Prefix of the Redis keys.', type: 'string', default: 'kqm:' },
+            timeoutMs: { description: 'Longest wait for one Redis call.', type: 'integer', minimum: 1, maximum: 10000, default: 100 },
+            maxEntryBytes: { description: 'Larger answers are not kept.', type: 'integer', minimum: 1, default: 1048576 },
+          },
+        },
+      ],
+      default: false,
+    },
     vary: {
       description:
         'The request headers the hooks read (e.g. ["Authorization", "X-Tenant"]), added to Vary on every answer so a shared cache keeps ' +

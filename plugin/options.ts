@@ -14,6 +14,7 @@ import { optionProblems } from './options-errors';
 import { optionsSchema } from './options-schema';
 import { sharedCacheProblems } from './cache-headers';
 import type { QueryModifiersLogger } from './logger';
+import type { SharedCacheClient, SharedCacheSettings } from './shared-cache/types';
 
 /** A read replica: its Knex instance, or one with the name logs and Server-Timing use (default `replica-<n>`). */
 export type ReplicaServer = Knex | { readonly name: string; readonly knex: Knex };
@@ -176,11 +177,38 @@ export interface QueryModifiersOptions {
    */
   readonly cursorSecret?: string | readonly string[];
   /**
+   * Answers shared by every instance through Redis, served only while no write has committed to a
+   * table they read (docs/scaling.md, "A cache every instance shares"); off when absent or false.
+   */
+  readonly cache?: false | SharedCacheOptions;
+  /**
    * The start-up check of the indexes the declarations need (docs/installing.md, "Indexes for your
    * declarations"): one warning per collection lacking one on a table of at least `minRows` rows
    * (the planner's estimate; default 10000); `false` skips it.
    */
   readonly indexAdvice?: IndexAdviceOptions;
+}
+
+/** The shared cache (docs/configuration.md, cache). */
+export interface SharedCacheOptions {
+  /** The host's `ioredis` client (or one with the same `get` and `set`); the plugin never creates one. */
+  readonly redis: SharedCacheClient;
+  /** How long an answer stays in Redis at most, in seconds; it is checked against the tables' versions on every hit anyway. */
+  readonly ttlSeconds: number;
+  /**
+   * Who is asking, as far as the `scope` and `scopeModel` hooks are concerned (e.g. the tenant): answers
+   * are kept per value. Required for anything to be kept on a mount with those hooks; `undefined` for
+   * one request keeps nothing for it.
+   */
+  readonly cacheKey?: (ctx: Context) => string | undefined | Promise<string | undefined>;
+  /** Tables the hooks or relation modifiers read besides the collections' own, watched for every collection. */
+  readonly tables?: readonly string[];
+  /** Prefix of the Redis keys (default `kqm:`). */
+  readonly keyPrefix?: string;
+  /** Longest wait for one Redis call before the request goes on without the cache (default 100 ms). */
+  readonly timeoutMs?: number;
+  /** Larger answers are not kept (default 1 MiB). */
+  readonly maxEntryBytes?: number;
 }
 
 export interface ResolvedOptions {
@@ -229,6 +257,8 @@ export interface ResolvedOptions {
   readonly cursorSeal: CursorSeal;
   /** undefined: no start-up check and no advice in explain. */
   readonly indexAdvice: { readonly minRows: number } | undefined;
+  /** undefined: no shared cache. */
+  readonly cache: SharedCacheSettings | undefined;
 }
 
 /** The planner cost past which a request is heavy (docs/configuration.md, heavy requests). */
@@ -328,8 +358,33 @@ function codeProblems(options: QueryModifiersOptions): string[] {
         problems.push(`pagination.total.${name} names no collection`);
     }
   }
-  problems.push(...sharedCacheProblems(options));
+  problems.push(...sharedCacheProblems(options), ...cacheProblems(options.cache));
   return problems;
+}
+
+/** What JSON Schema cannot check of `cache`: the client and the hook. */
+function cacheProblems(cache: QueryModifiersOptions['cache']): string[] {
+  if (cache === undefined || cache === false || typeof cache !== 'object') return [];
+  const problems: string[] = [];
+  const client = cache.redis as Partial<SharedCacheClient> | null | undefined;
+  if (typeof client !== 'object' || client === null || typeof client.get !== 'function' || typeof client.set !== 'function') {
+    problems.push('cache.redis must be an ioredis client (or an object with its get and set methods)');
+  }
+  if (cache.cacheKey !== undefined && typeof cache.cacheKey !== 'function') problems.push('cache.cacheKey must be a function');
+  return problems;
+}
+
+function resolveCache(cache: QueryModifiersOptions['cache']): SharedCacheSettings | undefined {
+  if (cache === undefined || cache === false) return undefined;
+  return {
+    redis: cache.redis,
+    ttlSeconds: cache.ttlSeconds,
+    cacheKey: cache.cacheKey,
+    tables: cache.tables ?? [],
+    keyPrefix: cache.keyPrefix ?? 'kqm:',
+    timeoutMs: cache.timeoutMs ?? 100,
+    maxEntryBytes: cache.maxEntryBytes ?? 1024 * 1024,
+  };
 }
 
 /** The shortest `cursorSecret` accepted: 32 characters, as many as the key it is turned into has bytes. */
@@ -405,6 +460,7 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     replicas: resolveReplicas(options.replicas),
     cursorSeal: createCursorSeal(options.cursorSecret),
     indexAdvice: options.indexAdvice === false ? undefined : { minRows: options.indexAdvice?.minRows ?? DEFAULT_MIN_ROWS },
+    cache: resolveCache(options.cache),
   });
 }
 

@@ -5,7 +5,7 @@
 
 import type { Knex } from 'knex';
 import { planSummary, type CompiledQuery, type ScopeHook } from './apply';
-import type { TotalsCache } from './caches';
+import type { TotalsLookup } from './caches';
 import { readSummary, type Summary } from './respond';
 
 export interface PageSummary {
@@ -19,7 +19,7 @@ export async function findSummary(
   compiled: CompiledQuery,
   knex: Knex,
   hook: ScopeHook | undefined,
-  cache?: TotalsCache<Summary>,
+  cache?: TotalsLookup<Summary>,
 ): Promise<PageSummary> {
   const { summary } = compiled;
   if (summary === undefined) return { summary: undefined, statements: 0 };

@@ -6,7 +6,7 @@
 // totals are kept in the totals cache when it is on.
 
 import type { PlannedQueries, Row, Runnable } from './apply';
-import type { TotalsCache } from './caches';
+import type { TotalsCache, TotalsLookup } from './caches';
 import type { ResolvedOptions } from './options';
 import type { ValidatedTotal } from './validate';
 
@@ -86,7 +86,7 @@ function cacheKey(statement: Runnable): string {
 export async function findTotal(
   planned: PlannedQueries,
   request: PageTotalRequest,
-  { totals: cache, estimates }: { readonly totals?: TotalsCache | undefined; readonly estimates?: TotalsCache | undefined },
+  { totals: cache, estimates }: { readonly totals?: TotalsLookup | undefined; readonly estimates?: TotalsCache | undefined },
 ): Promise<PageTotal> {
   const { page, pageSize, shown, total: mode } = request;
   const offset = (page - 1) * pageSize;

@@ -4,7 +4,7 @@
 
 import type { Knex } from 'knex';
 import { planQueries, planSummary, ResponseBudget, type ScopeHook } from './apply';
-import type { LruMap, TotalsCache } from './caches';
+import type { LruMap, TotalsCache, TotalsLookup } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
 import { cursorPage, guardCursor, lookBehind } from './cursor-page';
@@ -41,6 +41,11 @@ export interface PipelineRequest {
   readonly knex?: Knex;
   /** This request's hold on the heavy-request lane, shared by its attempts on replicas; none: no lane. */
   readonly lane?: LaneTicket;
+  /**
+   * With the shared cache on, the versions of the tables read, taken before any statement of this
+   * request: kept totals are used only under the same versions; none then means none are used.
+   */
+  readonly dataVersion?: string;
 }
 
 /**
@@ -89,6 +94,21 @@ function pageUrls(path: string, queryString: string, at: number, key = 'page'): 
   };
 }
 
+/**
+ * The totals and summaries this request may take from the caches: as they are without the shared
+ * cache; with it, only those kept under the same table versions (docs/scaling.md).
+ */
+function keptTotals(
+  options: ResolvedOptions,
+  request: PipelineRequest,
+  caches: PipelineCaches,
+): { readonly totals: TotalsLookup | undefined; readonly summaries: TotalsLookup<Summary> | undefined } {
+  if (options.cache === undefined) return { totals: caches.totals, summaries: caches.summaries };
+  const tag = request.dataVersion;
+  if (tag === undefined) return { totals: undefined, summaries: undefined };
+  return { totals: caches.totals?.tagged(tag), summaries: caches.summaries?.tagged(tag) };
+}
+
 /** Answers `GET /api/users?<queryString>`; throws QueryError for client mistakes. */
 export async function runPipeline(
   collection: CollectionCatalog,
@@ -97,6 +117,7 @@ export async function runPipeline(
   caches: PipelineCaches = {},
 ): Promise<PipelineOutcome> {
   const started = performance.now();
+  const kept = keptTotals(options, request, caches);
   if (request.queryString.length > options.maxQueryLength) {
     raise(
       'LIMIT_EXCEEDED',
@@ -149,7 +170,7 @@ export async function runPipeline(
   });
   // Facets and stats: one statement of their own, for any envelope (docs/query-language.md, Facets and stats).
   const summarise = async () => {
-    const found = await findSummary(compiled, request.knex ?? options.knex, request.scopeHook, caches.summaries);
+    const found = await findSummary(compiled, request.knex ?? options.knex, request.scopeHook, kept.summaries);
     statements += found.statements;
     return found.summary;
   };
@@ -201,7 +222,7 @@ export async function runPipeline(
       shown: rows.length,
       plannerEstimates: plannerEstimatesFor(options, collection.name),
     },
-    caches,
+    { totals: kept.totals, estimates: caches.estimates },
   );
   statements += found.statements;
   const summary = await summarise();

@@ -12,6 +12,8 @@ import { buildOpenApiDocument } from './openapi';
 import { resolveOptions, type QueryModifiersLogger, type QueryModifiersOptions } from './options';
 import { ReplicaSet, replicaLog, type ReplicaStatus } from './replicas';
 import { buildCatalog } from './schema';
+import { allTablesRead, changeTriggersScript, SharedCache } from './shared-cache';
+import * as crypto from 'node:crypto';
 
 /** The router, and what a host may ask of the plugin's background work. */
 export type QueryModifiersRouter = Router & {
@@ -21,6 +23,13 @@ export type QueryModifiersRouter = Router & {
   close(): void;
   /** The indexes the declarations need and the database lacks, read now (docs/installing.md#10-indexes-for-your-declarations). */
   indexAdvice(): Promise<IndexAdviceReport>;
+  /**
+   * The SQL that creates the versions table and puts the change triggers on every table the
+   * collections read (and `cache.tables`), for a migration (docs/scaling.md, "A cache every instance shares").
+   */
+  changeTriggersSql(): string;
+  /** Runs changeTriggersSql() on the primary (`knex`); running it again changes nothing. */
+  installChangeTriggers(): Promise<void>;
 };
 
 /** Told at start-up, once per mount, when cursors are sealed with a key only this process has. */
@@ -69,7 +78,19 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
       renderJson(ctx, openApi, cachingFor(resolved));
     }),
   );
-  const caches = createCaches(resolved);
+  const shared =
+    resolved.cache === undefined
+      ? undefined
+      : await SharedCache.create(
+          resolved.knex,
+          catalog,
+          resolved.cache,
+          { scoped: resolved.scope !== undefined || resolved.scopeModel !== undefined },
+          resolved.logger,
+          // What answers are made of: the declarations and columns, as the OpenAPI document describes them.
+          crypto.createHash('sha1').update(JSON.stringify(openApi)).digest('base64url'),
+        );
+  const caches = createCaches(resolved, shared);
   const replicas =
     resolved.replicas === undefined ? undefined : new ReplicaSet(resolved.knex, resolved.replicas, replicaLog(resolved.logger));
   // One route per collection, GET and HEAD only, so the allowedMethods() of any router in the app
@@ -78,9 +99,18 @@ export async function queryModifiers(options: QueryModifiersOptions): Promise<Qu
     router.get(`${resolved.prefix}/${collection.name}`, collectionRoute(collection, resolved, caches, replicas));
   }
   replicas?.start();
+  shared?.start();
+  const triggersSql = () => changeTriggersScript(allTablesRead(catalog, resolved.cache?.tables ?? []));
   return Object.assign(router, {
     replicas: () => replicas?.statuses() ?? [],
-    close: () => replicas?.stop(),
+    close: () => {
+      replicas?.stop();
+      shared?.stop();
+    },
     indexAdvice: () => indexAdvice(resolved.knex, catalog),
+    changeTriggersSql: triggersSql,
+    installChangeTriggers: async () => {
+      await resolved.knex.raw(triggersSql());
+    },
   });
 }

@@ -125,6 +125,8 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ...options.caches,
     ...options.plugin,
   });
+  // The demo owns its database: with the shared cache on, it puts the change triggers in place itself.
+  if (options.plugin?.cache) await router.installChangeTriggers();
   const app = new Koa();
   app.proxy = options.trustProxy === true;
   logAppErrors(app, logger);

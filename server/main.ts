@@ -1,9 +1,10 @@
 // Owns the standalone demo server process: reads the environment (HOST, PORT, DATABASE_URL,
 // DATABASE_REPLICA_URLS, API_TOKEN, CORS_ORIGIN, LOG_LEVEL, PLAN_CACHE, TOTALS_CACHE_SECONDS,
-// ADMIN_EXPLAIN, TRUST_PROXY, CURSOR_SECRET), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+// ADMIN_EXPLAIN, TRUST_PROXY, CURSOR_SECRET, REDIS_URL, CACHE_TTL_SECONDS), prepares the database, listens, and shuts down gracefully on SIGINT/SIGTERM.
 import type http from 'node:http';
 import type { Knex } from 'knex';
 import { displayOrigin, readHost, readPort } from './address';
+import { sharedCacheFromEnv } from './shared-cache';
 import { cachesFromEnv, createApp, cursorSecretFromEnv, serverTimingFromEnv } from './app';
 import { corsFromEnv } from './cors';
 import { closeKnex, createKnex, createReplicaKnexes, databaseKind } from './db';
@@ -65,6 +66,8 @@ async function main(logger: Logger): Promise<void> {
   const host = readHost(env.HOST);
   const knex = createKnex(env);
   const replicas = createReplicaKnexes(env);
+  const shared = sharedCacheFromEnv(env);
+  if (shared !== undefined) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shared.close);
   try {
     const seed = await prepareDemoDatabase(knex);
     if (seed.seeded) {
@@ -86,6 +89,7 @@ async function main(logger: Logger): Promise<void> {
       plugin: {
         serverTiming: serverTimingFromEnv(env),
         ...(replicas.length === 0 ? {} : { replicas: { servers: replicas, revealServer: true } }),
+        ...(shared === undefined ? {} : { cache: shared.cache }),
       },
     });
     const server = createHttpServer(app, logger);
@@ -98,6 +102,7 @@ async function main(logger: Logger): Promise<void> {
     );
   } catch (error) {
     await Promise.all([knex, ...replicas].map((k) => closeKnex(k).catch(() => undefined)));
+    shared?.close();
     throw error;
   }
 }

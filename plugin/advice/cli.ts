@@ -1,43 +1,55 @@
 #!/usr/bin/env node
 // The package's command (docs/installing.md#10-indexes-for-your-declarations):
 // `npx koa-query-modifiers indexes --url postgres://... --models ./dist/models.js` prints the
-// indexes the models' declarations need and the database lacks, as statements for a migration.
+// indexes the models' declarations need and the database lacks, as statements for a migration;
+// `koa-query-modifiers triggers --models ...` prints the change triggers of the shared cache
+// (docs/scaling.md, "A cache every instance shares") for every table the collections read.
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { knex as createKnex } from 'knex';
 import { buildCatalog, type ModelClass } from '../schema';
+import { allTablesRead, changeTriggersScript } from '../shared-cache';
 import { indexAdvice } from './advise';
 import type { IndexAdviceReport } from './types';
 
 const USAGE = `Usage: koa-query-modifiers indexes --models <module> [--url <postgres url>]
+       koa-query-modifiers triggers --models <module> [--url <postgres url>] [--tables <t1,t2>]
 
   --models  a module (CommonJS or ES module) exporting the collections as queryModifiers() takes
             them: an export named "collections" (or the default export) mapping collection names
             to model classes
   --url     the database to read (default: the DATABASE_URL environment variable)
 
-Prints the indexes the declarations need and the database lacks, as statements for a migration.`;
+  --tables  (triggers) tables the hooks read besides the collections' own, as cache.tables
+
+indexes:  prints the indexes the declarations need and the database lacks, as statements for a migration.
+triggers: prints the SQL that creates the shared cache's versions table and change triggers.`;
 
 interface Arguments {
+  readonly command: 'indexes' | 'triggers';
   readonly models: string;
   readonly url: string;
+  readonly tables: readonly string[];
 }
 
 function readArguments(argv: readonly string[]): Arguments | string {
   const [command, ...rest] = argv;
-  if (command !== 'indexes') return command === undefined || command === '--help' ? USAGE : `unknown command "${command}"\n\n${USAGE}`;
+  if (command !== 'indexes' && command !== 'triggers')
+    return command === undefined || command === '--help' ? USAGE : `unknown command "${command}"\n\n${USAGE}`;
   const values = new Map<string, string>();
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i] as string, rest[i + 1]];
-    if (!['--models', '--url'].includes(flag) || value === undefined) return `unknown or incomplete argument "${flag}"\n\n${USAGE}`;
+    const flags = command === 'triggers' ? ['--models', '--url', '--tables'] : ['--models', '--url'];
+    if (!flags.includes(flag) || value === undefined) return `unknown or incomplete argument "${flag}"\n\n${USAGE}`;
     values.set(flag, value);
   }
   const models = values.get('--models');
   const url = values.get('--url') ?? process.env.DATABASE_URL;
   if (models === undefined) return `--models is required\n\n${USAGE}`;
   if (url === undefined || url === '') return `--url (or DATABASE_URL) is required\n\n${USAGE}`;
-  return { models, url };
+  const tables = (values.get('--tables') ?? '').split(',').filter((table) => table !== '');
+  return { command, models, url, tables };
 }
 
 // The compiler turns import() into require() in this CommonJS package, and require() cannot load an
@@ -97,7 +109,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const knex = createKnex({ client: 'pg', connection: args.url, pool: { min: 0, max: 1 } });
   try {
     const catalog = await buildCatalog(knex, await loadCollections(args.models));
-    process.stdout.write(renderReport(await indexAdvice(knex, catalog)));
+    if (args.command === 'triggers') process.stdout.write(changeTriggersScript(allTablesRead(catalog, args.tables)));
+    else process.stdout.write(renderReport(await indexAdvice(knex, catalog)));
     return 0;
   } finally {
     await knex.destroy();

@@ -90,7 +90,7 @@ left join pg_catalog.pg_namespace en on en.oid = eb.typnamespace
 order by wanted.n, a.attnum`;
 
 /** `cms.articles` -> `"cms"."articles"`: the name as Knex would write it, for `to_regclass`. */
-const regclassName = (table: string): string =>
+export const regclassName = (table: string): string =>
   table
     .split('.')
     .map((part) => `"${part.replace(/"/g, '""')}"`)
