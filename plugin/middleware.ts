@@ -85,11 +85,12 @@ export function renderJson(ctx: Context, body: unknown, caching: Caching): void 
 
 /**
  * `renderJson` for the records of a collection, written and hashed in slices that give way to other
- * requests (docs/reliability.md, What is bounded); the same bytes and ETag.
+ * requests (docs/reliability.md, What is bounded); the same bytes and ETag. `read`: the bytes of the
+ * rows read for them, by which a small body is written in one piece.
  */
-async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonRecord[] }, caching: Caching): Promise<void> {
+async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonRecord[] }, caching: Caching, read: number): Promise<void> {
   const slices = new Slices();
-  const chunks = await serializeInSlices(body, slices);
+  const chunks = await serializeInSlices(body, slices, read);
   if (slices.yielded === 0) {
     const text = chunks.join('');
     sendJson(ctx, text, sha1(text), caching);
@@ -110,7 +111,7 @@ async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonReco
 async function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): Promise<void> {
   const serializing = performance.now();
   if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
-  await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
+  await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection), outcome.bytes);
   const { parse, query, serialize, statements } = outcome.metrics;
   report(ctx).statements = statements;
   if (!options.serverTiming) return;

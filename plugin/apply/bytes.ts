@@ -117,17 +117,18 @@ export function measuredColumns(fields: readonly { readonly name: string; readon
  * The columns of each kept statement, learnt from its first byte-capped run and kept as long as the
  * compiled query that writes it (the plan cache's entry): its later runs measure rows from them.
  */
-const learnt = new WeakMap<object, readonly MeasuredColumn[] | null>();
+const learnt = new WeakMap<object, string | null>();
 
-/** The columns known for the statement `owner` writes; undefined until its first run. */
-export function knownColumns(owner: object): readonly MeasuredColumn[] | undefined {
+/** The row size (rowSize) of the statement `owner` writes, written once; undefined until its first run. */
+export function knownSize(owner: object): string | undefined {
   return learnt.get(owner) ?? undefined;
 }
 
 /** Keeps what the first run of `owner`'s statement told of its columns (once; null: measure whole rows). */
 export function learnColumns(owner: object, fields: unknown): void {
   if (learnt.has(owner)) return;
-  learnt.set(owner, Array.isArray(fields) ? (measuredColumns(fields as { name: string; dataTypeID: number }[]) ?? null) : null);
+  const columns = Array.isArray(fields) ? measuredColumns(fields as { name: string; dataTypeID: number }[]) : undefined;
+  learnt.set(owner, columns === undefined ? null : rowSize(columns));
 }
 
 /**

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { RelationCatalog } from '../schema';
-import { byteCapped, knownColumns, learnColumns } from './bytes';
+import { byteCapped, byteCappedBy, knownSize, learnColumns } from './bytes';
 import { rowsAlias, type FormattedRows } from './formatted';
 import type { Fragment } from './sql';
 import { joinThrough, throughOn, type ScopeSql, type Statement } from './statements';
@@ -151,9 +151,9 @@ export function viaText(knex: Knex, statement: Statement | (() => Statement), ke
     },
     rowsWithin: async (bytes) => {
       const { sql, bindings } = text();
-      const columns = kept === undefined ? undefined : knownColumns(kept);
-      const result = await runTextResult(knex, byteCapped(sql, columns), [...bindings, bytes]);
-      if (kept !== undefined && columns === undefined) learnColumns(kept, result.fields);
+      const size = kept === undefined ? undefined : knownSize(kept);
+      const result = await runTextResult(knex, size === undefined ? byteCapped(sql) : byteCappedBy(sql, size), [...bindings, bytes]);
+      if (kept !== undefined && size === undefined) learnColumns(kept, result.fields);
       return result.rows;
     },
   };
