@@ -90,7 +90,9 @@ export function columnKind(column: Column, selected: boolean): MeasuredKind {
 export function byteCappedBy(inner: string, size: string): string {
   return (
     `select * from (select "__kqm_t".*, (sum(${size}) over (rows unbounded preceding))::float8 as "__kqm_bytes" ` +
-    `from (${inner}) as "__kqm_t") as "__kqm_t" where "__kqm_t"."__kqm_bytes" - ${size} <= ?`
+    // `offset 0` keeps a statement that could be pulled up (a page formatted after paging) below the
+    // window, so the values it computes are computed once, not again inside the sum.
+    `from (select * from (${inner}) as "__kqm_i" offset 0) as "__kqm_t") as "__kqm_t" where "__kqm_t"."__kqm_bytes" - ${size} <= ?`
   );
 }
 
