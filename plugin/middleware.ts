@@ -105,13 +105,15 @@ export function renderJson(ctx: Context, body: unknown, caching: Caching): void 
 
 /**
  * `renderJson` for the records of a collection, written and hashed in slices that give way to other
- * requests (docs/reliability.md, What is bounded); the same bytes and ETag.
+ * requests (docs/reliability.md, What is bounded); the same bytes and ETag. `read`: the bytes of the
+ * rows read for them, by which a small body is written in one piece.
  */
 async function renderRecords(
   ctx: Context,
   body: JsonRecord[] | { data: JsonRecord[] },
   caching: Caching,
   csv: readonly CsvColumn[] | undefined,
+  read: number,
 ): Promise<Sent> {
   if (csv !== undefined) {
     // A page asked for as CSV: the records without their envelope (docs/query-language.md, "Export as CSV").
@@ -120,7 +122,7 @@ async function renderRecords(
     return sendJson(ctx, text, sha1(text), caching, CSV_TYPE);
   }
   const slices = new Slices();
-  const chunks = await serializeInSlices(body, slices);
+  const chunks = await serializeInSlices(body, slices, read);
   if (slices.yielded === 0) {
     const text = chunks.join('');
     return sendJson(ctx, text, sha1(text), caching);
@@ -185,7 +187,8 @@ async function renderOutcome(
   if (outcome.kind === 'export') renderExport(ctx, options, outcome, caching, inFlight);
   else {
     inFlight.hold(ctx.res, outcome.bytes);
-    const rendered = await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, caching, outcome.csv);
+    const body = outcome.kind === 'page' ? outcome.envelope : outcome.records;
+    const rendered = await renderRecords(ctx, body, caching, outcome.csv, outcome.bytes);
     if (outcome.csv === undefined) sent = rendered;
   }
   const { parse, query, serialize, statements } = outcome.metrics;

@@ -6,6 +6,7 @@
 // list's text forms, so records come out as the other way shapes them) and joined to the page,
 // which the outer statement formats and orders.
 
+import type { Column } from '../schema';
 import type { ValidatedExpansion, ValidatedPaging } from '../validate';
 import type { CompiledExpansion, FormattedRows, Fragment, Row, Statement } from './types';
 import type { BudgetPart } from './budget';
@@ -16,7 +17,7 @@ import { rootWindow, shownRows } from './paging';
 import { relationParts } from './related';
 import { columnSql, quoteIdentifier, quoteLiteral, selectColumn } from './sql';
 import { selectStatement } from './statements';
-import { BYTES_COLUMN, byteCapped } from './bytes';
+import { BYTES_COLUMN, byteCapped, columnKind, type MeasuredColumn } from './bytes';
 
 /** An expansion read inside the root's statement: its records under the relation's name, and how many were read. */
 export interface CompiledAggregate {
@@ -112,7 +113,13 @@ function compileAggregate(
   });
   // Read within the byte budget too: one parent's records are never more than the budget and one record.
   const { maxBytes } = expansion;
-  const read = maxBytes === undefined ? statement : { sql: byteCapped(statement.sql), bindings: [...statement.bindings, maxBytes] };
+  const measured: MeasuredColumn[] = [
+    { name: '__kqm_key', kind: columnKind(parts.ownerKeyColumns[0] as Column, false) },
+    ...output.map((column) => ({ name: column.name, kind: columnKind(column, true) })),
+    ...order.map((orderKey, i) => ({ name: `__kqm_o${i}`, kind: columnKind(orderKey.column, false) })),
+  ];
+  const read =
+    maxBytes === undefined ? statement : { sql: byteCapped(statement.sql, measured), bindings: [...statement.bindings, maxBytes] };
   const sentAs = `__kqm_sent${index}`;
   const sent = maxBytes === undefined ? '' : `, ${e}."__kqm_sent" as ${quoteIdentifier(sentAs)}`;
   const sentSum = maxBytes === undefined ? '' : `max(max(${related}.${quoteIdentifier(BYTES_COLUMN)})) over () as "__kqm_sent", `;

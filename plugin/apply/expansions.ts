@@ -77,7 +77,7 @@ export async function expansionQuery(
       where: [...scope.where, ownedBy],
       limit,
     });
-    return { query: viaText(knex, statement), keyColumns };
+    return { query: viaText(knex, statement, expansion), keyColumns };
   }
   const { query } = await relatedBuilder(knex, expansion, hook);
   query.whereRaw(ownedBy.sql, [...ownedBy.bindings] as Knex.RawBinding[]);

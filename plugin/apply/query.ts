@@ -183,7 +183,8 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
   let probe: Runnable | undefined;
   const direct = hook === undefined ? rootStatements(compiled, countCap) : undefined;
   if (direct !== undefined) {
-    rows = viaText(knex, direct.rows);
+    // Its columns are learnt once per compiled statement (bytes.ts): the aggregates, when there are any, were compiled for this root alone.
+    rows = viaText(knex, direct.rows, compiled.aggregated ?? root);
     explainRows = viaText(knex, () => ({ sql: `explain (format json) ${direct.rows.sql}`, bindings: direct.rows.bindings }));
     count = viaText(knex, () => direct.count);
     if (estimateCap(compiled, countCap) !== undefined) {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { RelationCatalog } from '../schema';
-import { byteCapped } from './bytes';
+import { byteCapped, byteCappedBy, knownSize, learnColumns } from './bytes';
 import { rowsAlias } from './formatted';
 import type { FormattedRows, Fragment, Row, ScopeSql, Statement } from './types';
 import { joinThrough, throughOn } from './statements';
@@ -107,7 +107,17 @@ interface RunnerClient {
  * builder to change, gets `knex.raw` itself.
  */
 async function runText(knex: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-  if (knex.listenerCount('start') > 0) return (await knex.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[])).rows;
+  return (await runTextResult(knex, sql, bindings)).rows;
+}
+
+/** The driver's result of runText: its rows and, where the driver tells them, its columns (`fields`). */
+interface TextResult {
+  readonly rows: Row[];
+  readonly fields?: unknown;
+}
+
+async function runTextResult(knex: Knex, sql: string, bindings: readonly unknown[]): Promise<TextResult> {
+  if (knex.listenerCount('start') > 0) return knex.raw<TextResult>(sql, bindings as Knex.RawBinding[]);
   const client = knex.client as RunnerClient;
   const connection = await client.acquireConnection();
   try {
@@ -116,7 +126,8 @@ async function runText(knex: Knex, sql: string, bindings: readonly unknown[]): P
     const response = client.postProcessResponse(client.processResponse(done, undefined), undefined);
     const { __knexUid, __knexTxId } = connection;
     client.emit('query-response', response, { __knexUid, __knexTxId, ...query }, undefined);
-    return (response as { rows: Row[] }).rows;
+    // The driver's own response: a host's postProcessResponse may have changed the one it returns.
+    return { rows: (response as { rows: Row[] }).rows, fields: (done.response as { fields?: unknown } | undefined)?.fields };
   } finally {
     await client.releaseConnection(connection);
   }
@@ -125,9 +136,10 @@ async function runText(knex: Knex, sql: string, bindings: readonly unknown[]): P
 /**
  * Statement text written by statements.ts is already in knex's `toSQL()` form (`?` placeholders,
  * no `??` for knex to expand), so `toSQL` returns it as written instead of formatting it again.
- * Given a function, the text is written when first needed.
+ * Given a function, the text is written when first needed. `kept`: what the plan cache keeps of the
+ * statement (its compiled parts), by which the byte budget's wrapper learns its columns once (bytes.ts).
  */
-export function viaText(knex: Knex, statement: Statement | (() => Statement)): Runnable {
+export function viaText(knex: Knex, statement: Statement | (() => Statement), kept?: object): Runnable {
   const text = typeof statement === 'function' ? statement : () => statement;
   return {
     toSQL: text,
@@ -135,9 +147,12 @@ export function viaText(knex: Knex, statement: Statement | (() => Statement)): R
       const { sql, bindings } = text();
       return runText(knex, sql, bindings);
     },
-    rowsWithin: (bytes) => {
+    rowsWithin: async (bytes) => {
       const { sql, bindings } = text();
-      return runText(knex, byteCapped(sql), [...bindings, bytes]);
+      const size = kept === undefined ? undefined : knownSize(kept);
+      const result = await runTextResult(knex, size === undefined ? byteCapped(sql) : byteCappedBy(sql, size), [...bindings, bytes]);
+      if (kept !== undefined && size === undefined) learnColumns(kept, result.fields);
+      return result.rows;
     },
   };
 }

@@ -102,6 +102,6 @@ export async function windowQuery(
 ): Promise<Runnable> {
   const window = expansion.window as ExpansionWindow;
   const parts = relationParts(expansion.relation);
-  if (hook === undefined && parts.plain) return viaText(knex, windowText(expansion, parts, window, values));
+  if (hook === undefined && parts.plain) return viaText(knex, windowText(expansion, parts, window, values), expansion);
   return windowBuilder(knex, expansion, parts, window, values, hook);
 }

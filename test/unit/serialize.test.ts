@@ -3,6 +3,7 @@
 
 import { expect } from 'chai';
 import { serializeInSlices, Slices } from '../../plugin/respond';
+import { ONE_PIECE_BYTES } from '../../plugin/respond/serialize';
 
 /** Ends a slice after every record, the most a long response is ever cut. */
 class EveryRecord extends Slices {
@@ -37,6 +38,17 @@ describe('respond: serialising in slices', () => {
       });
     }
   }
+
+  it('writes a body read as small in one piece, without giving way, and a large one record by record', async () => {
+    const body = { current_page: 1, data: records, to: 3 };
+    const small = new EveryRecord();
+    expect(await serializeInSlices(body, small, ONE_PIECE_BYTES)).to.deep.equal([JSON.stringify(body)]);
+    expect(small.yielded).to.equal(0);
+    const large = new EveryRecord();
+    const chunks = await serializeInSlices(body, large, ONE_PIECE_BYTES + 1);
+    expect(large.yielded).to.equal(records.length);
+    expect(chunks.join('')).to.equal(JSON.stringify(body));
+  });
 
   it('gives way after each slice, and the joined chunks are still the whole text', async () => {
     const slices = new EveryRecord();
