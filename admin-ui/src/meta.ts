@@ -23,6 +23,8 @@ export interface FieldMeta {
   readonly name: string;
   readonly type: FieldType;
   readonly nullable: boolean;
+  /** What the model calls the field (`getFieldLabels()`), when it says. */
+  readonly label?: string;
   /** An enum's labels (or an enum array's), in declared order. */
   readonly labels?: readonly string[];
 }
@@ -98,6 +100,7 @@ function fieldList(value: unknown): FieldMeta[] {
     name: String(field.name),
     type: (typeof field.type === 'string' ? field.type : 'other') as FieldType,
     nullable: field.nullable === true,
+    ...(typeof field.label === 'string' ? { label: field.label } : {}),
     ...(Array.isArray(field.labels) ? { labels: strings(field.labels) } : {}),
   }));
 }
