@@ -75,6 +75,18 @@ class UserWithGhostRelatedSortable extends User {
   }
 }
 
+class UserWithGhostLabel extends User {
+  static getFieldLabels(): Record<string, unknown> {
+    return { name: 'Full name', ghost: 'Ghost' };
+  }
+}
+
+class UserWithEmptyLabel extends User {
+  static getFieldLabels(): Record<string, unknown> {
+    return { name: ' ' };
+  }
+}
+
 class Ghost extends Model {
   static override tableName = 'ghosts';
 }
@@ -131,6 +143,8 @@ describe('model declarations at start-up', function () {
     ['a relation projectable field that is not a column', 'UserWithGhostRelatedField', UserWithGhostRelatedField],
     ['a relation sortable field that is not a column', 'UserWithGhostRelatedSortable', UserWithGhostRelatedSortable],
     ['a model whose table does not exist', 'Ghost', Ghost],
+    ['a field label for a field the model does not have', 'UserWithGhostLabel', UserWithGhostLabel],
+    ['an empty field label', 'UserWithEmptyLabel', UserWithEmptyLabel],
   ];
   for (const [what, modelName, model] of bad) {
     it(`rejects ${what}, naming the model or collection`, async function () {
@@ -146,6 +160,15 @@ describe('model declarations at start-up', function () {
     expect(lines).to.have.length.greaterThan(0);
     for (const line of lines) expect(line, error.message).to.match(/^- UserWithGhostField\.get\w+\(\) /);
     expect(error.message).to.include('"ghost"');
+  });
+
+  it('names the field a label is wrong for', async function () {
+    expect((await startupError({ things: UserWithGhostLabel })).message).to.equal(
+      'koa-query-modifiers: invalid collection declarations:\n- UserWithGhostLabel.getFieldLabels() names "ghost", which is not a field of UserWithGhostLabel',
+    );
+    expect((await startupError({ things: UserWithEmptyLabel })).message).to.include(
+      'UserWithEmptyLabel.getFieldLabels().name must be a non-empty string',
+    );
   });
 
   it('accepts table and fk entries that agree with every relation kind', async function () {

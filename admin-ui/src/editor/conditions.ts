@@ -33,6 +33,12 @@ export const numberTypes: ReadonlySet<FieldType> = new Set(['smallint', 'integer
 /** Types an editor's row can hold a value of; JSON and arrays stay in the developer view. */
 const simpleTypes: ReadonlySet<FieldType> = new Set([...dateTypes, ...numberTypes, 'text', 'boolean', 'enum', 'uuid']);
 
+/**
+ * The kind the editor chose for a row whose state alone cannot tell it yet: an empty search is
+ * "starts with" or "contains", an empty between "on" or "between".
+ */
+const chosen = new Map<string, ConditionKind>();
+
 const order = (id: string): number => Number(/\d+$/.exec(id)?.[0] ?? 0);
 
 /** The root's own fields an editor can put a condition on: filterable or searchable, of a simple type. */
@@ -77,11 +83,12 @@ export function kindsFor(type: FieldType, searchable: boolean, nullable: boolean
 export function readRow(row: EditorRow, type: FieldType): { kind: ConditionKind; value: string; max: string } {
   if (row.kind === 'search') {
     const pattern = row.row.pattern;
+    if (pattern === '') return { kind: chosen.get(row.row.id) === 'contains' ? 'contains' : 'startsWith', value: '', max: '' };
     const starts = pattern.endsWith('*') && !pattern.startsWith('*');
     return { kind: starts ? 'startsWith' : 'contains', value: starts ? pattern.slice(0, -1) : pattern, max: '' };
   }
   const { operator, value, max } = row.row;
-  if (row.kind === 'between') return { kind: value === max ? 'on' : 'between', value, max };
+  if (row.kind === 'between') return { kind: value === max && chosen.get(row.row.id) !== 'between' ? 'on' : 'between', value, max };
   if (value === 'null') return { kind: operator === '<>' ? 'isNotEmpty' : 'isEmpty', value: '', max: '' };
   const dates = dateTypes.has(type);
   const kinds: Record<string, ConditionKind> = {
@@ -138,6 +145,7 @@ export function writeRow(
   const id = row?.row.id ?? newId('clause');
   const at = row === undefined ? -1 : remove(scope, row);
   const fresh = stateRow(id, field, kind, value, max);
+  chosen.set(id, kind);
   if (fresh.kind === 'search') scope.search.splice(at === -1 || row?.kind !== 'search' ? scope.search.length : at, 0, fresh.row);
   else {
     const list = scope[fresh.kind];

@@ -102,7 +102,7 @@ export function savedViewsBar(actions: SavedViewActions): HTMLElement {
       status,
     );
   };
-  const bar = h('div', { class: 'row views', attrs: { role: 'group', 'aria-label': 'Saved views' } });
+  const bar = h('div', { class: 'row views', attrs: { role: 'group', 'aria-label': 'Keep this view' } });
   draw();
   return bar;
 }
