@@ -5,9 +5,12 @@
 // count, the downloaded CSV), that the page never scrolls sideways at 1366 px and 390 px, that the
 // console stays clean, and that axe-core finds no serious or critical violation.
 
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { useAdminBrowser } from './admin-harness';
+import { repoRoot } from '../support/repo-root';
 import { addCondition, columnOf, consoleErrors, exportCsv, headers, seriousViolations, sidewaysScroll } from './editor-steps';
 
 type Row = Record<string, unknown>;
@@ -23,6 +26,11 @@ function localTime(page: Page, iso: string): Promise<string> {
   return page.evaluate<string>(
     `new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(Date.parse(${JSON.stringify(iso)}))`,
   );
+}
+
+/** Keeps a screenshot as a picture of docs/admin-ui.md when UPDATE_DOCS_SCREENSHOT=1. */
+function toDocs(file: string, name: string): void {
+  if (process.env.UPDATE_DOCS_SCREENSHOT === '1') copyFileSync(file, join(repoRoot, 'docs', 'images', name));
 }
 
 async function showRecords(page: Page): Promise<void> {
@@ -216,6 +224,20 @@ describe('admin UI: the editor face (browser)', function () {
     await h.page.goto(link);
     await h.page.waitForSelector('body[data-ready="true"]');
     expect(await h.page.locator('#summary').textContent()).to.equal('Users whose status is “pending”, 15 per page.');
+  });
+
+  it("takes the guide's pictures of the editor's face (docs/images/admin-ui*.png with UPDATE_DOCS_SCREENSHOT=1)", async function () {
+    await h.admin.open(
+      '#users?filter[status]=active&filter[role]=editor&search[name]=A*&sort[created_at]=desc&expand[posts]=p&p_sort[created_at]=desc&p_limit=3&per-page=10&page=1',
+      { editor: true },
+    );
+    await showRecords(h.page);
+    await h.page.locator('#panel-table .table-scroll > table > tbody > tr').first().locator('details.nested > summary').click();
+    await h.page.setViewportSize({ width: 1366, height: 1000 });
+    toDocs(await h.admin.screenshot('admin-ui-editor'), 'admin-ui.png');
+    await h.page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysScroll(h.page)).to.equal(0);
+    toDocs(await h.admin.screenshot('admin-ui-phone'), 'admin-ui-phone.png');
   });
 
   it('shows the developer view behind its switch, with SQL only where the server explains', async function () {
