@@ -1,5 +1,5 @@
 // Owns the shapes of the plugin's metadata endpoints (`GET <prefix>/_meta` and
-// `GET <prefix>/_meta/<collection>`, see docs/admin-ui.md, "For developers") and the checks that
+// `GET <prefix>/_meta/<collection>`, see docs/admin-ui.md, "For developers: the code") and the checks that
 // turn JSON into them.
 
 export type FieldType =

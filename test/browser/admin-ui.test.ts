@@ -479,12 +479,14 @@ describe('admin UI (browser)', function () {
     }
   });
 
-  it('offers no Explain button when the server does not serve explain', async function () {
+  it('offers no Explain button and no SQL tab when the server does not serve explain', async function () {
     const plain = await serveDemo(h.server.knex, { explain: false });
     try {
       const plainAdmin = new AdminPage(h.page, plain.origin);
       await plainAdmin.open();
       expect(await h.page.locator('#explain').isHidden()).to.equal(true);
+      expect(await h.page.getByRole('tab', { name: 'Raw JSON' }).isVisible()).to.equal(true);
+      expect(await h.page.getByRole('tab', { name: 'SQL' }).isHidden()).to.equal(true);
       await plainAdmin.run();
       expect(await h.page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
     } finally {

@@ -1,5 +1,5 @@
 // Owns what the editor's face calls things: a field's declared label (`getFieldLabels()` on the
-// model, docs/admin-ui.md "Field labels"), else its name humanised; and a collection's name.
+// model, docs/configuration.md, "Field labels"), else its name humanised; and a collection's name.
 import type { ScopeMeta } from '../meta';
 
 /** `email_verified_at` -> `Email verified at`, `isAdmin` -> `Is admin`, `posts_count` -> `Posts count`. */
