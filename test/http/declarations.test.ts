@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { Model } from 'objection';
 import { queryModifiers } from '../../plugin';
+import { startApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { Post, User } from '../support/fixture';
 
@@ -84,6 +85,12 @@ class UserWithGhostLabel extends User {
 class UserWithEmptyLabel extends User {
   static getFieldLabels(): Record<string, unknown> {
     return { name: ' ' };
+  }
+}
+
+class UserWithLabels extends User {
+  static getFieldLabels(): Record<string, string> {
+    return { name: 'Full name' };
   }
 }
 
@@ -169,6 +176,24 @@ describe('model declarations at start-up', function () {
     expect((await startupError({ things: UserWithEmptyLabel })).message).to.include(
       'UserWithEmptyLabel.getFieldLabels().name must be a non-empty string',
     );
+  });
+
+  it('lists a declared label in _meta and as the title in the OpenAPI record schema; other fields have none', async function () {
+    if (!db) throw new Error('no database');
+    const app = await startApp(db.knex, { collections: { users: UserWithLabels }, admin: {} });
+    try {
+      const meta = (await (await fetch(`${app.origin}/api/_meta/users`)).json()) as { fields: { name: string; label?: string }[] };
+      expect(meta.fields.find((f) => f.name === 'name')?.label).to.equal('Full name');
+      expect(meta.fields.find((f) => f.name === 'email')).not.to.have.property('label');
+      const doc = (await (await fetch(`${app.origin}/api/openapi.json`)).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, { title?: string }> }> };
+      };
+      const record = doc.components.schemas['record.users']?.properties;
+      expect(record?.name?.title).to.equal('Full name');
+      expect(record?.email).not.to.have.property('title');
+    } finally {
+      await app.close();
+    }
   });
 
   it('accepts table and fk entries that agree with every relation kind', async function () {
