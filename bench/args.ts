@@ -15,8 +15,10 @@ export interface BenchOptions {
   readonly connections: number;
   /** Shape numbers to run (the ids of bench/shapes.ts). */
   readonly shapes: readonly number[];
-  /** Admin URL used only to create `kqm_bench_<scale>`. */
+  /** Admin URL used only to create `<databasePrefix>_<scale>`. */
   readonly databaseUrl: string;
+  /** Starts the bench database's name (default `kqm_bench`): several people sharing a server keep their own data sets. */
+  readonly databasePrefix: string;
   /** Profile the plugin server with --cpu-prof under the given shapes instead of the A/B comparison. */
   readonly cpuProf: boolean;
   /** Run the A/B comparison at each of these scales and write a comparison (`--compare-scales 10000,1000000`). */
@@ -36,6 +38,12 @@ export interface BenchOptions {
    * (docs/configuration.md, "Your models as they are").
    */
   readonly modelJson: boolean;
+  /**
+   * The posts keep their search document in a stored generated `tsvector` column with its own GIN
+   * index (database `<name>_doc`), which the plugin's Post declares as `{language, column}` and the
+   * floor reads, instead of the expression the demo indexes.
+   */
+  readonly storedDocument: boolean;
   /** Time the plugin's stages in-process (no HTTP, no load). */
   readonly stages: boolean;
   /** With --compare-scales: reuse bench/results/scale-<n>.json files from an earlier run. */
@@ -57,9 +65,12 @@ export interface BenchOptions {
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
-export function variantSuffix(options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson' | 'postsPerUser'>): string {
+export function variantSuffix(
+  options: Pick<BenchOptions, 'planCache' | 'totalsCache' | 'modelJson' | 'postsPerUser' | 'storedDocument'>,
+): string {
   return (
     (options.postsPerUser === DEFAULT_POSTS_PER_USER ? '' : `-ppu${options.postsPerUser}`) +
+    (options.storedDocument ? '-stored-document' : '') +
     (options.modelJson ? '-model-json' : '') +
     (options.planCache === undefined ? '' : `-plan-cache-${options.planCache}`) +
     (options.totalsCache === undefined ? '' : `-totals-cache-${options.totalsCache}s`)
@@ -79,6 +90,7 @@ const usage = `usage: npm run bench -- [options]
                          23 (named only): match on posts (two words, best first) served by the GIN index;
                          24 (named only): search[title] for one of those words, to compare latency with 23
   --database-url URL     admin connection (default $DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+  --database-prefix P    name the data set's database P_<scale> (default kqm_bench), e.g. to keep your own on a shared server
   --cpu-prof             profile both servers (--cpu-prof) under shapes 1 and 3 (or --shapes) and summarise
   --compare-scales A,B   run the comparison at each scale (e.g. 10000,1000000) and write results/scales.json;
                          without --shapes it runs every shape, 1-22
@@ -86,6 +98,8 @@ const usage = `usage: npm run bench -- [options]
                          after a full GC (--expose-gc) before and after
   --log-level L          LOG_LEVEL of the plugin server (default warn: no per-request log lines; info logs each request)
   --bare                 plugin side = the plugin's router on a bare Koa app, not the demo server's createApp
+  --stored-document      the posts' search document in a stored generated tsvector column with a GIN index (its own
+                         database, <name>_doc), declared {language, column} by the plugin's Post and read by the floor
   --model-json           the demo models override $formatJson: records are built through the models (their own JSON)
   --stages               time the plugin's stages in-process, one request at a time (parse, validate, plan, compile, respond)
   --resume               with --compare-scales, reuse the results/scale-<n>.json of scales already measured
@@ -125,6 +139,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let shapes: number[] | undefined;
   let databaseUrl =
     env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/postgres';
+  let databasePrefix = 'kqm_bench';
   let cpuProf = false;
   let compareScales: number[] | undefined;
   let soak = 0;
@@ -133,6 +148,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let logLevel = 'warn';
   let bare = false;
   let modelJson = false;
+  let storedDocument = false;
   let stages = false;
   let resume = false;
   let planCache: number | undefined;
@@ -168,6 +184,13 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--database-url':
         databaseUrl = value() ?? databaseUrl;
         break;
+      case '--database-prefix': {
+        const text = value();
+        if (text === undefined || !/^[a-z_][a-z0-9_]*$/.test(text))
+          throw new Error(`--database-prefix needs a lower-case SQL name, got "${text ?? ''}"\n${usage}`);
+        databasePrefix = text;
+        break;
+      }
       case '--cpu-prof':
         cpuProf = true;
         break;
@@ -185,6 +208,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
         break;
       case '--bare':
         bare = true;
+        break;
+      case '--stored-document':
+        storedDocument = true;
         break;
       case '--model-json':
         modelJson = true;
@@ -246,6 +272,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     connections,
     shapes: chosen,
     databaseUrl,
+    databasePrefix,
     cpuProf,
     compareScales,
     soak,
@@ -257,6 +284,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     planCache,
     totalsCache,
     modelJson,
+    storedDocument,
     replica,
     peer,
     governance,
@@ -272,6 +300,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
           !cpuProf &&
           !bare &&
           !modelJson &&
+          !storedDocument &&
           !stages &&
           !replica &&
           soak === 0 &&

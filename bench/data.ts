@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { createSchema } from '../server/demo/schema';
 
 /** Bump when the generated data or the extra indexes change, so old bench databases are rebuilt. */
-const DATA_VERSION = 3;
+const DATA_VERSION = 4;
 
 export interface PreparedDatabase {
   readonly url: string;
@@ -244,6 +244,9 @@ const EXTRA_INDEXES = [
   'CREATE INDEX users_status_created_at_id ON users (status, created_at DESC, id)',
   'CREATE INDEX users_role_created_at ON users (role, created_at)',
   'CREATE INDEX posts_user_id_created_at ON posts (user_id, created_at DESC)',
+  // How many months the users' sign-ups span, for `facet[created_at]=month` (docs/query-language.md,
+  // Facets and stats): without it the planner expects one bucket per distinct instant.
+  "CREATE STATISTICS users_created_at_month ON (date_trunc('month', created_at AT TIME ZONE 'UTC')) FROM users",
 ];
 
 async function generate(
@@ -280,6 +283,19 @@ async function generate(
   });
 }
 
+/**
+ * The posts' search document kept by the database in a stored generated column, indexed by GIN:
+ * ranking reads it instead of computing each matching post's document again (`--stored-document`).
+ */
+export const STORED_DOCUMENT: DataVariant = {
+  suffix: 'doc',
+  statements: [
+    `ALTER TABLE posts ADD COLUMN document tsvector GENERATED ALWAYS AS (
+       setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'B')) STORED`,
+    'CREATE INDEX posts_document_column ON posts USING gin (document)',
+  ],
+};
+
 /** A data set that differs from the regular one (the governance run's long texts): its own database. */
 export interface DataVariant {
   /** Ends the database's name, e.g. `gov20k`; a changed variant needs a changed suffix. */
@@ -289,7 +305,7 @@ export interface DataVariant {
 }
 
 /**
- * Creates `kqm_bench_<scale>` (`kqm_bench_<scale>_ppu<n>` for another number of posts per user,
+ * Creates `kqm_bench_<scale>` (or `<prefix>_<scale>`; `kqm_bench_<scale>_ppu<n>` for another number of posts per user,
  * `kqm_bench_<scale>_<suffix>` for a variant) with its data unless it already holds this scale at
  * this data version.
  */
@@ -300,8 +316,9 @@ export async function prepareDatabase(
   log: (line: string) => void,
   postsPerUser = DEFAULT_POSTS_PER_USER,
   variant?: DataVariant,
+  prefix = 'kqm_bench',
 ): Promise<PreparedDatabase> {
-  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
+  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `${prefix}_${scale}` : `${prefix}_${scale}_ppu${postsPerUser}`;
   const name = variant === undefined ? regular : `${regular}_${variant.suffix}`;
   const url = databaseUrlFor(adminUrl, name);
   const existing = await withClient(adminUrl, async (client) => {

@@ -4,6 +4,7 @@
 // exit cleanly so that `--cpu-prof` writes its profile.
 // With BENCH_BARE=1 it serves the plugin's router alone on a bare Koa app (no request logs, compression,
 // health routes or CORS), to tell the plugin's cost from the demo server's middleware.
+// With BENCH_STORED_DOCUMENT=1 the posts' search document is their stored `document` column.
 // With BENCH_MODEL_JSON=1 the demo models override `$formatJson` (returning what Objection's would), so
 // the plugin builds every record through the model: the cost of a host model that customises its JSON.
 // It serves the explain view, which the bench reads before a run to tell the statements a shape runs.
@@ -50,8 +51,19 @@ function customiseModelJson(): void {
   }
 }
 
+/**
+ * BENCH_STORED_DOCUMENT=1 (bench --stored-document): Post declares the stored `document` column as its
+ * search document, and lists its other columns as its fields, so the column itself is never shown.
+ */
+function declareStoredDocument(): void {
+  const fields = ['id', 'user_id', 'title', 'body', 'status', 'views', 'created_at'];
+  Object.defineProperty(Post, 'getFullTextSearch', { value: () => ({ language: 'english', column: 'document' }) });
+  Object.defineProperty(Post, 'getProjectableFields', { value: () => fields });
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_MODEL_JSON === '1') customiseModelJson();
+  if (process.env.BENCH_STORED_DOCUMENT === '1') declareStoredDocument();
   // The production settings: statement timeout and pool wait come from the environment (STATEMENT_TIMEOUT_MS, POOL_TIMEOUT_MS).
   const knex = createKnex(process.env);
   // DATABASE_REPLICA_URLS (bench --replica): reads go to the replicas, as on the demo server.

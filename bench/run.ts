@@ -11,7 +11,7 @@ import { findProjectRoot } from '../server/db';
 import { parseArgs, variantSuffix, type BenchOptions } from './args';
 import { cursorComparison } from './cursor-summary';
 import { resolveCursorShapes } from './cursor-shapes';
-import { prepareDatabase, type PreparedDatabase } from './data';
+import { prepareDatabase, STORED_DOCUMENT, type PreparedDatabase } from './data';
 import { governanceMode, governanceTable } from './governance';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
@@ -50,6 +50,7 @@ function pluginEnv(options: BenchOptions): Record<string, string> {
     LOG_LEVEL: options.logLevel,
     ...(options.bare ? { BENCH_BARE: '1' } : {}),
     ...(options.modelJson ? { BENCH_MODEL_JSON: '1' } : {}),
+    ...(options.storedDocument ? { BENCH_STORED_DOCUMENT: '1' } : {}),
     ...(options.planCache === undefined ? {} : { PLAN_CACHE: String(options.planCache) }),
     ...(options.totalsCache === undefined ? {} : { TOTALS_CACHE_SECONDS: String(options.totalsCache) }),
   };
@@ -195,7 +196,15 @@ function checkRun(shape: Shape, r: RunResult): void {
 }
 
 async function comparison(options: BenchOptions, scale: number): Promise<ComparisonResult> {
-  const db: PreparedDatabase = await prepareDatabase(options.databaseUrl, scale, options.regenerate, log, options.postsPerUser);
+  const db: PreparedDatabase = await prepareDatabase(
+    options.databaseUrl,
+    scale,
+    options.regenerate,
+    log,
+    options.postsPerUser,
+    options.storedDocument ? STORED_DOCUMENT : undefined,
+    options.databasePrefix,
+  );
   const machine = await describeMachine(db.url);
   const chosen = SHAPES.filter((s) => options.shapes.includes(s.id));
   const warmup = Math.min(2, options.duration);
@@ -207,7 +216,12 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
   }
   if (options.peer) preparePeer(peerDir, log);
   const plugin = await startServer({ name: 'plugin', script: pluginScript, databaseUrl: db.url, env: pluginEnv(options) });
-  const floor = await startServer({ name: 'floor', script: floorScript, databaseUrl: db.url });
+  const floor = await startServer({
+    name: 'floor',
+    script: floorScript,
+    databaseUrl: db.url,
+    env: options.storedDocument ? { BENCH_STORED_DOCUMENT: '1' } : {},
+  });
   const peer = options.peer
     ? await startServer({ name: 'peer', script: peerScript, databaseUrl: db.url, env: { PEER_DIR: peerDir } })
     : undefined;
@@ -399,7 +413,15 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
 }
 
 async function profileMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
+  const db = await prepareDatabase(
+    options.databaseUrl,
+    options.scale,
+    options.regenerate,
+    log,
+    options.postsPerUser,
+    undefined,
+    options.databasePrefix,
+  );
   const dir = path.join(resultsDir, 'profiles');
   fs.mkdirSync(dir, { recursive: true });
   const summaries: (ProfileSummary & { server: string; shape: number; requestsPerSecond: number; cpuMsPerRequest: number })[] = [];
@@ -456,7 +478,15 @@ async function profileMode(options: BenchOptions): Promise<void> {
 }
 
 async function soakMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
+  const db = await prepareDatabase(
+    options.databaseUrl,
+    options.scale,
+    options.regenerate,
+    log,
+    options.postsPerUser,
+    undefined,
+    options.databasePrefix,
+  );
   const shape = SHAPES.find((s) => s.id === (options.shapes[0] ?? 1)) as Shape;
   // --expose-gc: before and after the run the live heap is read after a full collection (/__bench/heap),
   // which tells memory kept from garbage V8 has not collected yet (RSS alone cannot).
@@ -508,7 +538,15 @@ async function main(): Promise<void> {
   }
   if (options.cpuProf) return profileMode(options);
   if (options.stages) {
-    const db = await prepareDatabase(options.databaseUrl, options.scale, options.regenerate, log, options.postsPerUser);
+    const db = await prepareDatabase(
+      options.databaseUrl,
+      options.scale,
+      options.regenerate,
+      log,
+      options.postsPerUser,
+      undefined,
+      options.databasePrefix,
+    );
     const stages = await measureStages(db.url, options.shapes, log);
     writeJson('stages.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, stages });
     log('wrote bench/results/stages.json');

@@ -3,8 +3,6 @@
 // `cacheControl` decides sharing itself; a shared one (`public`, `s-maxage`) needs the `vary` headers
 // the hooks read, or a shared cache would give one caller's answer to another.
 
-import type { ResolvedOptions } from './options';
-
 /** The parts of the options this file reads; the unresolved options have them too. */
 interface CachingOptions {
   readonly cacheControl?: string | Readonly<Record<string, string>>;
@@ -12,6 +10,12 @@ interface CachingOptions {
   readonly authorize?: unknown;
   readonly scope?: unknown;
   readonly scopeModel?: unknown;
+}
+
+/** The same parts once resolved: `cacheControl` and `vary` always set. */
+interface ResolvedCaching extends CachingOptions {
+  readonly cacheControl: string | Readonly<Record<string, string>>;
+  readonly vary: readonly string[];
 }
 
 /** What a successful answer carries: its Cache-Control, and the request headers added to Vary. */
@@ -57,7 +61,7 @@ export function sharedCacheProblems(options: CachingOptions): string[] {
     );
 }
 
-function configured(options: ResolvedOptions, collection: string | undefined): string {
+function configured(options: ResolvedCaching, collection: string | undefined): string {
   const setting = options.cacheControl;
   if (typeof setting === 'string') return setting;
   if (collection !== undefined && Object.prototype.hasOwnProperty.call(setting, collection)) return setting[collection] as string;
@@ -69,7 +73,7 @@ function configured(options: ResolvedOptions, collection: string | undefined): s
  * JSON: `_meta`, `openapi.json`). Example: with a scope hook and no `cacheControl`,
  * `{cacheControl: 'private, no-cache', vary: []}`.
  */
-export function cachingFor(options: ResolvedOptions, collection?: string): Caching {
+export function cachingFor(options: ResolvedCaching, collection?: string): Caching {
   let known = cachingOf.get(options);
   if (known === undefined) {
     known = new Map();
@@ -86,4 +90,4 @@ export function cachingFor(options: ResolvedOptions, collection?: string): Cachi
 }
 
 // Worked out once per router and collection (`''`: the plugin's other JSON); bounded by the collections.
-const cachingOf = new WeakMap<ResolvedOptions, Map<string, Caching>>();
+const cachingOf = new WeakMap<ResolvedCaching, Map<string, Caching>>();

@@ -13,6 +13,7 @@ import type { TotalMode } from './syntax';
 import { optionProblems } from './options-errors';
 import { optionsSchema } from './options-schema';
 import { sharedCacheProblems } from './cache-headers';
+import type { QueryModifiersLogger } from './logger';
 
 /** A read replica: its Knex instance, or one with the name logs and Server-Timing use (default `replica-<n>`). */
 export type ReplicaServer = Knex | { readonly name: string; readonly knex: Knex };
@@ -52,17 +53,7 @@ export interface ResolvedReplicas {
   readonly revealServer: boolean;
 }
 
-/**
- * Where the plugin reports what clients are not told: `error` for database failures and faults (and the
- * start-up warning about a random cursor key when there is no `warn`),
- * `warn` for a replica leaving rotation (falls back to `error`), `info` for one coming back (skipped
- * without it).
- */
-export interface QueryModifiersLogger {
-  error(message: string, error?: unknown): void;
-  warn?(message: string, error?: unknown): void;
-  info?(message: string): void;
-}
+export type { QueryModifiersLogger };
 
 /** `true` allows; `false` is 403; `{status: 401}` asks the client to authenticate. */
 export type AuthorizeResult = boolean | { readonly status: 401 | 403; readonly detail?: string };

@@ -3,7 +3,7 @@
 // array or pagination envelope.
 
 import type { Knex } from 'knex';
-import { planQueries, ResponseBudget, type ScopeHook } from './apply';
+import { planQueries, planSummary, ResponseBudget, type ScopeHook } from './apply';
 import type { LruMap, TotalsCache } from './caches';
 import { raise } from './errors';
 import type { ResolvedOptions } from './options';
@@ -104,9 +104,12 @@ export async function runPipeline(
   const planned = await planQueries(compiled, knex, request.scopeHook);
   let weighing = 0;
   if (request.lane !== undefined) {
-    const { queryString } = request;
+    const { queryString, scopeHook } = request;
+    const { summary: facets } = compiled;
+    // Facets and stats are one more statement of the request: their cost counts too.
+    const summary = facets === undefined ? undefined : () => planSummary(collection, facets, compiled.plain, knex, scopeHook, true);
     // The EXPLAIN binds the request's values as the rows statement does: a cursor's are guarded alike.
-    const asked = weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined });
+    const asked = weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined, summary });
     const weighed = asked instanceof Promise ? await guardCursor(compiled, asked) : asked;
     weighing = weighed.statements;
     if (weighed.heavy) await request.lane.enter();

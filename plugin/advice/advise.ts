@@ -3,7 +3,7 @@
 // start-up warning for collections of a size where a missing index shows.
 
 import type { Knex } from 'knex';
-import type { QueryModifiersLogger } from '../options';
+import type { QueryModifiersLogger } from '../logger';
 import type { Catalog } from '../schema';
 import { knexNames } from '../schema/names';
 import { readExisting } from './existing';

@@ -2,7 +2,8 @@
 // (docs/installing.md#10-indexes-for-your-declarations): the same leading keys, or a unique prefix
 // that leaves nothing to order.
 
-import type { ExistingIndex, IndexKey, Need, NeedKey } from './types';
+import type { IndexKey } from '../schema';
+import type { ExistingIndex, Need, NeedKey } from './types';
 
 const TRIGRAM = new Set(['gin_trgm_ops', 'gist_trgm_ops']);
 

@@ -1,6 +1,8 @@
 // What index advice is made of (docs/installing.md#10-indexes-for-your-declarations): the needs a
 // collection's declarations create, the indexes the database already has, and the advice itself.
 
+import type { TableIndex } from '../schema';
+
 /** One key of a btree need: a column, ascending (NULLs last) or descending (NULLs first). */
 export interface NeedKey {
   readonly column: string;
@@ -25,23 +27,9 @@ export interface Need {
   readonly serves: string;
 }
 
-/** One key of an existing index as pg_catalog describes it. */
-export interface IndexKey {
-  /** A plain column key, else null. */
-  readonly column: string | null;
-  /** The column of a `lower(column)` key, else null. */
-  readonly lowered: string | null;
-  readonly desc: boolean;
-  readonly nullsFirst: boolean;
-  readonly opclass: string;
-}
-
-export interface ExistingIndex {
+/** An index the database already has on `table` (its database name), read by plugin/schema/indexes.ts. */
+export interface ExistingIndex extends TableIndex {
   readonly table: string;
-  readonly name: string;
-  readonly method: string;
-  readonly unique: boolean;
-  readonly keys: readonly IndexKey[];
 }
 
 /** One index to create, with the requests it serves. */

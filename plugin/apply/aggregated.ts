@@ -7,16 +7,15 @@
 // which the outer statement formats and orders.
 
 import type { ValidatedExpansion, ValidatedPaging } from '../validate';
-import type { CompiledExpansion } from './compiled';
+import type { CompiledExpansion, FormattedRows, Fragment, Row, Statement } from './types';
 import type { BudgetPart } from './budget';
 import { expansionPart, tooManyRelated } from './expansions';
-import { rowsAlias, type FormattedRows } from './formatted';
+import { rowsAlias } from './formatted';
 import { flat, keptFragment } from './kept';
 import { rootWindow, shownRows } from './paging';
 import { relationParts } from './related';
-import type { Row } from './runnable';
-import { columnSql, quoteIdentifier, quoteLiteral, selectColumn, type Fragment } from './sql';
-import { selectStatement, type Statement } from './statements';
+import { columnSql, quoteIdentifier, quoteLiteral, selectColumn } from './sql';
+import { selectStatement } from './statements';
 import { BYTES_COLUMN, byteCapped } from './bytes';
 
 /** An expansion read inside the root's statement: its records under the relation's name, and how many were read. */

@@ -6,7 +6,8 @@
 import { raise } from '../errors';
 import { takeBytes } from './bytes';
 import { largestContributor, measureFields, type MeasuredPart } from './contributor';
-import type { Row, Runnable } from './runnable';
+import type { Runnable } from './runnable';
+import type { Row } from './types';
 
 /** A part of the response and the parameters that ask for less of it; its records are measured only on refusal. */
 export interface BudgetPart {

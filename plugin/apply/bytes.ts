@@ -4,7 +4,7 @@
 // sum. The plugin learns that the budget was passed without receiving the rest, in the same
 // statement: no extra statement, no extra round-trip, on PGlite and pg alike.
 
-import type { Row } from './runnable';
+import type { Row } from './types';
 
 /** The running sum of the rows' JSON text, in bytes, up to and including each row. */
 export const BYTES_COLUMN = '__kqm_bytes';

@@ -4,27 +4,17 @@
 // operands, no key/value pairs). Statements are assembled from these parts for each request, so the
 // conditions shared by the rows and count statements are kept once.
 
-import { usesOwnQueryBuilder, type CollectionCatalog, type Column, type ScopeCatalog } from '../schema';
-import type { ExpansionWindow, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import { usesOwnQueryBuilder, type CollectionCatalog, type Column } from '../schema';
+import type { OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
 import { expansionTerms, matchTerms, rankJoinSql, type MatchTerm } from './ranked';
 import { relatedRowsOf } from './related-rows';
 import { cursorSql, keyAlias, type CursorSql } from './seek';
 import { plainSources, splitJoins, textSources, type RootRelations } from './sources';
-import type { Fragment } from './sql';
-import type { HiddenColumn } from './formatted';
+import type { CompiledExpansion, CompiledScope, Fragment, HiddenColumn } from './types';
 import { flat, keptFragment } from './kept';
-import { countedColumns, ownerSelect, scopeSql, type Paged, type ScopeSql } from './statements';
+import { countedColumns, ownerSelect, scopeSql, type Paged } from './statements';
 import { compileSummary, type CompiledSummary } from './summary';
-
-/** One scope's statement parts, with what its records show. */
-export interface CompiledScope extends ScopeSql {
-  readonly catalog: ScopeCatalog;
-  /** `_relevance` and `_similarity` joined (ranked.ts), with their bindings; absent without them. */
-  readonly ranks?: readonly Fragment[];
-  /** The fields each record shows, in output order. */
-  readonly output: readonly Column[];
-}
 
 /**
  * The root's parts, with its joins to related records (a sort key, a count: docs/query-language.md, "Sorting by a related record", "Counting related records")
@@ -42,22 +32,6 @@ export interface CompiledRoot extends CompiledScope {
   readonly counts?: readonly Column[];
   /** `_relevance` and `_similarity` joined (ranked.ts): the last of `others`, which the builder path writes again. */
   readonly ranks?: readonly Fragment[];
-}
-
-/** An expansion as validated (its relation, key, row and byte caps, and what a refusal names), compiled to SQL. */
-export interface CompiledExpansion extends Pick<
-  ValidatedExpansion,
-  'relation' | 'parameter' | 'maxRows' | 'limitParameter' | 'maxBytes' | 'fieldsParameter'
-> {
-  /**
-   * Its select list includes the owner keys of its nested expansions and ends with the join table's
-   * owner keys (many-to-many, has-one-through). Its catalog's label is the relation's path.
-   */
-  readonly scope: CompiledScope;
-  /** A per-parent window (docs/query-language.md, "Per-parent windows"), on to-many relations only. */
-  readonly window?: ExpansionWindow;
-  /** The relations expanded in each related record (`<alias>_expand[...]`, docs/query-language.md, "Nested expansion"). */
-  readonly expansions: readonly CompiledExpansion[];
 }
 
 export interface CompiledQuery {

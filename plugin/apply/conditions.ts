@@ -6,7 +6,8 @@ import { elementOf, type Column } from '../schema';
 import type { BoundValue, Condition, ConditionGroup, Operand, RelatedRows, Term } from '../validate';
 import type { Operator } from '../syntax';
 import { searchField } from './search';
-import { columnSql, fragment, join, typeSql, type Fragment } from './sql';
+import { columnSql, fragment, join, typeSql } from './sql';
+import type { Fragment } from './types';
 import { matchSql, similarSql } from './ranked';
 
 /** How a scalar field is compared: the column expression and the placeholder of a value. */

@@ -6,9 +6,9 @@
 import type { Knex } from 'knex';
 import { raise } from '../errors';
 import type { BudgetPart, ResponseBudget } from './budget';
-import type { CompiledExpansion } from './compiled';
+import type { CompiledExpansion, Row } from './types';
 import { relatedBuilder, relationParts } from './related';
-import { viaBuilder, viaText, type Row, type Runnable, type ScopeHook } from './runnable';
+import { viaBuilder, viaText, type Runnable, type ScopeHook } from './runnable';
 import { keyIn, selectStatement } from './statements';
 import { windowQuery } from './windows';
 

@@ -4,8 +4,8 @@
 // those of a 64-bit V8 heap; the plan-cache test checks the estimate against the heap measured.
 
 import type { CompiledAggregates } from './aggregated';
-import type { CompiledExpansion, CompiledQuery, CompiledRoot, CompiledScope } from './compiled';
-import type { Fragment } from './sql';
+import type { CompiledQuery, CompiledRoot } from './compiled';
+import type { CompiledExpansion, CompiledScope, Fragment } from './types';
 
 const POINTER = 8;
 /** An object's header (map, properties, elements), before its fields. */

@@ -6,23 +6,7 @@
 import type { Column } from '../schema';
 import type { OrderKey } from '../validate';
 import { columnSql, quoteIdentifier, quoteTable, rawColumn, selectColumn } from './sql';
-import type { Statement } from './statements';
-
-/** The select list and order of the outer statement over the inner statement's rows (`"__kqm_rows"`). */
-export interface FormattedRows {
-  /** `"id", to_char("created_at" ...) AS "created_at"`: the inner statement's columns by name. */
-  readonly select: string;
-  /** The inner statement's order over its rows (`"__kqm_rows"."created_at" desc, ...`): the page stays in order. */
-  readonly order: string;
-  /** Where the inner statement's rows hold the key columns asked for (`"__kqm_rows"."id"`), for what is joined to them. */
-  readonly keys?: readonly string[];
-}
-
-/** A select-list entry that is read but never shown, e.g. a join table's owner key: its SQL and the name it is read under. */
-export interface HiddenColumn {
-  readonly sql: string;
-  readonly alias: string;
-}
+import type { FormattedRows, HiddenColumn, Statement } from './types';
 
 /** The inner statement's rows, as the outer one reads them. */
 export const rowsAlias = quoteIdentifier('__kqm_rows');

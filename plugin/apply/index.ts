@@ -1,6 +1,7 @@
 export { ResponseBudget, type BudgetPart } from './budget';
 export { largestContributor, type Contributor, type MeasuredPart } from './contributor';
-export { compileQuery, type CompiledExpansion, type CompiledQuery, type CompiledScope } from './compiled';
+export { compileQuery, type CompiledQuery } from './compiled';
+export type { CompiledExpansion, CompiledScope } from './types';
 export { compiledBytes, stringBytes } from './footprint';
 export {
   planQueries,

@@ -1,6 +1,6 @@
 // Text and values kept between requests by the plan cache, held in as little memory as they need.
 
-import type { Fragment } from './sql';
+import type { Fragment } from './types';
 
 /**
  * A flat copy of a condition's text. Text put together from pieces (`(${a}) IS NOT TRUE`) is kept

@@ -9,8 +9,8 @@
 import type { Knex } from 'knex';
 import type { ModelQuery } from './runnable';
 import type { CursorSql } from './seek';
-import type { Fragment } from './sql';
-import { selectStatement, type Statement } from './statements';
+import type { Fragment, Statement } from './types';
+import { selectStatement } from './statements';
 
 const found = '1 as "found"';
 

@@ -27,18 +27,18 @@ import {
   viaExplain,
   viaText,
   type ModelQuery,
-  type Row,
   type Runnable,
   type ScopeHook,
 } from './runnable';
+import type { Fragment, Row, Statement } from './types';
 import { builtSources, splitJoins } from './sources';
-import type { Fragment } from './sql';
 import { formattedStatement } from './formatted';
 import { rootWindow, shownRows } from './paging';
-import { cappedCountStatement, countStatement, estimateStatement, selectStatement, type Statement } from './statements';
+import { cappedCountStatement, countStatement, estimateStatement, selectStatement } from './statements';
 import { refuseTermless } from './ranked';
 
-export type { ModelQuery, Row, Runnable, ScopeHook } from './runnable';
+export type { ModelQuery, Runnable, ScopeHook } from './runnable';
+export type { Row } from './types';
 
 export interface PlannedQueries {
   /** The page (or rows) query of the root collection, before it runs. */

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { problem, QueryError } from '../errors';
 import type { Column, FullTextCatalog } from '../schema';
 import type { ConditionGroup, RankJoin, ValidatedExpansion } from '../validate';
-import { columnSql, fragment, quoteIdentifier, quoteLiteral, type Fragment } from './sql';
+import { columnSql, fragment, quoteIdentifier, quoteLiteral } from './sql';
+import type { Fragment } from './types';
 
 /**
  * `setweight(to_tsvector('english'::regconfig, coalesce("posts"."title", '')), 'A') || ...`, or

@@ -13,7 +13,8 @@ import type { ConditionGroup, RelatedRows, RelationJoin } from '../validate';
 import { renderGroup } from './conditions';
 import { relationParts } from './related';
 import { applyConditions, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
-import { columnSql, fragment, keySql, qualified, quoteIdentifier, quoteTable, type Fragment } from './sql';
+import { columnSql, fragment, keySql, qualified, quoteIdentifier, quoteTable } from './sql';
+import type { Fragment } from './types';
 import { selectStatement } from './statements';
 
 /** The derived table's name where it is correlated; each use is its own subquery, so one name serves all. */

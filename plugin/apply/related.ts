@@ -6,7 +6,7 @@
 
 import type { Knex } from 'knex';
 import { usesOwnQueryBuilder, type Column, type RelationCatalog } from '../schema';
-import type { CompiledExpansion } from './compiled';
+import type { CompiledExpansion } from './types';
 import { applyConditions, applyJoins, applySelectAndOrder, joinOnBuilder, type ModelQuery, type ScopeHook } from './runnable';
 import { keySql } from './sql';
 import { joinThrough, ownerAlias } from './statements';

@@ -6,9 +6,9 @@ import type { Knex } from 'knex';
 import type { Model, QueryBuilder as QueryBuilderType } from 'objection';
 import type { RelationCatalog } from '../schema';
 import { byteCapped } from './bytes';
-import { rowsAlias, type FormattedRows } from './formatted';
-import type { Fragment } from './sql';
-import { joinThrough, throughOn, type ScopeSql, type Statement } from './statements';
+import { rowsAlias } from './formatted';
+import type { FormattedRows, Fragment, Row, ScopeSql, Statement } from './types';
+import { joinThrough, throughOn } from './statements';
 
 export type ModelQuery = QueryBuilderType<Model, Model[]>;
 
@@ -17,8 +17,6 @@ export type ModelQuery = QueryBuilderType<Model, Model[]>;
  * path (`users.posts`) and that query (docs/configuration.md, "scopeModel and scope"); awaited before the query is built further.
  */
 export type ScopeHook = (label: string, query: ModelQuery) => Promise<void>;
-
-export type Row = Record<string, unknown>;
 
 /** A statement ready to run, and its text in knex's `toSQL()` form. */
 export interface Runnable {

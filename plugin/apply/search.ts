@@ -3,7 +3,8 @@
 // arrays, numbers, ...) match on their text form (docs/query-language.md, "search").
 
 import type { Column } from '../schema';
-import { columnSql, fragment, type Fragment } from './sql';
+import { columnSql, fragment } from './sql';
+import type { Fragment } from './types';
 
 /**
  * `"users"."name" ILIKE ?` where a trigram index on the column serves it, else

@@ -6,7 +6,8 @@
 
 import type { SortDirection } from '../syntax';
 import { sortSignature, type BoundValue, type OrderKey, type ValidatedCursor } from '../validate';
-import { columnSql, fragment, join, quoteIdentifier, textOf, typeSql, type Fragment } from './sql';
+import { columnSql, fragment, join, quoteIdentifier, textOf, typeSql } from './sql';
+import type { Fragment } from './types';
 
 export interface SortTerm {
   /** What the statement orders by: `"users"."name"`; any expression of the root row. */

@@ -10,7 +10,7 @@ import type { ConditionGroup, RelatedRows, RelationJoin, ValidatedScope } from '
 import type { RelatedSql } from './conditions';
 import { existsSql, joinSelect, joinSql, plainRelation, derivedBuilder, relatedRowsOf, derivedText } from './related-rows';
 import type { ScopeHook } from './runnable';
-import type { Fragment } from './sql';
+import type { Fragment } from './types';
 
 export interface RelatedSources {
   readonly exists: RelatedSql;

@@ -3,15 +3,7 @@
 // SQL-safety rule). Conditions are rendered in conditions.ts.
 
 import type { Column } from '../schema';
-
-/**
- * SQL text with its bindings, in order: client values (BoundValue), or, on the builder path, the
- * knex query of a relation's records, which knex writes in place of its `?` in parentheses.
- */
-export interface Fragment {
-  readonly sql: string;
-  readonly bindings: readonly unknown[];
-}
+import type { Fragment } from './types';
 
 /** `fragment('"t"."id" = ?', [1])`: SQL text with its bindings, in order. */
 export const fragment = (sql: string, bindings: readonly unknown[] = []): Fragment => ({ sql, bindings });
@@ -127,28 +119,26 @@ export function textOf(column: Column, ref = columnSql(column)): string {
  * reading the column: PostgreSQL computes it for every row a scan or sort passes, including those
  * an OFFSET skips, so such lists are applied to the page's rows only (statements.ts).
  */
-export function formatsValue(column: Column): boolean {
-  switch (column.type) {
-    case 'timestamptz':
-    case 'timestamp':
-    case 'date':
-    case 'bigint':
-    case 'numeric':
-    case 'other':
-    case 'array':
-      return true;
-    case 'smallint':
-    case 'integer':
-    case 'float':
-    case 'text':
-    case 'boolean':
-    case 'uuid':
-    case 'json':
-    case 'enum':
-    case 'virtual':
-      return false;
-  }
-}
+export const formatsValue = (column: Column): boolean => computedTypes[column.type];
+
+const computedTypes: Readonly<Record<Column['type'], boolean>> = {
+  timestamptz: true,
+  timestamp: true,
+  date: true,
+  bigint: true,
+  numeric: true,
+  other: true,
+  array: true,
+  smallint: false,
+  integer: false,
+  float: false,
+  text: false,
+  boolean: false,
+  uuid: false,
+  json: false,
+  enum: false,
+  virtual: false,
+};
 
 /**
  * A select-list entry: the plain column, or an expression that keeps full precision and reads the

@@ -6,28 +6,9 @@
 import type { Column, JoinTableCatalog, RelationCatalog } from '../schema';
 import type { OrderKey, ValidatedScope } from '../validate';
 import { renderGroup, type RelatedSql } from './conditions';
-import { formatAfterPaging, type FormattedRows, type HiddenColumn } from './formatted';
-import { columnSql, formatsValue, fragment, keySql, quoteTable, selectColumn, selectColumnAs, type Fragment } from './sql';
-
-/** One statement in knex's raw form: `?` placeholders, in order, for `bindings`. */
-export interface Statement {
-  readonly sql: string;
-  readonly bindings: readonly unknown[];
-}
-
-/** What one scope contributes to a statement: its select list, conditions and order. */
-export interface ScopeSql {
-  /** The quoted table, e.g. `"users"`. */
-  readonly from: string;
-  /** `"users"."id", "users"."name"`: the select list as one text; with `formatted`, what the inner statement reads. */
-  readonly select: string;
-  /** One fragment per condition group, joined with `and`. */
-  readonly where: readonly Fragment[];
-  /** `"users"."name" desc, "users"."id" asc`. */
-  readonly order: string;
-  /** For a paged or windowed statement whose values need formatting: the outer statement that formats its rows (formatted.ts). */
-  readonly formatted?: FormattedRows;
-}
+import { formatAfterPaging } from './formatted';
+import type { Fragment, HiddenColumn, ScopeSql, Statement } from './types';
+import { columnSql, formatsValue, fragment, keySql, quoteTable, selectColumn, selectColumnAs } from './sql';
 
 /** Where join-table keys of many-to-many rows are selected; never shown (only output columns are). */
 export const ownerAlias = (index: number): string => `__kqm_owner${index}`;

@@ -6,7 +6,8 @@
 
 import type { Column, ColumnType } from '../schema';
 import type { ValidatedBucket } from '../validate';
-import { qualified, quoteLiteral, textOf, type Fragment } from './sql';
+import { qualified, quoteLiteral, textOf } from './sql';
+import type { Fragment } from './types';
 
 /** One facet or stats as the statement reads it; `source` is its records, `(select "users".* ...)`. */
 export type SummaryPart =
@@ -46,7 +47,7 @@ const ranked = (type: ColumnType, ref: string): string => (type === 'text' ? `${
  * `select ? as "i", <text> as "t", "n", row_number() over (...) as "r", ...` over the values (each
  * array element; NULL as a value) grouped: most frequent first, ties by value; buckets in bucket order.
  */
-function facetSql(index: number, part: Extract<SummaryPart, { kind: 'facet' }>): Fragment {
+function facetSql(index: number, part: Extract<SummaryPart, { kind: 'facet' }>, limit: number): Fragment {
   const { column, bucket } = part;
   const type = valueType(column);
   let ref = readRef(column);
@@ -72,9 +73,12 @@ function facetSql(index: number, part: Extract<SummaryPart, { kind: 'facet' }>):
     order = `${grouped} asc nulls last`;
   }
   const groups = `select ${value} as "v", count(*) as "n" from ${from} group by 1`;
+  // The first `limit` groups are cut before they are numbered: a top-N sort of the groups, which the
+  // planner costs by the values kept, not by its (often far too high) guess of how many groups there are.
+  const top = `select "v", "n" from (${groups}) as ${groupAlias} order by ${order} limit ?`;
   return {
-    sql: `select ?::int as "i", ${text} as "t", "n", row_number() over (order by ${order}) as "r", ${noStats} from (${groups}) as ${groupAlias}`,
-    bindings: [index, ...widths, ...part.source.bindings],
+    sql: `select ?::int as "i", ${text} as "t", "n", row_number() over (order by ${order}) as "r", ${noStats} from (${top}) as ${groupAlias}`,
+    bindings: [index, ...widths, ...part.source.bindings, limit],
   };
 }
 
@@ -96,14 +100,12 @@ function statsSql(index: number, part: Extract<SummaryPart, { kind: 'stats' }>):
 }
 
 /**
- * All parts in one statement: `select * from (<part 0> union all <part 1> ...) as "__kqm_all" where
- * "r" <= ? order by "i", "r"`, at most `limit` values per facet.
+ * All parts in one statement: `select * from (<part 0> union all <part 1> ...) as "__kqm_all"`, each
+ * facet cut to its first `limit` values. Rows come in no set order: readSummary() orders them by
+ * item and rank, so the planner is free to run the parts side by side.
  */
 export function summaryStatement(parts: readonly SummaryPart[], limit: number): Fragment {
-  const each = parts.map((part, index) => (part.kind === 'facet' ? facetSql(index, part) : statsSql(index, part)));
+  const each = parts.map((part, index) => (part.kind === 'facet' ? facetSql(index, part, limit) : statsSql(index, part)));
   const union = each.map((p) => `(${p.sql})`).join(' union all ');
-  return {
-    sql: `select * from (${union}) as "__kqm_all" where "r" <= ? order by "i", "r"`,
-    bindings: [...each.flatMap((p) => p.bindings), limit],
-  };
+  return { sql: `select * from (${union}) as "__kqm_all"`, bindings: each.flatMap((p) => p.bindings) };
 }

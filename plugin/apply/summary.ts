@@ -11,7 +11,8 @@ import { renderGroup } from './conditions';
 import { keptFragment } from './kept';
 import { applyConditions, applyJoins, viaRaw, viaText, type ModelQuery, type Runnable, type ScopeHook } from './runnable';
 import { builtSources, splitJoins, textSources, type RootRelations } from './sources';
-import { fragment, quoteTable, type Fragment } from './sql';
+import { fragment, quoteTable } from './sql';
+import type { Fragment } from './types';
 import { summaryStatement, type SummaryPart } from './summary-sql';
 
 interface CompiledItemBase {
@@ -96,7 +97,8 @@ const partOf = (item: CompiledSummaryItem, source: Fragment): SummaryPart =>
 
 /**
  * The statement of all facets and stats of a request: text when `plain` and no hook, else a raw
- * statement around the items' builders. Its rows are read by respond/'s readSummary().
+ * statement around the items' builders. Its rows are read by respond/'s readSummary(); with
+ * `explain`, the rows are the planner's `EXPLAIN (FORMAT JSON)` of it instead (the heavy lane's cost).
  */
 export async function planSummary(
   collection: CollectionCatalog,
@@ -104,17 +106,20 @@ export async function planSummary(
   plain: boolean,
   knex: Knex,
   hook: ScopeHook | undefined,
+  explain = false,
 ): Promise<Runnable> {
+  const prefix = explain ? 'explain (format json) ' : '';
   if (plain && hook === undefined) {
-    return viaText(knex, () =>
-      summaryStatement(
+    return viaText(knex, () => {
+      const { sql, bindings } = summaryStatement(
         summary.items.map((item) => partOf(item, textSource(collection, item))),
         summary.limit,
-      ),
-    );
+      );
+      return { sql: prefix + sql, bindings };
+    });
   }
   const parts: SummaryPart[] = [];
   for (const item of summary.items) parts.push(partOf(item, await builderSource(collection, item, knex, hook)));
   const { sql, bindings } = summaryStatement(parts, summary.limit);
-  return viaRaw(knex, knex.raw(sql, bindings as Knex.RawBinding[]));
+  return viaRaw(knex, knex.raw(prefix + sql, bindings as Knex.RawBinding[]));
 }

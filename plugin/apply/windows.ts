@@ -8,12 +8,12 @@
 
 import type { Knex } from 'knex';
 import type { ExpansionWindow } from '../validate';
-import type { CompiledExpansion } from './compiled';
+import type { CompiledExpansion, Statement } from './types';
 import { relatedBuilder, relationParts, type RelationParts } from './related';
 import { viaRaw, viaText, type Runnable, type ScopeHook } from './runnable';
 import { quoteIdentifier, typeSql } from './sql';
 import { rowsAlias } from './formatted';
-import { selectStatement, type Statement } from './statements';
+import { selectStatement } from './statements';
 
 const parentAlias = quoteIdentifier('__kqm_parent');
 const parentKey = (i: number): string => quoteIdentifier(`__kqm_key${i}`);

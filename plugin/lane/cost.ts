@@ -1,10 +1,11 @@
 // What a request weighs: heavy when it sorts by a relation field or a count, or when the planner's
-// cost of its rows statement passes `limits.heavyCost`; refused when that cost passes
-// `limits.maxCost`. The cost is asked once per compiled query (an EXPLAIN, without running it) and
-// kept with it in the plan cache (docs/configuration.md, heavy requests).
+// cost of its rows statement, plus its facets and stats statement when it has one, passes
+// `limits.heavyCost`; refused when that cost passes `limits.maxCost`. The cost is asked once per
+// compiled query (an EXPLAIN of each, without running them) and kept with it in the plan cache
+// (docs/configuration.md, heavy requests).
 
 import type { Knex } from 'knex';
-import { rootStatements, type PlannedQueries, type Row, type Runnable } from '../apply';
+import { planSummary, rootStatements, type PlannedQueries, type Row, type Runnable } from '../apply';
 import { viaText } from '../apply/runnable';
 import { raise } from '../errors';
 import type { ResolvedOptions } from '../options';
@@ -22,16 +23,25 @@ export function planCost(rows: readonly Row[]): number {
   return top;
 }
 
+/** The EXPLAIN of a request's facets and stats statement, planned when first needed. */
+export type SummaryExplain = () => Promise<Runnable>;
+
+/** The planner's cost of the rows statement plus, with facets or stats, of their statement: both run for the request. */
+async function askCost(explain: Runnable, summary: SummaryExplain | undefined): Promise<number> {
+  const rows = planCost(await explain.rows());
+  return summary === undefined ? rows : rows + planCost(await (await summary()).rows());
+}
+
 /**
- * The kept cost, or the planner asked now; requests arriving meanwhile wait for that one EXPLAIN.
+ * The kept cost, or the planner asked now; requests arriving meanwhile wait for that one asking.
  * `asked` is called when this request is the one that sends it.
  */
-function costOf(slot: CostSlot, explain: Runnable, asked: () => void): number | Promise<number> {
+function costOf(slot: CostSlot, explain: Runnable, summary: SummaryExplain | undefined, asked: () => void): number | Promise<number> {
   if (slot.value !== undefined) return slot.value;
   if (slot.asking !== undefined) return slot.asking;
   asked();
-  slot.asking = explain.rows().then(
-    (rows) => (slot.value = planCost(rows)),
+  slot.asking = askCost(explain, summary).then(
+    (cost) => (slot.value = cost),
     (error: unknown) => {
       // Not kept: the next request asks again (the database may have been down a moment).
       slot.asking = undefined;
@@ -62,16 +72,21 @@ async function costliestClause(
     const parameter = parseQueryString(segment)[0]?.key;
     if (parameter === undefined || UNWEIGHED.test(parameter)) continue;
     let statement;
+    let compiled;
     try {
-      const { compiled } = prepareQuery(collection, options, segments.filter((_, at) => at !== i).join('&'));
+      ({ compiled } = prepareQuery(collection, options, segments.filter((_, at) => at !== i).join('&')));
       statement = rootStatements({ ...compiled, plain: true })?.rows;
     } catch {
       // Another clause needs this one (a sort by the count it declares): not a clause of its own.
       continue;
     }
     if (statement === undefined) continue;
-    const rows = await viaText(knex, { sql: `explain (format json) ${statement.sql}`, bindings: statement.bindings }).rows();
-    const drop = total - planCost(rows);
+    const { summary } = compiled;
+    const cost = await askCost(
+      viaText(knex, { sql: `explain (format json) ${statement.sql}`, bindings: statement.bindings }),
+      summary === undefined ? undefined : () => planSummary(collection, summary, true, knex, undefined, true),
+    );
+    const drop = total - cost;
     if (best === undefined || drop > best.drop) best = { parameter, drop };
   }
   return best?.parameter;
@@ -79,7 +94,7 @@ async function costliestClause(
 
 export interface Weighed {
   readonly heavy: boolean;
-  /** Statements this request sent to find it: 1 for the EXPLAIN of a query seen for the first time, else 0. */
+  /** Statements this request sent to find it: the EXPLAINs of a query seen for the first time (1, or 2 with facets or stats), else 0. */
   readonly statements: number;
 }
 
@@ -91,6 +106,8 @@ interface WeighedRequest {
   readonly knex: Knex;
   /** Whether the plan cache keeps the prepared query (and so its cost). */
   readonly kept: boolean;
+  /** The EXPLAIN of its facets and stats statement; undefined without facets or stats. */
+  readonly summary: SummaryExplain | undefined;
 }
 
 /**
@@ -124,7 +141,8 @@ async function weighSlowly(
 ): Promise<Weighed> {
   const slot = prepared.cost;
   let statements = 0;
-  const cost = slot.value ?? (await costOf(slot, planned.explainRows, () => (statements = 1)));
+  const cost =
+    slot.value ?? (await costOf(slot, planned.explainRows, request.summary, () => (statements = request.summary === undefined ? 1 : 2)));
   if (options.maxCost !== undefined && cost > options.maxCost) {
     const { collection } = prepared.compiled;
     slot.costliest ??= costliestClause(collection, options, request.queryString, request.knex, cost).catch((error: unknown) => {

@@ -4,7 +4,7 @@
 // request gets no new requests until a later check finds it well again.
 
 import type { Knex } from 'knex';
-import type { QueryModifiersLogger } from '../options';
+import type { QueryModifiersLogger } from '../logger';
 import { readServer, PrimaryTimeline, type Reading } from './health';
 import { formatLsn } from './lsn';
 

@@ -64,24 +64,32 @@ function links(request: PageRequest, last: number): PageLink[] {
   ];
 }
 
-/** Page 3 of 20 per page over 100 matches -> `{current_page: 3, from: 41, to: 60, last_page: 5, ...}`. */
-export function buildEnvelope(data: JsonRecord[], request: PageRequest): Envelope {
-  const { page, pageSize, total, pageUrl } = request;
-  const last = Math.max(Math.ceil(total / pageSize), 1);
+/** The keys every page-number envelope shares, in Laravel's order: the head before the page links, the tail after. */
+export function pageParts(data: JsonRecord[], request: Pick<PageRequest, 'page' | 'pageSize' | 'path' | 'pageUrl'>) {
+  const { page, pageSize, pageUrl } = request;
   const from = data.length > 0 ? (page - 1) * pageSize + 1 : null;
-  return {
-    current_page: page,
-    data,
-    first_page_url: pageUrl(1),
-    from,
-    last_page: last,
-    last_page_url: pageUrl(last),
-    links: links(request, last),
-    next_page_url: page < last ? pageUrl(page + 1) : null,
+  const head = { current_page: page, data, first_page_url: pageUrl(1), from };
+  const tail = {
     path: request.path,
     per_page: pageSize,
     prev_page_url: page > 1 ? pageUrl(page - 1) : null,
     to: from === null ? null : from + data.length - 1,
+  };
+  return { head, tail };
+}
+
+/** Page 3 of 20 per page over 100 matches -> `{current_page: 3, from: 41, to: 60, last_page: 5, ...}`. */
+export function buildEnvelope(data: JsonRecord[], request: PageRequest): Envelope {
+  const { page, pageSize, total, pageUrl } = request;
+  const last = Math.max(Math.ceil(total / pageSize), 1);
+  const { head, tail } = pageParts(data, request);
+  return {
+    ...head,
+    last_page: last,
+    last_page_url: pageUrl(last),
+    links: links(request, last),
+    next_page_url: page < last ? pageUrl(page + 1) : null,
+    ...tail,
     total,
     ...(request.isEstimate === undefined ? {} : { total_is_estimate: request.isEstimate }),
   };

@@ -1,6 +1,7 @@
 // Builds Laravel's simple paginator envelope for `total=none` (docs/query-language.md, "Totals: total=exact, estimated, none"): no total, no last
 // page and no links; whether there is a next page comes from one row read past the page.
 
+import { pageParts } from './envelope';
 import type { JsonRecord } from './records';
 
 export interface SimpleEnvelope {
@@ -28,17 +29,6 @@ export interface SimplePageRequest {
 
 /** Page 2 of 5 per page with more beyond -> `{current_page: 2, from: 6, to: 10, next_page_url: '…page=3', ...}`. */
 export function buildSimpleEnvelope(data: JsonRecord[], request: SimplePageRequest): SimpleEnvelope {
-  const { page, pageSize, pageUrl } = request;
-  const from = data.length > 0 ? (page - 1) * pageSize + 1 : null;
-  return {
-    current_page: page,
-    data,
-    first_page_url: pageUrl(1),
-    from,
-    next_page_url: request.hasMore ? pageUrl(page + 1) : null,
-    path: request.path,
-    per_page: pageSize,
-    prev_page_url: page > 1 ? pageUrl(page - 1) : null,
-    to: from === null ? null : from + data.length - 1,
-  };
+  const { head, tail } = pageParts(data, request);
+  return { ...head, next_page_url: request.hasMore ? request.pageUrl(request.page + 1) : null, ...tail };
 }

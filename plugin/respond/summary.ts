@@ -88,7 +88,7 @@ function statsValue(item: SummaryItemShape, row: Row | undefined): StatsValue {
   };
 }
 
-/** The statement's rows -> `{facets: {status: [{value, count}]}, stats: {score: {min, max, avg, sum}}}`. */
+/** The statement's rows, in any order (each item's by its rank `r`) -> `{facets: {status: [{value, count}]}, stats: {score: {min, max, avg, sum}}}`. */
 export function readSummary(rows: readonly Row[], items: readonly SummaryItemShape[]): Summary {
   const byItem = new Map<number, Row[]>();
   for (const row of rows) {
@@ -97,7 +97,7 @@ export function readSummary(rows: readonly Row[], items: readonly SummaryItemSha
   }
   const summary: Summary = {};
   items.forEach((item, i) => {
-    const found = byItem.get(i) ?? [];
+    const found = (byItem.get(i) ?? []).sort((a, b) => Number(a.r) - Number(b.r));
     if (item.kind === 'facet') {
       summary.facets ??= {};
       summary.facets[item.name] = found.map((row) => ({ value: facetValue(item, row.t), count: Number(row.n) }));

@@ -4,6 +4,7 @@
 // document found, and whether pg_trgm's similarity is there for `similar`.
 
 import type { Knex } from 'knex';
+import { readIndexes, type IndexKey } from './indexes';
 import type { Column, FullTextCatalog, ModelClass, ScopeCatalog } from './types';
 
 /** What the database offers ranked search, read once at start-up. */
@@ -20,19 +21,17 @@ const factsSql = `select (select array_agg(c.cfgname::text) || array_agg(n.nspna
     from pg_catalog.pg_ts_config c join pg_catalog.pg_namespace n on n.oid = c.cfgnamespace) as "configs",
   to_regprocedure('similarity(text,text)') is not null and to_regoperator('%(text,text)') is not null as "trigram"`;
 
-const ginSql = `select wanted.name as "wanted", c.relname::text as "name", pg_catalog.pg_get_indexdef(i.indexrelid, 1, true) as "key"
-from unnest(?::text[]) as wanted(name)
-join pg_catalog.pg_index i on i.indrelid = to_regclass(wanted.name) and i.indisvalid and i.indpred is null and i.indnatts = 1
-join pg_catalog.pg_class c on c.oid = i.indexrelid
-join pg_catalog.pg_am am on am.oid = c.relam and am.amname = 'gin'
-order by c.relname`;
-
 /** `["posts"]` -> the configurations, pg_trgm, and the GIN indexes of `"posts"` (names as `to_regclass` reads them). */
 export async function textSearchFacts(knex: Knex, regclassNames: readonly string[]): Promise<TextSearchFacts> {
   const facts = await knex.raw<{ rows: { configs: string[] | null; trigram: boolean }[] }>(factsSql);
-  const gin = await knex.raw<{ rows: { wanted: string; name: string; key: string }[] }>(ginSql, [[...regclassNames]]);
   const ginIndexes = new Map<string, { name: string; key: string }[]>();
-  for (const row of gin.rows) ginIndexes.set(row.wanted, [...(ginIndexes.get(row.wanted) ?? []), { name: row.name, key: row.key }]);
+  for (const [wanted, indexes] of await readIndexes(knex, regclassNames)) {
+    const gin = indexes.filter((index) => index.method === 'gin' && index.keys.length === 1);
+    ginIndexes.set(
+      wanted,
+      gin.map((index) => ({ name: index.name, key: (index.keys[0] as IndexKey).definition })),
+    );
+  }
   const first = facts.rows[0];
   return { configs: new Set(first?.configs ?? []), trigram: first?.trigram === true, ginIndexes };
 }

@@ -4,10 +4,11 @@
 // scans and lower() LIKE costs less than ILIKE, which lower-cases the pattern again for every row.
 
 import type { Knex } from 'knex';
+import { readIndexes, type TableIndex } from './indexes';
 import type { SearchForm } from './types';
 
+/** One key that can serve `search` on a column: the column itself or `lower(column)`, in an index. */
 interface IndexRow {
-  wanted: string;
   column_name: string;
   index_name: string;
   /** The index key is `lower(column)` rather than the column itself. */
@@ -16,21 +17,18 @@ interface IndexRow {
   trigram: boolean;
 }
 
-// Whole, valid indexes (no predicate) with a key that is a column under a pg_trgm operator class, or
-// `lower(column)` under any operator class (a btree one serves prefixes, a trigram one any pattern).
-const indexesSql = `select wanted.name as "wanted", coalesce(a.attname, e.attname)::text as "column_name",
-  c.relname::text as "index_name", k.attnum = 0 as "lowered", o.opcname in ('gin_trgm_ops', 'gist_trgm_ops') as "trigram"
-from unnest(?::text[]) as wanted(name)
-join pg_catalog.pg_index i on i.indrelid = to_regclass(wanted.name) and i.indisvalid and i.indpred is null
-join pg_catalog.pg_class c on c.oid = i.indexrelid
-cross join lateral unnest(i.indkey::int2[], i.indclass::oid[]) with ordinality as k(attnum, opclass, n)
-join pg_catalog.pg_opclass o on o.oid = k.opclass
-left join pg_catalog.pg_attribute a on k.attnum > 0 and a.attrelid = i.indrelid and a.attnum = k.attnum
-left join pg_catalog.pg_attribute e on k.attnum = 0 and e.attrelid = i.indrelid and e.attnum > 0 and not e.attisdropped
-  and pg_catalog.pg_get_indexdef(i.indexrelid, k.n::int, true)
-    in ('lower(' || quote_ident(e.attname) || ')', 'lower(' || quote_ident(e.attname) || '::text)')
-where (k.attnum > 0 and o.opcname in ('gin_trgm_ops', 'gist_trgm_ops')) or e.attname is not null
-order by c.relname`;
+const trigramClasses: ReadonlySet<string> = new Set(['gin_trgm_ops', 'gist_trgm_ops']);
+
+/** Keys that are a column under a pg_trgm operator class, or `lower(column)` under any operator class (a btree one serves prefixes, a trigram one any pattern). */
+const searchKeys = (indexes: readonly TableIndex[]): IndexRow[] =>
+  indexes.flatMap((index) =>
+    index.keys.flatMap((key): IndexRow[] => {
+      const trigram = trigramClasses.has(key.opclass);
+      if (key.lowered !== null) return [{ column_name: key.lowered, index_name: index.name, lowered: true, trigram }];
+      if (key.column !== null && trigram) return [{ column_name: key.column, index_name: index.name, lowered: false, trigram }];
+      return [];
+    }),
+  );
 
 /**
  * A trigram index on `lower(column)` serves the lower form as well as one on the column serves
@@ -57,10 +55,10 @@ export async function searchForms(
   regclassNames: readonly string[],
   columns: ReadonlyMap<string, readonly { column: string; udt: string }[]>,
 ): Promise<Map<string, Map<string, SearchForm>>> {
-  const result = await knex.raw<{ rows: IndexRow[] }>(indexesSql, [[...regclassNames]]);
+  const indexes = await readIndexes(knex, regclassNames);
   const forms = new Map<string, Map<string, SearchForm>>();
   tables.forEach((table, i) => {
-    const rows = result.rows.filter((row) => row.wanted === regclassNames[i]);
+    const rows = searchKeys(indexes.get(regclassNames[i] as string) ?? []);
     const byColumn = new Map<string, SearchForm>();
     for (const { column, udt } of columns.get(table) ?? []) {
       byColumn.set(

@@ -101,6 +101,72 @@ describe('the heavy-request lane', function () {
     });
   });
 
+  describe('facets and stats weigh too', function () {
+    const PAGE = '/api/users?filter[id]=1&per-page=5';
+    const FACETED = `${PAGE}&facet[status]&stats[id]`;
+
+    /** The planner's total cost of each EXPLAIN the plugin sends while `work` runs, in order. */
+    async function explainedCosts(work: () => Promise<void>): Promise<number[]> {
+      const costs: number[] = [];
+      const listener = (response: { rows?: Record<string, unknown>[] }, query: { sql?: string }): void => {
+        if (query.sql?.startsWith('explain (format json)') !== true) return;
+        const cell = Object.values(response.rows?.[0] ?? {})[0];
+        const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: { 'Total Cost': number } }[];
+        costs.push(plan[0]?.Plan['Total Cost'] ?? Number.NaN);
+      };
+      db?.knex.on('query-response', listener);
+      try {
+        await work();
+      } finally {
+        db?.knex.off('query-response', listener);
+      }
+      return costs;
+    }
+
+    it('a cheap page whose facets and stats cost past heavyCost is heavy; the page alone is not', async function () {
+      // The planner's own figures for the rows and the facets' statements, read as the plugin asks them.
+      const probe = await start({});
+      const [rows, facets] = await explainedCosts(async () => {
+        expect((await supertest(probe.origin).get(FACETED)).status).to.equal(200);
+      });
+      expect(rows, 'the rows statement is explained').to.be.a('number');
+      expect(facets, 'the facets statement is explained').to.be.a('number');
+      const app = await start({ limits: { heavyCost: (rows as number) + (facets as number) / 2 } });
+      const faceted = await supertest(app.origin).get(FACETED);
+      expect(faceted.status, faceted.text.slice(0, 300)).to.equal(200);
+      expect(objectOf(faceted)).to.have.property('facets');
+      expect(faceted.headers['x-lane']).to.equal('heavy');
+      const page = await supertest(app.origin).get(PAGE);
+      expect(page.status).to.equal(200);
+      expect(page.headers['x-lane']).to.equal('cheap');
+    });
+
+    it('the facets statement is explained once per compiled query, with a scope hook too', async function () {
+      for (const options of [{}, { scope: () => undefined }]) {
+        const app = await start(options);
+        const before = explains;
+        for (let i = 0; i < 3; i += 1) expect((await supertest(app.origin).get(`${FACETED}&facet_limit=${i + 3}`)).status).to.equal(200);
+        // Three compiled queries (facet_limit differs), each explained twice: its rows and its facets.
+        expect(explains - before).to.equal(6);
+        for (let i = 0; i < 3; i += 1) expect((await supertest(app.origin).get(`${FACETED}&facet_limit=3`)).status).to.equal(200);
+        expect(explains - before).to.equal(6);
+      }
+    });
+
+    it('maxCost counts the facets: a page under it is refused with them, naming one of them', async function () {
+      const probe = await start({});
+      const [rows, facets] = await explainedCosts(async () => {
+        expect((await supertest(probe.origin).get(`${FACETED}&fields=id`)).status).to.equal(200);
+      });
+      const app = await start({ limits: { maxCost: (rows as number) + (facets as number) / 2 } });
+      expect((await supertest(app.origin).get(`${PAGE}&fields=id`)).status).to.equal(200);
+      const refused = await supertest(app.origin).get(`${FACETED}&fields=id`);
+      expect(refused.status, refused.text.slice(0, 300)).to.equal(400);
+      expect(objectOf(refused)).to.include({ code: 'LIMIT_EXCEEDED' });
+      expect(['facet[status]', 'stats[id]']).to.include(objectOf(refused).parameter);
+    });
+  });
+
   describe('limits.maxCost', function () {
     it('is LIMIT_EXCEEDED naming the costliest clause, with the limit', async function () {
       const app = await start({ limits: { maxCost: 1 } });

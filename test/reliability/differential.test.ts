@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { expect } from 'chai';
 import { expansionQuery } from '../../plugin/apply/expansions';
-import { compileQuery, type CompiledExpansion } from '../../plugin/apply/compiled';
+import { compileQuery } from '../../plugin/apply/compiled';
+import type { CompiledExpansion } from '../../plugin/apply/types';
 import { planQueries } from '../../plugin/apply/query';
 import { planSummary } from '../../plugin/apply/summary';
 import { resolveOptions, type ResolvedOptions } from '../../plugin/options';
