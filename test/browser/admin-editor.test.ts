@@ -175,7 +175,11 @@ describe('admin UI: the editor face (browser)', function () {
     // The last ticked column cannot be unticked: the request never asks for no field.
     expect(await h.page.getByLabel('Name', { exact: true }).isDisabled()).to.equal(true);
     await h.page.getByLabel('Email', { exact: true }).check();
+    // A row still waiting for its value says so and is not sent (no `filter[role]=` for the server to refuse).
+    const waiting = await addCondition(h.page, 'Role', 'is');
+    expect(await waiting.getByText('Not applied until it has a value.').isVisible()).to.equal(true);
     await showRecords(h.page);
+    expect(await h.page.locator('#general-error').isHidden()).to.equal(true);
     const expected = await api(
       h.origin,
       'filter[email_verified_at]=null&between[created_at]=2025-04-01,2025-04-30&fields=name,email&per-page=15',
@@ -241,7 +245,8 @@ describe('admin UI: the editor face (browser)', function () {
     await showRecords(h.page);
     await h.page.locator('#panel-table .table-scroll > table > tbody > tr').first().locator('details.nested > summary').click();
     await h.page.setViewportSize({ width: 1366, height: 1000 });
-    toDocs(await h.admin.screenshot('admin-ui-editor'), 'admin-ui.png');
+    await h.page.evaluate('window.scrollTo(0, 0)');
+    toDocs(await h.admin.screenshot('admin-ui-editor', true), 'admin-ui.png');
     await h.page.setViewportSize({ width: 390, height: 844 });
     expect(await sidewaysScroll(h.page)).to.equal(0);
     toDocs(await h.admin.screenshot('admin-ui-phone'), 'admin-ui-phone.png');
