@@ -62,6 +62,8 @@ export interface BenchOptions {
   readonly oversized: number;
   /** With --governance: the length of a long post title, in KB. */
   readonly titleKb: number;
+  /** A whole-list CSV export of every user (bench/export.ts): the server's peak RSS against its baseline, and throughput against a floor. */
+  readonly export: boolean;
 }
 
 /** `''` for the default plugin settings, else e.g. `-plan-cache-0` or `-totals-cache-5s`: part of result file names. */
@@ -111,6 +113,8 @@ const usage = `usage: npm run bench -- [options]
                          use) on the shapes it can express (1, 3, 6, 17, 18): plugin / peer beside plugin / floor
   --governance           a cheap request's p50/p99 alone, beside heavy-lane requests and beside the largest expansions,
                          and peak RSS under N oversized requests, against their targets (default --scale 5000, --duration 10)
+  --export               one whole-list CSV export of every user (format=csv, streamed): the plugin server's peak RSS
+                         against its baseline, and the export's throughput against a floor (pg rows written as CSV)
   --oversized N          with --governance: oversized requests at once (default 4)
   --title-kb K           with --governance: the long post titles' length in KB (default 20)
   --regenerate           rebuild the data set even if the database already holds this scale
@@ -158,6 +162,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
   let governance = false;
   let oversized = 4;
   let titleKb = 20;
+  let exportMode = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -230,6 +235,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
       case '--governance':
         governance = true;
         break;
+      case '--export':
+        exportMode = true;
+        break;
       case '--oversized':
         oversized = positiveInt(flag, value());
         break;
@@ -288,6 +296,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     replica,
     peer,
     governance,
+    export: exportMode,
     oversized,
     titleKb,
     // A default run rewrites the chart and the results block; --compare-scales rewrites its scales block.

@@ -1,6 +1,6 @@
 // `npm run bench`: the plugin (production demo app) against a hand-written Koa + pg floor on a generated
 // PostgreSQL data set. Modes: the A/B comparison (default), `--compare-scales`, `--cpu-prof`, `--soak`,
-// `--governance`.
+// `--governance`, `--export`.
 // See docs/benchmarks.md for what is measured and how to read it.
 
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import { cursorComparison } from './cursor-summary';
 import { resolveCursorShapes } from './cursor-shapes';
 import { prepareDatabase, STORED_DOCUMENT, type PreparedDatabase } from './data';
 import { governanceMode, governanceTable } from './governance';
+import { exportMode } from './export';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
 import { killAll, readMemory, startServer, stopServer, type ServerProcess } from './processes';
 import { formatSummary, summariseProfile, type ProfileSummary } from './profile-summary';
@@ -562,6 +563,15 @@ async function main(): Promise<void> {
       `load average (1, 5, 15 min) at start ${result.loadAverage.start.map((n) => n.toFixed(2)).join(' ')}, at end ${result.loadAverage.end.map((n) => n.toFixed(2)).join(' ')}`,
     );
     log('wrote bench/results/governance.json');
+    return;
+  }
+  if (options.export) {
+    const result = await exportMode(options, pluginScript, log);
+    writeJson('export.json', { date: new Date().toISOString(), command: commandLine(), ...result });
+    log(
+      `load average (1, 5, 15 min) at start ${result.loadAverage.start.map((n) => n.toFixed(2)).join(' ')}, at end ${result.loadAverage.end.map((n) => n.toFixed(2)).join(' ')}`,
+    );
+    log('wrote bench/results/export.json');
     return;
   }
   if (options.replica) {

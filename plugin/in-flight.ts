@@ -22,15 +22,20 @@ export class InFlightBytes {
 
   /** Holds `bytes` until `response` closes. */
   hold(response: ServerResponse, bytes: number): void {
-    if (bytes <= 0) return;
+    const release = this.take(bytes);
+    if (response.closed) release();
+    else response.once('close', release);
+  }
+
+  /** Holds `bytes` until the returned function is called (once or more): one batch of a streamed export. */
+  take(bytes: number): () => void {
+    if (bytes <= 0) return () => undefined;
     this.held += bytes;
     let released = false;
-    const release = (): void => {
+    return () => {
       if (released) return;
       released = true;
       this.held -= bytes;
     };
-    if (response.closed) release();
-    else response.once('close', release);
   }
 }

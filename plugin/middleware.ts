@@ -14,7 +14,8 @@ import type { Summary } from './respond';
 import { InFlightBytes } from './in-flight';
 import { runPipeline, type PipelineCaches, type PipelineOutcome, type PipelineRequest } from './pipeline';
 import type { PreparedQuery } from './prepared';
-import { serializeInSlices, Slices, type JsonRecord } from './respond';
+import { csvHeader, csvRows, serializeInSlices, Slices, type CsvColumn, type JsonRecord } from './respond';
+import { exportStream } from './export-stream';
 import { parseLsn, runOnReplicas, type ReplicaSet, type Server } from './replicas';
 import type { Catalog, CollectionCatalog, ModelClass } from './schema';
 
@@ -59,19 +60,27 @@ const sha1: (text: string) => string =
     ? (text) => crypto.hash('sha1', text, 'base64url')
     : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
-/** Sets the headers of a 200 JSON answer and its weak ETag; answers 304 when the client's If-None-Match already names it. */
-function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching): void {
-  ctx.status = 200;
-  ctx.set('Cache-Control', caching.cacheControl);
-  for (const header of caching.vary) ctx.vary(header);
-  ctx.set('X-Content-Type-Options', 'nosniff');
+/** The Content-Type of a JSON answer. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Sets the headers of a 200 answer and its weak ETag; answers 304 when the client's If-None-Match already names it. */
+function sendJson(ctx: Context, text: string | Buffer, etag: string, caching: Caching, type = JSON_TYPE): void {
+  setSuccessHeaders(ctx, caching);
   ctx.etag = `W/"${etag}"`;
   if (ctx.fresh) {
     ctx.status = 304;
     return;
   }
   ctx.body = text;
-  ctx.type = 'application/json; charset=utf-8';
+  ctx.type = type;
+}
+
+/** The status and headers every successful answer carries: Cache-Control, Vary, nosniff. */
+function setSuccessHeaders(ctx: Context, caching: Caching): void {
+  ctx.status = 200;
+  ctx.set('Cache-Control', caching.cacheControl);
+  for (const header of caching.vary) ctx.vary(header);
+  ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
 /**
@@ -87,7 +96,19 @@ export function renderJson(ctx: Context, body: unknown, caching: Caching): void 
  * `renderJson` for the records of a collection, written and hashed in slices that give way to other
  * requests (docs/reliability.md, What is bounded); the same bytes and ETag.
  */
-async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonRecord[] }, caching: Caching): Promise<void> {
+async function renderRecords(
+  ctx: Context,
+  body: JsonRecord[] | { data: JsonRecord[] },
+  caching: Caching,
+  csv: readonly CsvColumn[] | undefined,
+): Promise<void> {
+  if (csv !== undefined) {
+    // A page asked for as CSV: the records without their envelope (docs/query-language.md, "Export as CSV").
+    const text = csvHeader(csv) + csvRows(Array.isArray(body) ? body : body.data, csv);
+    ctx.set('Content-Disposition', attachment(ctx));
+    sendJson(ctx, text, sha1(text), caching, CSV_TYPE);
+    return;
+  }
   const slices = new Slices();
   const chunks = await serializeInSlices(body, slices);
   if (slices.yielded === 0) {
@@ -107,10 +128,54 @@ async function renderRecords(ctx: Context, body: JsonRecord[] | { data: JsonReco
   sendJson(ctx, Buffer.concat(bytes), hash.digest('base64url'), caching);
 }
 
-async function renderOutcome(ctx: Context, options: ResolvedOptions, collection: string, outcome: PipelineOutcome): Promise<void> {
+/** The Content-Type of a CSV answer. */
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
+/** `attachment; filename="users.csv"`: the collection's name, its quotes and backslashes escaped. */
+function attachment(ctx: Context): string {
+  const name = (ctx.state as { queryModifiers?: RequestReport }).queryModifiers?.collection ?? 'export';
+  return `attachment; filename="${name.replace(/["\\]/g, '\\$&')}.csv"`;
+}
+
+/**
+ * A whole-list export: status and headers now (no ETag: the body is not known before it is sent),
+ * the body streamed batch by batch; a batch that fails cuts the connection (export-stream.ts).
+ */
+function renderExport(
+  ctx: Context,
+  options: ResolvedOptions,
+  outcome: Extract<PipelineOutcome, { kind: 'export' }>,
+  caching: Caching,
+  inFlight: InFlightBytes,
+): void {
+  setSuccessHeaders(ctx, caching);
+  ctx.set('Content-Disposition', attachment(ctx));
+  const reported = report(ctx);
+  ctx.body = exportStream(outcome.stream, {
+    hold: (bytes) => inFlight.take(bytes),
+    read: () => (reported.statements = (reported.statements ?? 0) + 1),
+    failed: (error) => {
+      options.logger.error('koa-query-modifiers: an export failed after it started; its connection is cut', error);
+      reported.error = error;
+    },
+  });
+  ctx.type = CSV_TYPE;
+}
+
+async function renderOutcome(
+  ctx: Context,
+  options: ResolvedOptions,
+  caching: Caching,
+  outcome: PipelineOutcome,
+  inFlight: InFlightBytes,
+): Promise<void> {
   const serializing = performance.now();
   if (outcome.kind === 'rows' && outcome.truncated) ctx.set('X-Result-Truncated', 'true');
-  await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, cachingFor(options, collection));
+  if (outcome.kind === 'export') renderExport(ctx, options, outcome, caching, inFlight);
+  else {
+    inFlight.hold(ctx.res, outcome.bytes);
+    await renderRecords(ctx, outcome.kind === 'page' ? outcome.envelope : outcome.records, caching, outcome.csv);
+  }
   const { parse, query, serialize, statements } = outcome.metrics;
   report(ctx).statements = statements;
   if (!options.serverTiming) return;
@@ -303,16 +368,45 @@ async function answer(
   replicas?: ReplicaSet,
 ): Promise<PipelineOutcome> {
   const lane = caches.lane === undefined ? undefined : ticketFor(ctx, caches.lane);
+  let streaming = false;
   try {
-    const request = { ...pipelineRequest(ctx, options, collection), ...(lane === undefined ? {} : { lane }) };
-    return await answerOn(ctx, options, collection, caches, request, replicas);
+    const request = {
+      ...pipelineRequest(ctx, options, collection),
+      queryString: negotiated(ctx),
+      ...(lane === undefined ? {} : { lane }),
+    };
+    const outcome = await answerOn(ctx, options, collection, caches, request, replicas);
+    streaming = outcome.kind === 'export';
+    return outcome;
   } finally {
-    // Given back before the answer is serialised: the database is done with it.
     if (lane !== undefined) {
       report(ctx).lane = lane.heavy ? 'heavy' : 'cheap';
-      lane.release();
+      // Given back before the answer is serialised: the database is done with it. An export reads
+      // batch after batch while it is sent: its turn is given back when its response closes.
+      if (!streaming || ctx.res.closed) lane.release();
+      else ctx.res.once('close', () => lane.release());
     }
   }
+}
+
+/** Whether the query string chooses the format itself (`format=...`): then Accept does not. */
+const choosesFormat = (queryString: string): boolean => /(?:^|&)format=/.test(queryString);
+
+/**
+ * The query string the pipeline reads: as sent, with `format=csv` added when it names no `format` and
+ * the Accept header prefers `text/csv` to `application/json` (docs/query-language.md, "Export as CSV").
+ */
+function negotiated(ctx: Context): string {
+  const query = ctx.querystring;
+  if (!ctx.get('Accept').includes('text/csv') || choosesFormat(query)) return query;
+  if (ctx.accepts('application/json', 'text/csv') !== 'text/csv') return query;
+  return query === '' ? 'format=csv' : `${query}&format=csv`;
+}
+
+/** The answer's caching headers: Vary names Accept too when Accept chose between JSON and CSV. */
+function cachingOf(ctx: Context, options: ResolvedOptions, collection: string): Caching {
+  const caching = cachingFor(options, collection);
+  return choosesFormat(ctx.querystring) ? caching : { ...caching, vary: [...caching.vary, 'Accept'] };
 }
 
 /** answer() on one server, or on the replicas in turn: every attempt shares the request's lane ticket. */
@@ -343,7 +437,6 @@ export function collectionRoute(collection: CollectionCatalog, options: Resolved
     await authorize(ctx, options, collection.name);
     caches.inFlight.admit();
     const outcome = await answer(ctx, options, collection, caches, replicas);
-    caches.inFlight.hold(ctx.res, outcome.bytes);
-    await renderOutcome(ctx, options, collection.name, outcome);
+    await renderOutcome(ctx, options, cachingOf(ctx, options, collection.name), outcome, caches.inFlight);
   });
 }

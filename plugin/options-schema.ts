@@ -108,6 +108,20 @@ export const optionsSchema = {
           type: 'integer',
           minimum: 1,
         },
+        maxExportRows: {
+          description:
+            'Most records a whole-list CSV export (format=csv or Accept: text/csv without page parameters or limit) may stream; more is 400 LIMIT_EXCEEDED before anything is sent.',
+          type: 'integer',
+          minimum: 1,
+          default: 100000,
+        },
+        exportBatchRows: {
+          description: 'Most records one batch of a whole-list CSV export reads from the database at a time.',
+          type: 'integer',
+          minimum: 1,
+          maximum: 100000,
+          default: 1000,
+        },
         heavyCost: {
           description: 'A request whose rows statement the planner costs above this is heavy (its own lane).',
           type: 'number',

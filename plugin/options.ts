@@ -103,6 +103,13 @@ export interface QueryModifiersOptions {
      */
     readonly maxInFlightBytes?: number;
     /**
+     * Most records a whole-list CSV export may stream (docs/query-language.md, "Export as CSV"); a
+     * list with more is 400 LIMIT_EXCEEDED before anything is sent (default 100000).
+     */
+    readonly maxExportRows?: number;
+    /** Most records one batch of a whole-list CSV export reads at a time (default 1000). */
+    readonly exportBatchRows?: number;
+    /**
      * A request whose rows statement the planner costs above this is heavy (docs/configuration.md,
      * heavy requests), as is one sorting by a relation field or a count. Default 25000.
      */
@@ -196,6 +203,8 @@ export interface ResolvedOptions {
   readonly maxRelatedRows: number;
   readonly maxResponseBytes: number;
   readonly maxInFlightBytes: number;
+  readonly maxExportRows: number;
+  readonly exportBatchRows: number;
   readonly heavyCost: number;
   /** undefined: half the pool of `knex`, at least 1 (lane/admission.ts). */
   readonly heavyConcurrency: number | undefined;
@@ -371,6 +380,8 @@ export function resolveOptions(options: QueryModifiersOptions): ResolvedOptions 
     maxRelatedRows: limits.maxRelatedRows ?? 5000,
     maxResponseBytes,
     maxInFlightBytes: limits.maxInFlightBytes ?? IN_FLIGHT_RESPONSES * maxResponseBytes,
+    maxExportRows: limits.maxExportRows ?? 100000,
+    exportBatchRows: limits.exportBatchRows ?? 1000,
     heavyCost: limits.heavyCost ?? DEFAULT_HEAVY_COST,
     heavyConcurrency: limits.heavyConcurrency,
     heavyQueueMs: limits.heavyQueueMs ?? 2000,

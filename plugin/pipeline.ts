@@ -11,12 +11,15 @@ import { cursorPage, guardCursor, lookBehind } from './cursor-page';
 import { weighRequest, type HeavyLane, type LaneTicket } from './lane';
 import { findTotal, plannerEstimatesFor } from './page-total';
 import { findSummary } from './page-summary';
+import { startExport, type CsvExportStream } from './export';
 import {
   buildCursorEnvelope,
+  csvColumns,
   buildEnvelope,
   buildSimpleEnvelope,
   shapeRecordsInSlices,
   Slices,
+  type CsvColumn,
   type CursorEnvelope,
   type Envelope,
   type JsonRecord,
@@ -65,10 +68,14 @@ export interface PipelineMetrics {
 export type PipelineOutcome = (
   | { readonly kind: 'rows'; readonly records: JsonRecord[]; readonly truncated: boolean }
   | { readonly kind: 'page'; readonly envelope: Envelope | SimpleEnvelope | CursorEnvelope }
+  /** A whole-list CSV export (docs/query-language.md, "Export as CSV"): its first batch read, the rest as the stream asks. */
+  | { readonly kind: 'export'; readonly stream: CsvExportStream }
 ) & {
   readonly metrics: PipelineMetrics;
   /** The JSON text of the records read, in bytes, as the database measured it (limits.maxInFlightBytes). */
   readonly bytes: number;
+  /** A page asked for as CSV: the columns its records are written in. */
+  readonly csv?: readonly CsvColumn[];
 };
 
 /** Page links keep every other parameter as sent and replace only `page`, or `cursor` (docs/query-language.md, "The envelope"). */
@@ -101,7 +108,9 @@ export async function runPipeline(
   const prepared = prepareQuery(collection, options, request.queryString, caches.plans);
   const { compiled, pageAt, cursorAt } = prepared;
   const knex = request.knex ?? options.knex;
-  const planned = await planQueries(compiled, knex, request.scopeHook);
+  // A whole-list export counts its records first, up to one past what it may send.
+  const whole = compiled.csv?.whole === true;
+  const planned = await planQueries(compiled, knex, request.scopeHook, whole ? options.maxExportRows + 1 : undefined);
   let weighing = 0;
   if (request.lane !== undefined) {
     const { queryString, scopeHook } = request;
@@ -112,9 +121,18 @@ export async function runPipeline(
     const asked = weighRequest(prepared, planned, options, { queryString, knex, kept: caches.plans !== undefined, summary });
     const weighed = asked instanceof Promise ? await guardCursor(compiled, asked) : asked;
     weighing = weighed.statements;
-    if (weighed.heavy) await request.lane.enter();
+    // An export reads many batches: it takes a turn in the heavy lane and keeps it until its answer is sent.
+    if (weighed.heavy || whole) await request.lane.enter();
   }
   const parsed = performance.now();
+  if (whole) {
+    const settings = { knex, hook: request.scopeHook, maxExportRows: options.maxExportRows, maxResponseBytes: options.maxResponseBytes };
+    const stream = await startExport(compiled, planned, settings);
+    const queried = performance.now();
+    const metrics = { parse: parsed - started, query: queried - parsed, serialize: 0, statements: stream.statements + weighing };
+    return { kind: 'export', stream, metrics, bytes: stream.first.bytes };
+  }
+  const csv = compiled.csv === undefined ? {} : { csv: csvColumns(compiled.root) };
   const { paging, root, expansions } = compiled;
   // What asks for fewer root records when they are what passes the byte budget (docs/configuration.md).
   const budget = new ResponseBudget(options.maxResponseBytes, paging.kind === 'rows' ? 'limit' : 'per-page');
@@ -139,7 +157,7 @@ export async function runPipeline(
     const queried = performance.now();
     const truncated = paging.truncatable && rows.length > paging.limit;
     const records = await shape(truncated ? rows.slice(0, paging.limit) : rows);
-    return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()), bytes };
+    return { kind: 'rows', records, truncated, metrics: metrics(queried, performance.now()), bytes, ...csv };
   }
   if (paging.kind === 'cursor' && compiled.cursor !== undefined) {
     // The rows statement read the boundary row again, if it is still there (docs/query-language.md, "Cursors: cursor"); if not, the probe asks.
@@ -156,7 +174,7 @@ export async function runPipeline(
       prevCursor: page.prevCursor,
       cursorUrl: pageUrls(request.path, request.queryString, cursorAt, 'cursor'),
     });
-    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes, ...csv };
   }
   if (paging.kind === 'cursor') throw new Error('koa-query-modifiers: cursor paging without its compiled seek');
   const pageUrl = pageUrls(request.path, request.queryString, pageAt);
@@ -172,7 +190,7 @@ export async function runPipeline(
       path: request.path,
       pageUrl,
     });
-    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes };
+    return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes, ...csv };
   }
   const found = await findTotal(
     planned,
@@ -196,5 +214,5 @@ export async function runPipeline(
     path: request.path,
     pageUrl,
   });
-  return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes };
+  return { kind: 'page', envelope: withSummary(envelope, summary), metrics: metrics(queried, performance.now()), bytes, ...csv };
 }

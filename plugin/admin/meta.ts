@@ -106,6 +106,8 @@ export function describeCollection(collection: CollectionCatalog, options: Resol
       modes: ['page', 'cursor'],
     },
     maxRows: options.maxRows,
+    // docs/query-language.md, "Export as CSV": `format=csv` (or `Accept: text/csv`); without page parameters, at most this many records.
+    export: { formats: ['csv'], maxExportRows: options.maxExportRows },
     maxExpansions: options.maxExpansions,
     maxExpandDepth: options.maxExpandDepth,
     related: describeRelated(collection),

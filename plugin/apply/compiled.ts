@@ -5,7 +5,7 @@
 // conditions shared by the rows and count statements are kept once.
 
 import { usesOwnQueryBuilder, type CollectionCatalog, type Column } from '../schema';
-import type { OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
+import type { CsvExport, OrderKey, ValidatedExpansion, ValidatedPaging, ValidatedQuery, ValidatedScope } from '../validate';
 import { aggregatable, compileAggregates, type CompiledAggregates } from './aggregated';
 import { expansionTerms, matchTerms, rankJoinSql, type MatchTerm } from './ranked';
 import { relatedRowsOf } from './related-rows';
@@ -51,6 +51,8 @@ export interface CompiledQuery {
   readonly aggregated?: CompiledAggregates;
   /** Facets and stats (docs/query-language.md, Facets and stats): one statement of their own. */
   readonly summary?: CompiledSummary;
+  /** A CSV answer (docs/query-language.md, "Export as CSV"); `whole`: every record, one cursor page per batch. */
+  readonly csv?: CsvExport;
   /** The root's `match` texts, checked for a search term when the page is empty (ranked.ts). */
   readonly terms?: readonly MatchTerm[];
   /** The expansions' `<alias>_match` texts, checked for a search term before they are read. */
@@ -176,6 +178,7 @@ export function compileQuery(validated: ValidatedQuery): CompiledQuery {
     ...(cursor === undefined ? {} : { cursor }),
     ...(aggregates === undefined ? {} : { aggregated: aggregates }),
     ...(validated.summary === undefined ? {} : { summary: compileSummary(validated.summary) }),
+    ...(validated.csv === undefined ? {} : { csv: validated.csv }),
     ...(terms.length === 0 ? {} : { terms: Object.freeze(terms) }),
     ...(aliasTerms.length === 0 ? {} : { aliasTerms: Object.freeze(aliasTerms) }),
   });

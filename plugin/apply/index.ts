@@ -16,3 +16,4 @@ export {
 } from './query';
 export { cursorSqlAt, keyAlias, keyTexts, type CursorSql } from './seek';
 export { planSummary, type CompiledSummary, type CompiledSummaryItem } from './summary';
+export { batchAfter, readExportBatch, type ExportBatch } from './export-batch';

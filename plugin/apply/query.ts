@@ -79,8 +79,12 @@ export interface RootStatements {
   readonly probe?: Statement;
 }
 
-/** `estimateAbove` + 1 when the request asks for an estimated total; undefined otherwise. */
-function estimateCap(compiled: CompiledQuery): number | undefined {
+/**
+ * `estimateAbove` + 1 when the request asks for an estimated total; the cap a whole-list CSV export
+ * counts to (`maxExportRows` + 1, docs/query-language.md, "Export as CSV"); undefined otherwise.
+ */
+function estimateCap(compiled: CompiledQuery, countCap?: number): number | undefined {
+  if (countCap !== undefined) return countCap;
   const { paging } = compiled;
   return paging.kind === 'page' && paging.total.kind === 'estimated' ? paging.total.estimateAbove + 1 : undefined;
 }
@@ -100,10 +104,10 @@ function rowsStatement(page: Statement, compiled: CompiledQuery): Statement {
  * The root statements' text when a plain model makes a builder unnecessary; undefined otherwise.
  * Assembled for each request from the compiled parts, which keep the shared conditions once.
  */
-export function rootStatements(compiled: CompiledQuery): RootStatements | undefined {
+export function rootStatements(compiled: CompiledQuery, countCap?: number): RootStatements | undefined {
   if (!compiled.plain) return undefined;
   const { root } = compiled;
-  const cap = estimateCap(compiled);
+  const cap = estimateCap(compiled, countCap);
   let count: Statement | undefined;
   let capped: Statement | undefined;
   let estimate: Statement | undefined;
@@ -166,20 +170,23 @@ async function builderParts(root: CompiledRoot, knex: Knex, hook: ScopeHook | un
   };
 }
 
-/** `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. */
-export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: ScopeHook): Promise<PlannedQueries> {
+/**
+ * `filter[id]=>=5&sort[name]=desc&per-page=10` -> a page query and a count query on `users`. With
+ * `countCap`, `estimated.capped` counts the matching records up to it.
+ */
+export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: ScopeHook, countCap?: number): Promise<PlannedQueries> {
   const { collection, expansions, root } = compiled;
   let rows: Runnable;
   let explainRows: Runnable;
   let count: Runnable;
   let estimated: EstimateQueries | undefined;
   let probe: Runnable | undefined;
-  const direct = hook === undefined ? rootStatements(compiled) : undefined;
+  const direct = hook === undefined ? rootStatements(compiled, countCap) : undefined;
   if (direct !== undefined) {
     rows = viaText(knex, direct.rows);
     explainRows = viaText(knex, () => ({ sql: `explain (format json) ${direct.rows.sql}`, bindings: direct.rows.bindings }));
     count = viaText(knex, () => direct.count);
-    if (estimateCap(compiled) !== undefined) {
+    if (estimateCap(compiled, countCap) !== undefined) {
       estimated = { capped: viaText(knex, () => direct.capped as Statement), estimate: viaText(knex, () => direct.estimate as Statement) };
     }
     if (compiled.cursor?.seek !== undefined) probe = viaText(knex, () => direct.probe as Statement);
@@ -192,7 +199,7 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     await hook?.(collection.name, base);
     // Counting the scoped query as a subquery stays right whatever the hook added (joins, distinct).
     count = viaBuilder(knex, knex.count({ count: '*' }).from(base.clone().toKnexQuery().as('counted')));
-    const cap = estimateCap(compiled);
+    const cap = estimateCap(compiled, countCap);
     if (cap !== undefined) {
       // `select 1` as on the text path, unless the hooks chose what is selected (a distinct, say): then what they chose.
       const capped = base.clone();

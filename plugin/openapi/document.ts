@@ -61,14 +61,14 @@ function okResponse(collection: CollectionCatalog, options: ResolvedOptions): Js
         description: 'Who may keep the answer and how long; `private` where the answer depends on who asks.',
         schema: { type: 'string', example: cachingFor(options, collection.name).cacheControl },
       },
-      ...(options.vary.length === 0
-        ? {}
-        : {
-            Vary: {
-              description: 'The request headers the answer depends on.',
-              schema: { type: 'string', example: options.vary.join(', ') },
-            },
-          }),
+      Vary: {
+        description: 'The request headers the answer depends on: `Accept` unless `format` chose the format.',
+        schema: { type: 'string', example: [...options.vary, 'Accept'].join(', ') },
+      },
+      'Content-Disposition': {
+        description: 'On a CSV answer only: `attachment; filename="<collection>.csv"`.',
+        schema: { type: 'string', example: `attachment; filename="${collection.name}.csv"` },
+      },
       'X-Result-Truncated': {
         description: `\`true\` when a bare array was cut at ${options.maxRows} records; paginate or narrow the query.`,
         schema: { type: 'string', enum: ['true'] },
@@ -92,6 +92,10 @@ function okResponse(collection: CollectionCatalog, options: ResolvedOptions): Js
             ref('schemas', schemaNames.cursorPage(collection.name)),
           ],
         },
+      },
+      // docs/query-language.md, "Export as CSV": the same records, chosen by `format=csv` or `Accept: text/csv`.
+      'text/csv': {
+        schema: { type: 'string', description: 'RFC 4180 CSV: a header row of the field names, then one line per record.' },
       },
     },
   };

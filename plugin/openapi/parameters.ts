@@ -195,9 +195,10 @@ export function fieldsParameters(scope: ScopeCatalog, ranks: readonly string[] =
   ];
 }
 
-const pagingNames = ['page', 'per-page', 'page-size', 'limit', 'offset', 'cursor'] as const;
+/** The parameters every collection shares: paging, and `format` (docs/query-language.md, "Export as CSV"). */
+const pagingNames = ['page', 'per-page', 'page-size', 'limit', 'offset', 'cursor', 'format'] as const;
 
-/** `$ref`s to the shared paging parameters. */
+/** `$ref`s to the shared paging parameters and `format`. */
 export const pagingReferences: readonly Parameter[] = pagingNames.map((name) => ({ $ref: `#/components/parameters/${name}` }));
 
 /** The shared paging parameters, for `components.parameters`. */
@@ -222,5 +223,13 @@ export function pagingParameters(options: ResolvedOptions): Record<string, Param
     ),
     offset: query('offset', 'Skip this many records (bare array). Not with page parameters.', { type: 'integer', minimum: 0 }, 0),
     cursor: cursorParameter,
+    format: query(
+      'format',
+      'Answer with the records as CSV (`text/csv`, as `Accept: text/csv` does) instead of JSON: a header row, one line per record. ' +
+        `With page parameters or \`limit\`, that page; without them every matching record (at most ${options.maxExportRows}, streamed). ` +
+        'Not with expansions, facets, stats, `total` or `cursor`.',
+      { type: 'string', enum: ['csv'] },
+      'csv',
+    ),
   };
 }

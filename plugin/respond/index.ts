@@ -5,3 +5,4 @@ export { buildCursorEnvelope, type CursorEnvelope, type CursorPageRequest } from
 export { serializeInSlices } from './serialize';
 export { Slices } from './slices';
 export { readSummary, withSummary, type FacetValue, type StatsValue, type Summary, type SummaryItemShape } from './summary';
+export { csvCell, csvColumns, csvHeader, csvRows, type CsvColumn } from './csv';

@@ -17,7 +17,7 @@ import type {
   StatsDescription,
   WindowBound,
 } from './types';
-import type { ClauseFamily, Modifier, TotalMode } from './vocabulary';
+import type { ClauseFamily, Modifier, ResponseFormat, TotalMode } from './vocabulary';
 
 export interface ScopeBuilder {
   clauses: Record<ClauseFamily, ClauseDescription[]>;
@@ -61,6 +61,8 @@ export interface Collector {
   total: TotalMode | undefined;
   /** `cursor=...` as sent (docs/query-language.md, "Cursors: cursor"). */
   cursor: string | undefined;
+  /** `format=csv` (docs/query-language.md, "Export as CSV"). */
+  format: ResponseFormat | undefined;
   facets: FacetDescription[];
   stats: StatsDescription[];
   facetLimit: number | undefined;

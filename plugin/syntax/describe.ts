@@ -19,6 +19,8 @@ import {
   scopedModifiers,
   sortWordList,
   totalModes,
+  parseResponseFormat,
+  responseFormats,
   type ClauseFamily,
   type LogicalWord,
   type Modifier,
@@ -129,6 +131,15 @@ function addTotal(c: Collector, value: string): void {
   c.total = mode;
 }
 
+/** `format=csv`; any other value is refused (docs/query-language.md, "Export as CSV"). */
+function addFormat(c: Collector, value: string): void {
+  const format = parseResponseFormat(value);
+  if (format === undefined) {
+    return malformed(c, 'format', `must be csv (leave it out for JSON); got "${value.slice(0, 100)}"`, [...responseFormats]);
+  }
+  c.format = format;
+}
+
 function scopeFor(c: Collector, alias: string | undefined, key: string, modifier: Modifier): ScopeBuilder {
   if (alias === undefined) return c.root;
   let entry = c.aliased.get(alias);
@@ -231,6 +242,8 @@ function addPair(c: Collector, pair: QueryPair): void {
       return addStats(c, pair.key, argument, pair.value);
     case 'facet_limit':
       return addFacetLimit(c, pair.value);
+    case 'format':
+      return addFormat(c, pair.value);
   }
 }
 
@@ -281,6 +294,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging: new Map(),
     total: undefined,
     cursor: undefined,
+    format: undefined,
     facets: [],
     stats: [],
     facetLimit: undefined,
@@ -309,6 +323,7 @@ export function describeQuery(pairs: readonly QueryPair[]): QueryDescription {
     paging,
     total: c.total,
     cursor: c.cursor,
+    format: c.format,
     summary: Object.freeze({ facets: Object.freeze([...c.facets]), stats: Object.freeze([...c.stats]), limit: c.facetLimit }),
     problems: Object.freeze(problems),
     keys: pairs.map((p) => p.key),

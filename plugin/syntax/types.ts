@@ -2,7 +2,7 @@
 // values are still text. The validate stage turns this into a ValidatedQuery.
 
 import type { Problem } from '../errors';
-import type { ClauseFamily, DateBucket, LogicalWord, Operator, SortDirection, TotalMode } from './vocabulary';
+import type { ClauseFamily, DateBucket, LogicalWord, Operator, ResponseFormat, SortDirection, TotalMode } from './vocabulary';
 
 /** A value as written: bare `null`, or text (already unquoted when it was written in double quotes). */
 export type RawValue = { readonly kind: 'null' } | { readonly kind: 'text'; readonly text: string; readonly quoted: boolean };
@@ -178,6 +178,8 @@ export interface QueryDescription {
   readonly total: TotalMode | undefined;
   /** `cursor=...` as sent (docs/query-language.md, "Cursors: cursor"): empty for the first page; decoded by the validate stage. */
   readonly cursor: string | undefined;
+  /** `format=csv` (docs/query-language.md, "Export as CSV"): the records as CSV; undefined: JSON. */
+  readonly format: ResponseFormat | undefined;
   /** `facet[...]`, `stats[...]` and `facet_limit`. */
   readonly summary: SummaryDescription;
   /** Syntax problems found; the validate stage adds its own and reports them all together. */

@@ -31,6 +31,7 @@ export const rootModifiers = [
   'facet',
   'stats',
   'facet_limit',
+  'format',
 ] as const;
 export type RootModifier = (typeof rootModifiers)[number];
 
@@ -61,6 +62,7 @@ export const bracketed: Readonly<Record<Modifier, boolean>> = {
   facet: true,
   stats: true,
   facet_limit: false,
+  format: false,
 };
 
 /**
@@ -154,4 +156,13 @@ export type TotalMode = (typeof totalModes)[number];
 /** `total=estimated` -> 'estimated'; any other spelling (case included) -> undefined. */
 export function parseTotalMode(text: string): TotalMode | undefined {
   return (totalModes as readonly string[]).includes(text) ? (text as TotalMode) : undefined;
+}
+
+/** What `format` may ask for (docs/query-language.md, "Export as CSV"): JSON is what every request answers without it. */
+export const responseFormats = ['csv'] as const;
+export type ResponseFormat = (typeof responseFormats)[number];
+
+/** `format=csv` -> 'csv'; any other spelling (case included) -> undefined. */
+export function parseResponseFormat(text: string): ResponseFormat | undefined {
+  return (responseFormats as readonly string[]).includes(text) ? (text as ResponseFormat) : undefined;
 }

@@ -200,6 +200,14 @@ export interface ValidatedSummary {
   readonly limit: number;
 }
 
+/**
+ * A CSV answer (docs/query-language.md, "Export as CSV"): `whole` for every matching record, read in
+ * keyset batches (the paging is then a cursor's, one batch per page); else the page the paging names.
+ */
+export interface CsvExport {
+  readonly whole: boolean;
+}
+
 export interface ValidatedQuery {
   readonly collection: CollectionCatalog;
   readonly root: ValidatedScope;
@@ -207,4 +215,6 @@ export interface ValidatedQuery {
   readonly paging: ValidatedPaging;
   /** Present when the request asks for facets or stats. */
   readonly summary?: ValidatedSummary;
+  /** Present when the request asks for CSV. */
+  readonly csv?: CsvExport;
 }

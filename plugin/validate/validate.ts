@@ -7,6 +7,7 @@ import type { CollectionCatalog, Column, RelationCatalog } from '../schema';
 import type { QueryDescription } from '../syntax';
 import { AliasScopes } from './alias-scopes';
 import { validateCursorPaging, type CursorLimits } from './cursor';
+import { validateExport, type ExportLimits } from './export';
 import { labelled, relationNamed, validateExpansions } from './expansions';
 import { validatePageSize } from './page-size';
 import { validateScope } from './scope';
@@ -14,7 +15,7 @@ import { rootConditions, validateSummary, withoutField } from './summary';
 import { validateTotal, type TotalSettings } from './total';
 import type { ConditionGroup, RelationJoin, ValidatedPaging, ValidatedQuery } from './types';
 
-export interface ValidationLimits extends TotalSettings, CursorLimits {
+export interface ValidationLimits extends TotalSettings, CursorLimits, ExportLimits {
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
   readonly maxRows: number;
@@ -174,18 +175,28 @@ export function validateQuery(description: QueryDescription, collection: Collect
   // (docs/query-language.md, "has and has!: all conditions on one related record").
   const has = validateHas(description, collection, aliases, problems);
   const root = Object.freeze({ ...own, groups: [...own.groups, ...has] });
-  const paging =
+  const asked =
     description.cursor === undefined
       ? validatePaging(description, collection, limits, problems)
       : validateCursorPaging(description, collection.name, root.order, limits, problems);
+  const exported = validateExport(description, asked, limits, problems);
+  const paging = exported?.paging ?? asked;
   // Each facet's and stats' conditions: the request's without the clauses on its field (reported above if wrong).
   const without = (field: string) => {
     const scope = withoutField(description.root, field);
     if (scope === undefined) return rootConditions(own, has);
     return rootConditions(validateScope(scope, collection, [], { relations: collection.relations, counts }), has);
   };
-  const summary = validateSummary(description, collection, paging, without, problems);
+  // A CSV answer refuses facets and stats itself (export.ts), whatever its paging.
+  const summary = exported === undefined ? validateSummary(description, collection, paging, without, problems) : undefined;
   checkCost(description, limits, problems);
   if (problems.length > 0) throw new QueryError(inQueryOrder(problems, description.keys));
-  return Object.freeze({ collection, root, expansions, paging, ...(summary === undefined ? {} : { summary }) });
+  return Object.freeze({
+    collection,
+    root,
+    expansions,
+    paging,
+    ...(summary === undefined ? {} : { summary }),
+    ...(exported === undefined ? {} : { csv: exported.csv }),
+  });
 }

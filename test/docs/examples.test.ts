@@ -28,6 +28,8 @@
 //   - a bare `…` as a value stands for any value;
 //   - a string that differs from the answer matches when each ellipsis in it stands for any run of
 //     characters (`"allowed: id, name, …"` matches by prefix).
+// - a response that shows `Content-Type: text/csv` has a text body: the answer's text, its CRLF line
+//   ends read as the docs' line ends, must equal every line shown (a line `…` stands for any lines).
 //
 // Examples that are not about the demo app as `npm start` runs it carry a marker on the line right
 // before their block (blank lines may stand between):
@@ -85,6 +87,10 @@ function difference(example: DocExample, answer: Answer): string | undefined {
     const actual = Array.isArray(raw) ? raw.join(', ') : raw;
     if (actual === undefined) return `the docs show the header ${name}, the server sent none`;
     if (!matchText(value, actual)) return `the docs show "${name}: ${value}", the server sent "${name}: ${actual}"`;
+  }
+  if (shown?.text !== undefined) {
+    const text = answer.text.replaceAll('\r\n', '\n');
+    return matchText(shown.text, text) ? undefined : `the docs show the text body\n${shown.text}\n  the server sent\n${text}`;
   }
   const body = shown?.bodies[0];
   if (body === undefined) return undefined;

@@ -21,6 +21,8 @@ export interface ShownResponse {
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** The body values shown, in order (several only for a block of several requests). */
   readonly bodies: readonly DocValue[];
+  /** The body shown as text, when the shown headers say it is CSV (`Content-Type: text/csv`): compared as text. */
+  readonly text?: string;
 }
 
 /** Where the demo server listens by default; request lines without a host talk to it. */
@@ -170,6 +172,11 @@ export function readResponse(lines: readonly NumberedLine[]): ShownResponse | { 
   }
   const body = rows.slice(i);
   const text = body.map((l) => l.text).join('\n');
+  const shownStatus = status === null ? {} : { status: Number(status[1]), ...(status[2] ? { reason: status[2] } : {}) };
+  if (headers.some(([name, value]) => name.toLowerCase() === 'content-type' && value.startsWith('text/csv'))) {
+    // A CSV body: every line as shown, the blank line after the headers left out.
+    return { line, headers, bodies: [], text: `${body.map((l) => l.text).join('\n').replace(/^\n/, '')}\n`, ...shownStatus };
+  }
   try {
     const bodies = parseDocJson(text);
     return {

@@ -177,6 +177,7 @@ export const limits = {
   maxExpansions: 3,
   maxExpandDepth: 3,
   maxRelatedRows: 50,
+  exportBatchRows: 1000,
   total: 'exact' as const,
   estimateAbove: 100,
   cursorSeal: createCursorSeal('the unit tests seal their cursors with this secret'),

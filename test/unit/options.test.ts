@@ -133,7 +133,7 @@ describe('options: every problem names the option path, the expected form and wh
     [
       { limits: { maxClause: 5 } },
       [
-        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows, maxResponseBytes, maxInFlightBytes, heavyCost, heavyConcurrency, heavyQueueMs, maxCost',
+        '- limits.maxClause is not an option; known: maxQueryLength, maxClauses, maxListItems, maxExpansions, maxExpandDepth, maxRelatedRows, maxResponseBytes, maxInFlightBytes, maxExportRows, exportBatchRows, heavyCost, heavyConcurrency, heavyQueueMs, maxCost',
       ],
     ],
     [{ maxRows: 'ten' }, ['- maxRows must be an integer of at least 1; got "ten"']],
