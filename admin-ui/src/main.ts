@@ -12,7 +12,7 @@ import { scopeSections } from './form/scope-form';
 import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
 import { copyText, element, installTabs, selectTab } from './page';
 import { conditionsSection, type EditorContext } from './editor/filters';
-import { exportBlocked, exportParams, fileName, saveFile } from './editor/export';
+import { exportable, exportBlocked, exportParams, fileName, saveFile } from './editor/export';
 import { editorMessage } from './editor/messages';
 import { valuePicks, type ValuePicks } from './editor/picks';
 import { relatedSection } from './editor/related';
@@ -82,9 +82,9 @@ function refresh(): void {
   ui.curl.replaceChildren(curl.slice(0, urlLine), ...breakable(curl.slice(urlLine)));
   ui.condition.textContent = conditionText(state, meta);
   ui.summary.textContent = summaryText(state, meta);
-  const blocked = exportBlocked(state);
-  ui.exportCsv.disabled = blocked !== undefined;
-  ui.exportNote.textContent = blocked ?? '';
+  const note = exportBlocked(state, meta);
+  ui.exportCsv.disabled = !exportable(state, meta);
+  ui.exportNote.textContent = note;
   const query = queryString();
   history.replaceState(null, '', `#${encodePart(state.collection)}${query === '' ? '' : `?${query}`}`);
 }
@@ -232,8 +232,8 @@ function showDeveloper(on: boolean): void {
 
 /** Downloads the current view, every page of it, as CSV (the API names the file). */
 async function exportCsv(): Promise<void> {
-  const state = app.state;
-  if (state === undefined || exportBlocked(state) !== undefined) return;
+  const { state, meta } = app;
+  if (state === undefined || meta === undefined || !exportable(state, meta)) return;
   const params = exportParams(app.params);
   ui.exportStatus.textContent = 'Preparing the file…';
   ui.exportCsv.disabled = true;
@@ -252,7 +252,7 @@ async function exportCsv(): Promise<void> {
   } catch {
     ui.exportStatus.textContent = 'The export did not reach the server; try again.';
   } finally {
-    ui.exportCsv.disabled = exportBlocked(state) !== undefined;
+    ui.exportCsv.disabled = !exportable(state, meta);
     finished();
   }
 }

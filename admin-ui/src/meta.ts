@@ -75,6 +75,8 @@ export interface CollectionMeta extends ScopeMeta {
   /** The fields `facet[...]` counts and `stats[...]` summarises; empty on servers without facets. */
   readonly facetable: readonly string[];
   readonly statsable: readonly string[];
+  /** Whole-list CSV export (docs/query-language.md, "Export as CSV"): absent on servers without it. */
+  readonly export?: { readonly formats: readonly string[]; readonly maxExportRows: number };
 }
 
 export interface IndexMeta {
@@ -165,6 +167,9 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
     relations: relationList(body.relations),
     facetable: isObject(body.summary) ? strings(body.summary.facetable) : [],
     statsable: isObject(body.summary) ? strings(body.summary.statsable) : [],
+    ...(isObject(body.export) && typeof body.export.maxExportRows === 'number'
+      ? { export: { formats: strings(body.export.formats), maxExportRows: body.export.maxExportRows } }
+      : {}),
     // `match` (docs/query-language.md, "Ranked search: match and similar"): the document's language, when the model declares one.
     ...(isObject(body.match) && typeof body.match.language === 'string' ? { matchLanguage: body.match.language } : {}),
   };

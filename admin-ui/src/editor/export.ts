@@ -2,6 +2,7 @@
 // `format=csv`, downloaded as the file the API names (docs/admin-ui.md, "Taking a list to a
 // spreadsheet"). A view with related records cannot be exported: the button says so and is off.
 import type { Param } from '../query/encode';
+import type { CollectionMeta } from '../meta';
 import type { FormState } from '../state';
 
 /** The parameters that choose a page; the export asks for every matching record instead. */
@@ -12,9 +13,10 @@ export function exportParams(params: readonly Param[]): Param[] {
   return [...params.filter((p) => !pageKeys.has(p.key)), { key: 'format', value: 'csv', control: 'export-csv' }];
 }
 
-/** Why the view cannot be exported, in the editor's words, or undefined when it can. */
-export function exportBlocked(state: FormState): string | undefined {
-  if (state.expands.length === 0) return undefined;
+/** What the export button's note says: why the view cannot be exported, or how many records it may hold. */
+export function exportBlocked(state: FormState, meta: CollectionMeta): string {
+  if (meta.export?.formats.includes('csv') !== true) return 'This server cannot export lists.';
+  if (state.expands.length === 0) return `Up to ${meta.export.maxExportRows.toLocaleString()} records.`;
   return 'Related records do not fit in a spreadsheet: remove them under “Include related records” to export this list.';
 }
 
@@ -35,4 +37,9 @@ export function saveFile(blob: Blob, name: string): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+/** Whether the button may export the view: the server exports CSV and the view has no related records. */
+export function exportable(state: FormState, meta: CollectionMeta): boolean {
+  return meta.export?.formats.includes('csv') === true && state.expands.length === 0;
 }
