@@ -2,7 +2,6 @@
 // curl command and condition in step with it, and runs or explains the request.
 import { apiGet, describeFailure, type ApiResponse } from './api';
 import { h } from './dom';
-import type { FormContext } from './form/context';
 import { valueHints } from './form/value-hints';
 import { expandSection } from './form/expand-form';
 import { countSection } from './form/count-form';
@@ -11,12 +10,21 @@ import { matchSection } from './form/match-form';
 import { pagingSection } from './form/paging-form';
 import { scopeSections } from './form/scope-form';
 import { readCollectionMeta, readIndexMeta, type CollectionMeta } from './meta';
-import { copyText, element, installTabs } from './page';
+import { copyText, element, installTabs, selectTab } from './page';
+import { conditionsSection, type EditorContext } from './editor/filters';
+import { exportable, exportBlocked, exportParams, fileName, saveFile } from './editor/export';
+import { editorMessage } from './editor/messages';
+import { valuePicks, type ValuePicks } from './editor/picks';
+import { relatedSection } from './editor/related';
+import { savedViewsBar } from './editor/saved-views';
+import { summaryText } from './editor/summary';
+import { sortBy, viewSection } from './editor/view';
 import { normalisePrefix, servedPrefix } from './prefix';
 import { breakable, curlCommand, conditionText } from './preview';
 import { decodeQuery, readLocation } from './query/decode';
 import { encodeForm, encodePart, toQueryString, type Param } from './query/encode';
 import { clearResults, showExplain, showRun } from './results/show';
+import type { TableView } from './results/table';
 import { countedFields, emptyForm, type FormState } from './state';
 import { ui } from './ui';
 
@@ -26,9 +34,27 @@ interface App {
   meta: CollectionMeta | undefined;
   state: FormState | undefined;
   params: Param[];
+  /** The developer view is open: the builder, the request and the raw answers. */
+  developer: boolean;
+  explain: boolean;
+  picks: ValuePicks | undefined;
+  /** The last run's answer, drawn again when the view changes between editor and developer. */
+  lastRun: { response: ApiResponse; params: Param[] } | undefined;
 }
 
-const app: App = { prefix: '/api', collections: [], meta: undefined, state: undefined, params: [] };
+const developerKey = 'koa-query-modifiers.admin.developer';
+
+const app: App = {
+  prefix: '/api',
+  collections: [],
+  meta: undefined,
+  state: undefined,
+  params: [],
+  developer: localStorage.getItem(developerKey) === 'true',
+  explain: false,
+  picks: undefined,
+  lastRun: undefined,
+};
 
 const token = (): string => ui.token.value;
 
@@ -55,6 +81,10 @@ function refresh(): void {
   const urlLine = curl.lastIndexOf('\n') + 1;
   ui.curl.replaceChildren(curl.slice(0, urlLine), ...breakable(curl.slice(urlLine)));
   ui.condition.textContent = conditionText(state, meta);
+  ui.summary.textContent = summaryText(state, meta);
+  const note = exportBlocked(state, meta);
+  ui.exportCsv.disabled = !exportable(state, meta);
+  ui.exportNote.textContent = note;
   const query = queryString();
   history.replaceState(null, '', `#${encodePart(state.collection)}${query === '' ? '' : `?${query}`}`);
 }
@@ -64,10 +94,12 @@ function restartCursor(): void {
   if (app.state !== undefined) app.state.paging.cursor = '';
 }
 
-const context: FormContext = {
+const context: EditorContext = {
   changed: () => {
     restartCursor();
     refresh();
+    // A value typed in the developer's builder shows on the editor's face too.
+    if (ui.form.contains(document.activeElement)) renderEditor();
   },
   rebuild: (focusId?: string) => {
     restartCursor();
@@ -80,7 +112,29 @@ const context: FormContext = {
     return app.state === undefined ? [] : countedFields(app.state);
   },
   hints: valueHints(() => `${app.prefix}/${encodePart(app.state?.collection ?? '')}`, token),
+  get picks(): ValuePicks {
+    return app.picks ?? { known: () => undefined, complete: () => false };
+  },
 };
+
+/** The editor's face: conditions, related records, and how the list looks. */
+function renderEditor(): void {
+  const { state, meta } = app;
+  if (state === undefined || meta === undefined) return;
+  ui.editorForm.replaceChildren(
+    ...[conditionsSection(state.root, meta, context), relatedSection(state, meta, context)].filter((s): s is HTMLElement => s !== null),
+    viewSection(state, meta, context),
+  );
+}
+
+/** Redraws the editor's face when a field's values arrive, unless the editor is typing in it. */
+function valuesArrived(): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLInputElement && ui.editorForm.contains(active)) return;
+  const focused = active instanceof HTMLElement && ui.editorForm.contains(active) ? active.id : undefined;
+  renderEditor();
+  if (focused !== undefined) document.getElementById(focused)?.focus();
+}
 
 function renderForm(focusId?: string): void {
   const { state, meta } = app;
@@ -93,6 +147,7 @@ function renderForm(focusId?: string): void {
     ),
     pagingSection(state, meta, context),
   );
+  renderEditor();
   refresh();
   if (focusId !== undefined) document.getElementById(focusId)?.focus();
 }
@@ -135,8 +190,69 @@ async function run(): Promise<void> {
     const params = app.params;
     clearResults('Running…');
     const response = await request(requestPath());
-    if (response !== undefined) showRun(response, params, (url) => void loadUrl(url, true));
+    if (response !== undefined) {
+      app.lastRun = { response, params };
+      showRun(response, params, (url) => void loadUrl(url, true), tableView());
+    }
   } finally {
+    finished();
+  }
+}
+
+/** How the results table is drawn: raw for developers, labelled and formatted with sort buttons for editors. */
+function tableView(): TableView {
+  const { state, meta } = app;
+  if (app.developer || state === undefined || meta === undefined) return {};
+  const sort = state.root.sort.length === 1 ? state.root.sort[0] : undefined;
+  return {
+    scope: meta,
+    ...(sort === undefined ? {} : { sort: { field: sort.field, direction: sort.direction } }),
+    onSort: (field, direction) => {
+      sortBy(state.root, field, direction);
+      state.paging.page = '';
+      restartCursor();
+      renderForm();
+      void run();
+    },
+  };
+}
+
+/** Opens or closes the developer view, remembered in this browser. */
+function showDeveloper(on: boolean): void {
+  app.developer = on;
+  localStorage.setItem(developerKey, String(on));
+  ui.developerToggle.checked = on;
+  ui.developer.hidden = !on;
+  ui.tabs.hidden = !on;
+  ui.sqlTab.hidden = !app.explain;
+  if (!on) selectTab('table');
+  const last = app.lastRun;
+  if (last !== undefined) showRun(last.response, last.params, (url) => void loadUrl(url, true), tableView());
+}
+
+/** Downloads the current view, every page of it, as CSV (the API names the file). */
+async function exportCsv(): Promise<void> {
+  const { state, meta } = app;
+  if (state === undefined || meta === undefined || !exportable(state, meta)) return;
+  const params = exportParams(app.params);
+  ui.exportStatus.textContent = 'Preparing the file…';
+  ui.exportCsv.disabled = true;
+  try {
+    const headers: Record<string, string> = { Accept: 'text/csv, application/problem+json' };
+    if (token().trim() !== '') headers.Authorization = `Bearer ${token().trim()}`;
+    const response = await fetch(`${app.prefix}/${encodePart(state.collection)}?${toQueryString(params)}`, { headers });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
+      ui.exportStatus.textContent = editorMessage(body.code ?? '', body.detail ?? '');
+      return;
+    }
+    const name = fileName(response.headers.get('Content-Disposition'), state.collection);
+    saveFile(await response.blob(), name);
+    ui.exportStatus.textContent = `Downloaded ${name}.`;
+  } catch {
+    ui.exportStatus.textContent = 'The export did not reach the server; try again.';
+  } finally {
+    ui.exportCsv.disabled = !exportable(state, meta);
     finished();
   }
 }
@@ -168,6 +284,9 @@ async function loadIndex(): Promise<boolean> {
   app.collections = index.collections;
   ui.openapi.href = index.openapi ?? `${app.prefix}/openapi.json`;
   ui.explain.hidden = !index.explain;
+  // Explain and its SQL tab appear only where the server lets this client explain.
+  app.explain = index.explain;
+  ui.sqlTab.hidden = !index.explain;
   ui.collection.replaceChildren(...app.collections.map((name) => h('option', { text: name, attrs: { value: name } })));
   ui.collection.disabled = false;
   showPageMessage('');
@@ -184,6 +303,7 @@ async function loadMeta(collection: string): Promise<boolean> {
     return false;
   }
   app.meta = readCollectionMeta(response.body);
+  app.picks = valuePicks(app.meta, context.hints, valuesArrived);
   ui.collection.value = collection;
   return true;
 }
@@ -191,7 +311,10 @@ async function loadMeta(collection: string): Promise<boolean> {
 async function chooseCollection(collection: string): Promise<void> {
   if (!(await loadMeta(collection))) return;
   app.state = emptyForm(collection);
-  clearResults('Press Run to see the records.');
+  // Editors see a list page by page from the start; developers start from the bare request.
+  if (!app.developer) app.state.paging.mode = 'pages';
+  app.lastRun = undefined;
+  clearResults('Press “Show records” to see the records.');
   renderForm();
 }
 
@@ -226,7 +349,8 @@ async function loadUrl(pasted: string, runAfter: boolean): Promise<boolean> {
   const decoded = decodeQuery(location.query, meta);
   app.state = decoded.state;
   ui.pasteMessage.textContent = decoded.ignored.length === 0 ? '' : `Left out: ${decoded.ignored.join('; ')}`;
-  clearResults(runAfter ? 'Running…' : 'Press Run to see the records.');
+  app.lastRun = undefined;
+  clearResults(runAfter ? 'Running…' : 'Press “Show records” to see the records.');
   renderForm();
   if (runAfter) await run();
   return true;
@@ -251,6 +375,25 @@ async function copy(what: 'URL' | 'curl command', text: string): Promise<void> {
 
 function install(): void {
   installTabs();
+  ui.developerToggle.addEventListener('change', () => showDeveloper(ui.developerToggle.checked));
+  ui.exportCsv.addEventListener('click', () => void exportCsv());
+  ui.editorForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run();
+  });
+  ui.editorForm.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type !== 'checkbox') {
+      event.preventDefault();
+      void run();
+    }
+  });
+  ui.savedViews.replaceChildren(
+    savedViewsBar({
+      current: () => ({ collection: app.state?.collection ?? '', query: queryString() }),
+      open: (view) => void loadUrl(`${view.collection}?${view.query}`, true),
+      share: () => copyText(window.location.href),
+    }),
+  );
   ui.collection.addEventListener('change', () => void chooseCollection(ui.collection.value));
   ui.prefix.addEventListener('change', () => void reconnect());
   ui.token.addEventListener('change', () => void reconnect());
@@ -287,6 +430,7 @@ function install(): void {
 
 async function start(): Promise<void> {
   install();
+  showDeveloper(app.developer);
   app.prefix = servedPrefix(ui.prefix.value);
   ui.prefix.value = app.prefix;
   ui.openapi.href = `${app.prefix}/openapi.json`;

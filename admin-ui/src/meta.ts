@@ -1,5 +1,5 @@
 // Owns the shapes of the plugin's metadata endpoints (`GET <prefix>/_meta` and
-// `GET <prefix>/_meta/<collection>`, see docs/admin-ui.md, "For developers") and the checks that
+// `GET <prefix>/_meta/<collection>`, see docs/admin-ui.md, "For developers: the code") and the checks that
 // turn JSON into them.
 
 export type FieldType =
@@ -23,6 +23,8 @@ export interface FieldMeta {
   readonly name: string;
   readonly type: FieldType;
   readonly nullable: boolean;
+  /** What the model calls the field (`getFieldLabels()`), when it says. */
+  readonly label?: string;
   /** An enum's labels (or an enum array's), in declared order. */
   readonly labels?: readonly string[];
 }
@@ -73,6 +75,8 @@ export interface CollectionMeta extends ScopeMeta {
   /** The fields `facet[...]` counts and `stats[...]` summarises; empty on servers without facets. */
   readonly facetable: readonly string[];
   readonly statsable: readonly string[];
+  /** Whole-list CSV export (docs/query-language.md, "Export as CSV"): absent on servers without it. */
+  readonly export?: { readonly formats: readonly string[]; readonly maxExportRows: number };
 }
 
 export interface IndexMeta {
@@ -98,6 +102,7 @@ function fieldList(value: unknown): FieldMeta[] {
     name: String(field.name),
     type: (typeof field.type === 'string' ? field.type : 'other') as FieldType,
     nullable: field.nullable === true,
+    ...(typeof field.label === 'string' ? { label: field.label } : {}),
     ...(Array.isArray(field.labels) ? { labels: strings(field.labels) } : {}),
   }));
 }
@@ -162,6 +167,9 @@ export function readCollectionMeta(body: unknown): CollectionMeta {
     relations: relationList(body.relations),
     facetable: isObject(body.summary) ? strings(body.summary.facetable) : [],
     statsable: isObject(body.summary) ? strings(body.summary.statsable) : [],
+    ...(isObject(body.export) && typeof body.export.maxExportRows === 'number'
+      ? { export: { formats: strings(body.export.formats), maxExportRows: body.export.maxExportRows } }
+      : {}),
     // `match` (docs/query-language.md, "Ranked search: match and similar"): the document's language, when the model declares one.
     ...(isObject(body.match) && typeof body.match.language === 'string' ? { matchLanguage: body.match.language } : {}),
   };

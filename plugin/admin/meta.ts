@@ -37,6 +37,8 @@ function describeScope(scope: ScopeCatalog) {
         name,
         type: column?.type ?? 'other',
         nullable: column?.nullable ?? true,
+        // `getFieldLabels()` (docs/configuration.md, "Field labels"): what the admin UI calls the field.
+        ...(scope.fieldLabels?.has(name) === true ? { label: scope.fieldLabels.get(name) } : {}),
         ...(column?.labels === undefined ? {} : { labels: column.labels }),
         ...(column?.elementType === undefined ? {} : { elementType: column.elementType }),
       };

@@ -26,7 +26,10 @@ function scopeProperties(scope: ScopeCatalog): Record<string, JsonSchema> {
   const properties: Record<string, JsonSchema> = {};
   for (const name of scope.projectable) {
     const column = scope.columns.get(name);
-    properties[name] = column === undefined ? {} : columnSchema(column);
+    const schema = column === undefined ? {} : columnSchema(column);
+    // A declared label (`getFieldLabels()`) is the field's title, as the admin UI shows it.
+    const title = scope.fieldLabels?.get(name);
+    properties[name] = title === undefined ? schema : { title, ...schema };
   }
   return properties;
 }

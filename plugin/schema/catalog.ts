@@ -2,7 +2,7 @@
 // with every declaration problem found, never at request time (docs/configuration.md, "Start-up checks").
 
 import type { Knex } from 'knex';
-import { readListDeclaration, type ListDeclaration } from './declarations';
+import { readFieldLabels, readListDeclaration, type ListDeclaration } from './declarations';
 import { fullTextOf, textSearchFacts, type TextSearchFacts } from './full-text';
 import { columnOf, propertyHint, resolveCapability, resolveList, tableFields, virtualFields, type TableFields } from './fields';
 import { introspectTables } from './introspect';
@@ -67,6 +67,7 @@ function modelScope(model: ModelClass, label: string, fields: TableFields, ctx: 
     sortable: capability('getSortableFields'),
     searchable: capability('getSearchableFields'),
     filterable: capability('getFilterableFields'),
+    fieldLabels: readFieldLabels(model, [...columns.keys()], ctx.problems),
   });
 }
 

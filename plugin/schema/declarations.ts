@@ -82,3 +82,26 @@ export function readRelationDeclarations(model: ModelClass, problems: string[]):
   }
   return declarations;
 }
+
+/**
+ * `User.getFieldLabels()` -> `{email_verified_at: 'Email verified'}`: the names the admin UI shows
+ * for fields (docs/configuration.md, "Field labels"). Absent -> an empty map. Every key must be a
+ * field of the model (`fields`), every label a non-empty string.
+ */
+export function readFieldLabels(model: ModelClass, fields: readonly string[], problems: string[]): ReadonlyMap<string, string> {
+  const labels = new Map<string, string>();
+  const fn = (model as unknown as { getFieldLabels?: unknown }).getFieldLabels;
+  if (fn === undefined) return labels;
+  const value: unknown = typeof fn === 'function' ? fn.call(model) : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(`${model.name}.getFieldLabels() must be a static method returning an object of field name to label`);
+    return labels;
+  }
+  for (const [field, label] of Object.entries(value)) {
+    if (!fields.includes(field)) problems.push(`${model.name}.getFieldLabels() names "${field}", which is not a field of ${model.name}`);
+    else if (typeof label !== 'string' || label.trim() === '')
+      problems.push(`${model.name}.getFieldLabels().${field} must be a non-empty string`);
+    else labels.set(field, label.trim());
+  }
+  return labels;
+}

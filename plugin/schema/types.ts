@@ -103,6 +103,8 @@ export interface ScopeCatalog {
   readonly sortable: readonly string[];
   readonly searchable: readonly string[];
   readonly filterable: readonly string[];
+  /** `getFieldLabels()`: the names the admin UI shows for some fields (the others are humanised there). */
+  readonly fieldLabels?: ReadonlyMap<string, string>;
   /** `getFullTextSearch()`: what `match` searches (docs/query-language.md, "Ranked search: match and similar"). */
   readonly fullText?: FullTextCatalog;
   /** Present where pg_trgm is installed: the least similarity `similar` keeps. */

@@ -43,6 +43,11 @@ export class User extends Model {
     return ['*'];
   }
 
+  /** What the admin UI calls these fields; the others are shown humanised (`created_at` -> "Created at"). */
+  static getFieldLabels(): Record<string, string> {
+    return { is_admin: 'Administrator', email_verified_at: 'Email verified on' };
+  }
+
   static getExpandableRelations(): Record<string, ExpandableRelation> {
     return {
       posts: { options: { ...EVERYTHING, searchable_fields: ['title', 'body'] }, table: 'posts', fk: 'user_id' },

@@ -15,8 +15,14 @@ export class AdminPage {
     readonly adminPath = '/admin',
   ) {}
 
-  /** Opens the admin page (optionally with a #hash) and waits for the first load to finish. */
-  async open(hash = ''): Promise<void> {
+  /**
+   * Opens the admin page (optionally with a #hash) and waits for the first load to finish: in the
+   * developer view (the builder, the request and raw answers), or with `{editor: true}` on the
+   * editor's face as an editor first sees it.
+   */
+  async open(hash = '', options: { editor?: boolean } = {}): Promise<void> {
+    const developer = options.editor !== true;
+    await this.page.addInitScript({ content: `localStorage.setItem('koa-query-modifiers.admin.developer', '${String(developer)}');` });
     await this.page.goto(`${this.origin}${this.adminPath}/${hash}`);
     await this.page.waitForSelector('body[data-ready="true"]');
   }
@@ -52,7 +58,7 @@ export class AdminPage {
   }
 
   async run(): Promise<void> {
-    await this.clickAndWait(this.page.getByRole('button', { name: 'Run', exact: true }));
+    await this.clickAndWait(this.page.getByRole('button', { name: 'Show records', exact: true }));
   }
 
   /** The records table's header texts. */

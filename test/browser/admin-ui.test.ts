@@ -479,12 +479,14 @@ describe('admin UI (browser)', function () {
     }
   });
 
-  it('offers no Explain button when the server does not serve explain', async function () {
+  it('offers no Explain button and no SQL tab when the server does not serve explain', async function () {
     const plain = await serveDemo(h.server.knex, { explain: false });
     try {
       const plainAdmin = new AdminPage(h.page, plain.origin);
       await plainAdmin.open();
       expect(await h.page.locator('#explain').isHidden()).to.equal(true);
+      expect(await h.page.getByRole('tab', { name: 'Raw JSON' }).isVisible()).to.equal(true);
+      expect(await h.page.getByRole('tab', { name: 'SQL' }).isHidden()).to.equal(true);
       await plainAdmin.run();
       expect(await h.page.locator('#result-status').textContent()).to.match(/^HTTP 200/);
     } finally {
@@ -492,7 +494,7 @@ describe('admin UI (browser)', function () {
     }
   });
 
-  it("takes the guide's picture of the finished page (docs/images/admin-ui.png with UPDATE_DOCS_SCREENSHOT=1)", async function () {
+  it("takes the guide's picture of the developer view (docs/images/admin-ui-developer.png with UPDATE_DOCS_SCREENSHOT=1)", async function () {
     await h.admin.open(
       '#users?between[created_at]=2025-04-01,2025-04-30&search[name]=an&fields=id,name,created_at' +
         '&sort[created_at]=desc&expand[posts]=p&p_fields=title&per-page=10',
@@ -501,11 +503,11 @@ describe('admin UI (browser)', function () {
     const firstRow = h.page.locator('#panel-table .table-scroll > table > tbody > tr').first();
     await firstRow.locator('summary').first().click();
     await h.page.locator('#builder-title').scrollIntoViewIfNeeded();
-    await h.page.evaluate('window.scrollTo(0, 0)');
-    const file = await h.admin.screenshot('admin-ui');
+    await h.page.locator('#developer-title').scrollIntoViewIfNeeded();
+    const file = await h.admin.screenshot('admin-ui-developer');
     if (process.env.UPDATE_DOCS_SCREENSHOT === '1') {
       mkdirSync(join(repoRoot, 'docs', 'images'), { recursive: true });
-      copyFileSync(file, join(repoRoot, 'docs', 'images', 'admin-ui.png'));
+      copyFileSync(file, join(repoRoot, 'docs', 'images', 'admin-ui-developer.png'));
     }
   });
 

@@ -186,6 +186,16 @@ describe('demo server: probes, logs, CORS', function () {
       expect(page.type).to.equal('text/html');
     });
 
+    it('is a page whose first link opens the admin UI when a browser asks for HTML', async function () {
+      await start({ apiToken: undefined });
+      const home = await request().get('/').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').expect(200);
+      expect(home.type).to.equal('text/html');
+      expect(home.headers.vary).to.match(/\bAccept\b/);
+      const first = /<a href="([^"]+)">([^<]*<strong>[^<]*<\/strong>|[^<]*)/.exec(home.text);
+      expect(first?.[1]).to.match(/^http:\/\/127\.0\.0\.1:\d+\/admin\/$/);
+      expect(home.text).to.contain('Open the admin UI');
+    });
+
     it('has no admin link when the admin UI is off', async function () {
       await start({ apiToken: undefined, admin: false });
       const home = await request().get('/').expect(200);

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { Model } from 'objection';
 import { queryModifiers } from '../../plugin';
+import { startApp } from '../support/app';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { Post, User } from '../support/fixture';
 
@@ -75,6 +76,24 @@ class UserWithGhostRelatedSortable extends User {
   }
 }
 
+class UserWithGhostLabel extends User {
+  static getFieldLabels(): Record<string, unknown> {
+    return { name: 'Full name', ghost: 'Ghost' };
+  }
+}
+
+class UserWithEmptyLabel extends User {
+  static getFieldLabels(): Record<string, unknown> {
+    return { name: ' ' };
+  }
+}
+
+class UserWithLabels extends User {
+  static getFieldLabels(): Record<string, string> {
+    return { name: 'Full name' };
+  }
+}
+
 class Ghost extends Model {
   static override tableName = 'ghosts';
 }
@@ -131,6 +150,8 @@ describe('model declarations at start-up', function () {
     ['a relation projectable field that is not a column', 'UserWithGhostRelatedField', UserWithGhostRelatedField],
     ['a relation sortable field that is not a column', 'UserWithGhostRelatedSortable', UserWithGhostRelatedSortable],
     ['a model whose table does not exist', 'Ghost', Ghost],
+    ['a field label for a field the model does not have', 'UserWithGhostLabel', UserWithGhostLabel],
+    ['an empty field label', 'UserWithEmptyLabel', UserWithEmptyLabel],
   ];
   for (const [what, modelName, model] of bad) {
     it(`rejects ${what}, naming the model or collection`, async function () {
@@ -146,6 +167,33 @@ describe('model declarations at start-up', function () {
     expect(lines).to.have.length.greaterThan(0);
     for (const line of lines) expect(line, error.message).to.match(/^- UserWithGhostField\.get\w+\(\) /);
     expect(error.message).to.include('"ghost"');
+  });
+
+  it('names the field a label is wrong for', async function () {
+    expect((await startupError({ things: UserWithGhostLabel })).message).to.equal(
+      'koa-query-modifiers: invalid collection declarations:\n- UserWithGhostLabel.getFieldLabels() names "ghost", which is not a field of UserWithGhostLabel',
+    );
+    expect((await startupError({ things: UserWithEmptyLabel })).message).to.include(
+      'UserWithEmptyLabel.getFieldLabels().name must be a non-empty string',
+    );
+  });
+
+  it('lists a declared label in _meta and as the title in the OpenAPI record schema; other fields have none', async function () {
+    if (!db) throw new Error('no database');
+    const app = await startApp(db.knex, { collections: { users: UserWithLabels }, admin: {} });
+    try {
+      const meta = (await (await fetch(`${app.origin}/api/_meta/users`)).json()) as { fields: { name: string; label?: string }[] };
+      expect(meta.fields.find((f) => f.name === 'name')?.label).to.equal('Full name');
+      expect(meta.fields.find((f) => f.name === 'email')).not.to.have.property('label');
+      const doc = (await (await fetch(`${app.origin}/api/openapi.json`)).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, { title?: string }> }> };
+      };
+      const record = doc.components.schemas['record.users']?.properties;
+      expect(record?.name?.title).to.equal('Full name');
+      expect(record?.email).not.to.have.property('title');
+    } finally {
+      await app.close();
+    }
   });
 
   it('accepts table and fk entries that agree with every relation kind', async function () {

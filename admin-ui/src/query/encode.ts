@@ -5,6 +5,7 @@
 import {
   clauseFamilies,
   expandUsesAlias,
+  type ClauseFamily,
   sharesExpansion,
   type ClauseRow,
   type ExpandState,
@@ -33,16 +34,24 @@ function filterValue(row: ClauseRow): string {
   return `${row.operator}${row.value}`;
 }
 
+/**
+ * Whether a row says enough to be sent: a value (both bounds for between). A row still being filled
+ * in is left out of the request rather than sent as `filter[name]=`, which the API refuses.
+ */
+export function clauseComplete(family: ClauseFamily, row: ClauseRow): boolean {
+  return family === 'between' ? row.value.trim() !== '' && row.max.trim() !== '' : row.value.trim() !== '';
+}
+
 function conditionParams(scope: ScopeState, prefix: string): Param[] {
   const params: Param[] = [];
   for (const family of clauseFamilies) {
-    for (const row of scope[family]) {
+    for (const row of scope[family].filter((r) => clauseComplete(family, r))) {
       const key = `${prefix}${family}[${clauseArgument(row)}]`;
       const value = family === 'filter' ? filterValue(row) : family === 'in' ? row.value : `${row.value},${row.max}`;
       params.push({ key, value, control: row.id });
     }
   }
-  for (const row of scope.search) {
+  for (const row of scope.search.filter((r) => r.fields.length > 0 && r.pattern.trim() !== '')) {
     params.push({ key: `${prefix}search[${row.fields.join(',')}]`, value: row.pattern, control: row.id });
   }
   return params;
@@ -52,7 +61,8 @@ function scopeParams(scope: ScopeState, alias: string): Param[] {
   const prefix = alias === '' ? '' : `${alias}_`;
   const params = conditionParams(scope, prefix);
   const { mode, fields } = scope.projection;
-  if (mode !== 'all') {
+  // No field ticked yet: `fields=` would be refused, so the request asks for every field meanwhile.
+  if (mode !== 'all' && fields.length > 0) {
     params.push({ key: `${prefix}${mode === 'include' ? 'fields' : 'fields!'}`, value: fields.join(','), control: `${scope.id}-fields` });
   }
   for (const row of scope.sort) {

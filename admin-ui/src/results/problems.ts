@@ -4,6 +4,18 @@
 import type { ProblemBody } from '../api';
 import { h } from '../dom';
 import type { Param } from '../query/encode';
+import { editorMessage } from '../editor/messages';
+
+/** Whether an element is on screen (not inside a hidden panel). */
+const visible = (element: HTMLElement | null): element is HTMLElement => element !== null && element.closest('[hidden]') === null;
+
+/** The control a parameter came from: on the editor's face its `ed-` twin when that is on screen. */
+function containerFor(id: string, editor: boolean): HTMLElement | null {
+  const twin = document.getElementById(`ed-${id}`);
+  if (editor && visible(twin)) return twin;
+  const own = document.getElementById(id);
+  return visible(own) ? own : null;
+}
 
 interface Problem {
   readonly code: string;
@@ -58,14 +70,34 @@ export function clearInlineProblems(): void {
 }
 
 /** Places every problem; returns the ones that have no control, for the general message. */
-export function showInlineProblems(body: ProblemBody, params: readonly Param[]): Problem[] {
+export function showInlineProblems(body: ProblemBody, params: readonly Param[], editor = false): Problem[] {
   clearInlineProblems();
   const unplaced: Problem[] = [];
+  let first: HTMLElement | undefined;
   for (const problem of problemsOf(body)) {
     const id = controlFor(problem, params);
-    const container = id === undefined ? null : document.getElementById(id);
+    const container = id === undefined ? null : containerFor(id, editor);
     if (container === null) {
       unplaced.push(problem);
+      continue;
+    }
+    if (editor) {
+      const note = h(
+        'p',
+        {
+          class: 'inline-error',
+          id: `${container.id}-error`,
+          attrs: { role: 'alert', 'data-parameter': problem.parameter, 'data-code': problem.code },
+        },
+        editorMessage(problem.code, problem.detail),
+      );
+      container.append(note);
+      for (const control of container.querySelectorAll<HTMLElement>('input:not([type="checkbox"]), select')) {
+        if (control.id.endsWith('-field') || control.id.endsWith('-kind')) continue;
+        control.setAttribute('aria-invalid', 'true');
+        control.setAttribute('aria-describedby', `${control.getAttribute('aria-describedby') ?? ''} ${note.id}`.trim());
+        first ??= control;
+      }
       continue;
     }
     const note = h(
@@ -88,6 +120,8 @@ export function showInlineProblems(body: ProblemBody, params: readonly Param[]):
       control.setAttribute('aria-describedby', described ? `${described} ${note.id}` : note.id);
     }
   }
+  // On the editor's face the first control to change gets the focus, so keyboard users land on it.
+  first?.focus();
   return unplaced;
 }
 
