@@ -301,7 +301,10 @@ export async function prepareDatabase(
   postsPerUser = DEFAULT_POSTS_PER_USER,
   variant?: DataVariant,
 ): Promise<PreparedDatabase> {
-  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `kqm_bench_${scale}` : `kqm_bench_${scale}_ppu${postsPerUser}`;
+  // BENCH_DATABASE_PREFIX keeps the databases of two checkouts benchmarking on one server apart.
+  const prefix = process.env.BENCH_DATABASE_PREFIX ?? 'kqm_bench';
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`BENCH_DATABASE_PREFIX must be a lower-case SQL name, not ${prefix}`);
+  const regular = postsPerUser === DEFAULT_POSTS_PER_USER ? `${prefix}_${scale}` : `${prefix}_${scale}_ppu${postsPerUser}`;
   const name = variant === undefined ? regular : `${regular}_${variant.suffix}`;
   const url = databaseUrlFor(adminUrl, name);
   const existing = await withClient(adminUrl, async (client) => {
