@@ -4,7 +4,8 @@
 // 20-21: keyset pages through floor-cursor.ts). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
 // to JSON as pg returns them; shape 3's posts are aggregated in the page statement (LEFT JOIN LATERAL
-// json_agg), which measured faster there. Deep pages format only the rows they return (shape 17), and
+// json_agg), which measured faster there. Deep pages format only the rows they return and page their keys
+// first (shapes 17 and 19, a deferred join), and
 // a search on a column without a trigram index compares lower() with lower() (shape 18).
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
 // same envelope and page URLs), which bench/run.ts checks before loading.
@@ -195,17 +196,30 @@ function groupInOrder(rows: readonly Row[], key: string): Map<unknown, Row[]> {
 
 type Handler = (ctx: Koa.Context, q: Query) => Promise<unknown>;
 
+/**
+ * Users newest first, LIMIT `limit` OFFSET `offset` (placeholders). A deep page (shapes 17 and 19) by a
+ * deferred join, as a DBA writes it: the keys paged in the (created_at DESC, id) indexes alone, then
+ * the records of those keys.
+ */
+function newestUsers(where: string, limit: string, offset: string, skipped: number): string {
+  const order = 'ORDER BY created_at DESC, id ASC';
+  if (skipped < 500) return `SELECT * FROM users ${where} ${order} LIMIT ${limit} OFFSET ${offset}`;
+  return `SELECT users.* FROM users JOIN (SELECT id FROM users ${where} ${order} LIMIT ${limit} OFFSET ${offset}) AS page
+    ON users.id = page.id ORDER BY users.created_at DESC, users.id ASC`;
+}
+
 const handlers: Record<number, Handler> = {
   // filter[status]=active&sort[created_at]=desc&per-page=20&page=3
   1: async (ctx, q) => {
     const status = text(q, 'filter[status]');
     const perPage = Number(text(q, 'per-page'));
     const page = Number(text(q, 'page'));
+    const offset = (page - 1) * perPage;
     const rows = await query<Row>(
       // The page found on the columns as stored and only its rows formatted (a deep page skips the rest unformatted).
-      `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users WHERE status = $1 ORDER BY created_at DESC, id ASC LIMIT $2 OFFSET $3) AS users
+      `SELECT ${USER_COLUMNS} FROM (${newestUsers('WHERE status = $1', '$2', '$3', offset)}) AS users
       ORDER BY users.created_at DESC, users.id ASC`,
-      [status, readSize(q, perPage), (page - 1) * perPage],
+      [status, readSize(q, perPage), offset],
     );
     return pageOf(ctx, q, rows, page, perPage, 'WHERE status = $1', [status]);
   },
@@ -299,7 +313,7 @@ const handlers: Record<number, Handler> = {
   // rows the offset skips).
   17: async (_ctx, q) =>
     query<Row>(
-      `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users ORDER BY created_at DESC, id ASC LIMIT $1 OFFSET $2) AS users
+      `SELECT ${USER_COLUMNS} FROM (${newestUsers('', '$1', '$2', Number(text(q, 'offset')))}) AS users
       ORDER BY users.created_at DESC, users.id ASC`,
       [Number(text(q, 'limit')), Number(text(q, 'offset'))],
     ),
