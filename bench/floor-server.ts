@@ -1,6 +1,7 @@
 // The floor of the benchmark: what a careful developer writes by hand for the shapes of
 // bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
-// floor-totals.ts; 14-16 read related records in their conditions and sort; 19: shape 1 at page 500;
+// floor-totals.ts; 14-16 read related records in their conditions and sort (14 and 15 count the distinct
+// foreign keys of the matching posts, which the enforced foreign key makes the users' count); 19: shape 1 at page 500;
 // 20-21: keyset pages through floor-cursor.ts). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
 // to JSON as pg returns them; shape 3's posts are aggregated in the page statement (LEFT JOIN LATERAL
@@ -381,7 +382,8 @@ const handlers: Record<number, Handler> = {
       perPage,
       (page - 1) * perPage,
     ]);
-    const n = await total(rows, page, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status]);
+    // posts.user_id is an enforced foreign key onto users.id: the users with a draft post are the distinct user_ids of draft posts.
+    const n = await total(rows, page, perPage, 'SELECT count(DISTINCT user_id) AS n FROM posts WHERE status = $1', [status]);
     return envelope(ctx, rows, page, perPage, n);
   },
   // has[posts]=p&p_filter[status]=published&p_filter[and views]=>4000&fields=id,name&per-page=20
@@ -391,7 +393,10 @@ const handlers: Record<number, Handler> = {
     const perPage = Number(text(q, 'per-page'));
     const where = 'EXISTS (SELECT 1 FROM posts WHERE posts.user_id = users.id AND posts.status = $1 AND posts.views > $2)';
     const rows = await query<Row>(`SELECT id, name FROM users WHERE ${where} ORDER BY id LIMIT $3`, [status, views, perPage]);
-    const n = await total(rows, 1, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status, views]);
+    const n = await total(rows, 1, perPage, 'SELECT count(DISTINCT user_id) AS n FROM posts WHERE status = $1 AND views > $2', [
+      status,
+      views,
+    ]);
     return envelope(ctx, rows, 1, perPage, n);
   },
   // count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2

@@ -57,7 +57,7 @@ export function startServer(options: StartOptions): Promise<ServerProcess> {
   child.on('exit', () => running.delete(child));
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`${options.name} server did not start within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`${options.name} server did not start within 60 s:\n${output}`)), 60_000);
     const fail = (error: Error): void => {
       clearTimeout(timer);
       child.kill('SIGKILL');
