@@ -3,7 +3,7 @@
 // keys among the related records that match. That equals the number of records with such a related
 // record only where every related row has exactly one owner record, which an enforced foreign key
 // onto a unique owner key guarantees (schema/foreign-keys.ts); PostgreSQL then reads the related
-// rows once instead of testing every record (docs/design/relation-condition-counts.md).
+// rows once instead of testing every record (docs/design/relation-conditions.md).
 
 import type { CompiledRoot } from './compiled';
 import { derivedText, plainRelation } from './related-rows';

@@ -1,7 +1,7 @@
 // Reads which one-column foreign keys between the reached tables PostgreSQL enforces (validated, not
 // deferrable), once, at start-up: a relation whose related rows' key is one of them has no related
 // row without its owner record, which lets the count of records with a matching related record be
-// read from the related rows alone (docs/design/relation-condition-counts.md).
+// read from the related rows alone (docs/design/relation-conditions.md).
 
 import type { Knex } from 'knex';
 
