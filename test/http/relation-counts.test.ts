@@ -31,36 +31,33 @@ describe('totals of relation conditions', function () {
       from generate_series(1, 900) as g`);
   });
 
-  afterEach(async function () {
-    await app?.close();
-    app = undefined;
-  });
-
   after(async function () {
+    await app?.close();
     await db?.destroy();
   });
 
-  async function get(path: string): Promise<supertest.Response> {
-    const router = await queryModifiers({ knex: db.knex, collections, cursorSecret: TEST_CURSOR_SECRET, admin: { explain: true } });
-    const koa = new Koa();
-    koa.use(router.routes());
-    app = await listen(koa);
+  /** One app for the file; `fresh` starts another, whose catalog reads the foreign keys again. */
+  async function get(path: string, fresh = false): Promise<supertest.Response> {
+    if (app === undefined || fresh) {
+      await app?.close();
+      const router = await queryModifiers({ knex: db.knex, collections, cursorSecret: TEST_CURSOR_SECRET });
+      const koa = new Koa();
+      koa.use(router.routes());
+      app = await listen(koa);
+    }
     const res = await supertest(app.origin).get(path);
     expectOk(res, path);
     return res;
   }
 
-  const total = async (query: string): Promise<number> => ((await get(`/api/authors?${query}`)).body as { total: number }).total;
+  const total = async (query: string, fresh = false): Promise<number> =>
+    ((await get(`/api/authors?${query}`, fresh)).body as { total: number }).total;
 
   it('counts the records with a matching related record under an enforced foreign key, from the related rows', async function () {
     expect(await total('filter[books.status]=draft&fields=id&per-page=5&page=2')).to.equal(authorsWith((b) => b.draft));
     expect(await total('has[books]=b&b_filter[status]=draft&b_filter[and+pages]=>40&fields=id&per-page=5')).to.equal(
       authorsWith((b) => b.draft && b.pages > 40),
     );
-    const explained = (await get('/api/_explain/authors?filter[books.status]=draft&fields=id&per-page=5&page=2')).body as {
-      statements: { sql: string }[];
-    };
-    expect(explained.statements.map((s) => s.sql).join('\n')).to.include('count(distinct');
   });
 
   it('with another condition beside it, or negated, counts the records themselves', async function () {
@@ -74,6 +71,6 @@ describe('totals of relation conditions', function () {
     await db.knex.raw('alter table books drop constraint books_author_id_fkey');
     await db.knex.raw(`insert into books (author_id, title, status, pages) values (100000, 'orphan', 'draft', 1)`);
     await db.knex.raw('alter table books add constraint books_author_id_fkey foreign key (author_id) references authors not valid');
-    expect(await total('filter[books.status]=draft&fields=id&per-page=5&page=2')).to.equal(authorsWith((b) => b.draft));
+    expect(await total('filter[books.status]=draft&fields=id&per-page=5&page=2', true)).to.equal(authorsWith((b) => b.draft));
   });
 });
