@@ -33,7 +33,6 @@ import {
   type ScopeHook,
 } from './runnable';
 import { builtSources, splitJoins } from './sources';
-import { ownerCountStatement } from './owner-count';
 import { deferredStatement, deferredText, defersPage, pageKeysSelect } from './deferred';
 import type { Fragment } from './sql';
 import { formattedStatement } from './formatted';
@@ -129,7 +128,7 @@ export function rootStatements(compiled: CompiledQuery): RootStatements | undefi
     rows: rowsStatement(page, compiled),
     // Only an envelope whose total the page does not tell needs it: written on first use.
     get count() {
-      count ??= ownerCountStatement(root) ?? countStatement(root.from, root.where, root.filtered);
+      count ??= countStatement(root.from, root.where, root.filtered);
       return count;
     },
   };

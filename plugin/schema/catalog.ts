@@ -6,7 +6,6 @@ import { readListDeclaration, type ListDeclaration } from './declarations';
 import { fullTextOf, textSearchFacts, type TextSearchFacts } from './full-text';
 import { columnOf, propertyHint, resolveCapability, resolveList, tableFields, virtualFields, type TableFields } from './fields';
 import { introspectTables } from './introspect';
-import { readForeignKeys } from './foreign-keys';
 import { customisesJson, objectionProblems } from './model-class';
 import { knexNames } from './names';
 import { buildRelations, type CatalogContext } from './relations';
@@ -149,7 +148,6 @@ export async function buildCatalog(
     knex,
     reached.map((table) => regclassName(databaseTable(table))),
   );
-  const enforcedKey = await readForeignKeys(knex, reached.map(databaseTable), regclassName);
   const fieldsOf = (model: ModelClass, table: string): TableFields | undefined => {
     const found = columns.get(databaseTable(table));
     return found && tableFields(model, databaseTable(table), found, names);
@@ -158,7 +156,6 @@ export async function buildCatalog(
   const relationMaps = new Map<ModelClass, Map<string, RelationCatalog>>();
   const ctx: CatalogContext = {
     fields: fieldsOf,
-    enforcedKey,
     names,
     problems,
     scopeOf: (model, label) => {

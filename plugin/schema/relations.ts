@@ -9,7 +9,6 @@ import { columnOf, propertyHint, resolveCapability, resolveList, type TableField
 import { arrayKeyProblems, keysAsText } from './key-types';
 import { relationKind } from './model-class';
 import type { KnexNames } from './names';
-import type { EnforcedKey } from './foreign-keys';
 import { invisibleBecause, probeVisibility } from './visibility';
 import type { Column, JoinTableCatalog, ModelClass, RelationCatalog, RelationKind, RelationModifier, ScopeCatalog } from './types';
 
@@ -18,8 +17,6 @@ export interface CatalogContext {
   /** A table's columns under `model`'s names; undefined when the table was not found. */
   readonly fields: (model: ModelClass, table: string) => TableFields | undefined;
   readonly names: KnexNames;
-  /** Whether PostgreSQL enforces a one-column foreign key (schema/foreign-keys.ts). */
-  readonly enforcedKey: EnforcedKey;
   readonly problems: string[];
   /** The catalog of a model as a collection would see it (declarations applied), made once per model. */
   readonly scopeOf: (model: ModelClass, label: string) => ScopeCatalog | undefined;
@@ -155,13 +152,6 @@ function relationScope(
   });
 }
 
-/** One related key column with a foreign key onto the one owner key column, which PostgreSQL enforces. */
-function keyEnforced(ownerKeys: readonly Column[], relatedKeys: readonly Column[], ctx: CatalogContext): boolean {
-  const [owner, related] = [ownerKeys[0], relatedKeys[0]];
-  if (ownerKeys.length !== 1 || relatedKeys.length !== 1 || owner === undefined || related === undefined) return false;
-  return ctx.enforcedKey(related.table, related.column, owner.table, owner.column);
-}
-
 function buildRelation(
   owner: ModelClass,
   ownerFields: TableFields,
@@ -193,7 +183,6 @@ function buildRelation(
     ownerKeys,
     relatedKeys,
     keysAsText: keysAsText(ownerKeys, through?.ownerKeys ?? relatedKeys),
-    ...(through === undefined && keyEnforced(ownerKeys, relatedKeys, ctx) ? { keyEnforced: true } : {}),
     ...(through === undefined ? {} : { through }),
     ...(typeof modify === 'function' ? { modify } : {}),
     relations: ctx.relationsOf(relation.relatedModelClass),

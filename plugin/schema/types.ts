@@ -137,11 +137,6 @@ export interface RelationCatalog {
    * without an `=` between them (uuid and text): both sides are compared as text (schema/key-types.ts).
    */
   readonly keysAsText: boolean;
-  /**
-   * The related key is a foreign key onto the owner key that PostgreSQL enforces (validated, not
-   * deferrable; one column each, no join table): every related row has exactly one owner record.
-   */
-  readonly keyEnforced?: true;
   /** many-to-many and has-one-through: the join table between owner and related rows. */
   readonly through?: JoinTableCatalog;
   /** The relation mapping's own `modify`/`filter`, applied to every query for related rows. */
