@@ -1,10 +1,12 @@
 // The floor of the benchmark: what a careful developer writes by hand for the shapes of
 // bench/shapes.ts with plain Koa and pg (shapes 8-13: 1, 3 and 6 with total=estimated or none, through
-// floor-totals.ts; 14-16 read related records in their conditions and sort; 19: shape 1 at page 500;
+// floor-totals.ts; 14-16 read related records in their conditions and sort (14 and 15 count the distinct
+// foreign keys of the matching posts, which the enforced foreign key makes the users' count); 19: shape 1 at page 500;
 // 20-21: keyset pages through floor-cursor.ts). One parameterized page query, a count query where the envelope needs the total, and
 // one `= ANY($1)` query per expanded relation (one LATERAL window query per level for shape 7); rows go
 // to JSON as pg returns them; shape 3's posts are aggregated in the page statement (LEFT JOIN LATERAL
-// json_agg), which measured faster there. Deep pages format only the rows they return (shape 17), and
+// json_agg), which measured faster there. Deep pages format only the rows they return and page their keys
+// first (shapes 17 and 19, a deferred join), and
 // a search on a column without a trigram index compares lower() with lower() (shape 18).
 // The bodies are byte-identical to the plugin's (same key order, timestamp format, numeric as text,
 // same envelope and page URLs), which bench/run.ts checks before loading.
@@ -198,17 +200,30 @@ function groupInOrder(rows: readonly Row[], key: string): Map<unknown, Row[]> {
 
 type Handler = (ctx: Koa.Context, q: Query) => Promise<unknown>;
 
+/**
+ * Users newest first, LIMIT `limit` OFFSET `offset` (placeholders). A deep page (shapes 17 and 19) by a
+ * deferred join, as a DBA writes it: the keys paged in the (created_at DESC, id) indexes alone, then
+ * the records of those keys.
+ */
+function newestUsers(where: string, limit: string, offset: string, skipped: number): string {
+  const order = 'ORDER BY created_at DESC, id ASC';
+  if (skipped < 500) return `SELECT * FROM users ${where} ${order} LIMIT ${limit} OFFSET ${offset}`;
+  return `SELECT users.* FROM users JOIN (SELECT id FROM users ${where} ${order} LIMIT ${limit} OFFSET ${offset}) AS page
+    ON users.id = page.id ORDER BY users.created_at DESC, users.id ASC`;
+}
+
 const handlers: Record<number, Handler> = {
   // filter[status]=active&sort[created_at]=desc&per-page=20&page=3
   1: async (ctx, q) => {
     const status = text(q, 'filter[status]');
     const perPage = Number(text(q, 'per-page'));
     const page = Number(text(q, 'page'));
+    const offset = (page - 1) * perPage;
     const rows = await query<Row>(
       // The page found on the columns as stored and only its rows formatted (a deep page skips the rest unformatted).
-      `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users WHERE status = $1 ORDER BY created_at DESC, id ASC LIMIT $2 OFFSET $3) AS users
+      `SELECT ${USER_COLUMNS} FROM (${newestUsers('WHERE status = $1', '$2', '$3', offset)}) AS users
       ORDER BY users.created_at DESC, users.id ASC`,
-      [status, readSize(q, perPage), (page - 1) * perPage],
+      [status, readSize(q, perPage), offset],
     );
     return pageOf(ctx, q, rows, page, perPage, 'WHERE status = $1', [status]);
   },
@@ -302,7 +317,7 @@ const handlers: Record<number, Handler> = {
   // rows the offset skips).
   17: async (_ctx, q) =>
     query<Row>(
-      `SELECT ${USER_COLUMNS} FROM (SELECT * FROM users ORDER BY created_at DESC, id ASC LIMIT $1 OFFSET $2) AS users
+      `SELECT ${USER_COLUMNS} FROM (${newestUsers('', '$1', '$2', Number(text(q, 'offset')))}) AS users
       ORDER BY users.created_at DESC, users.id ASC`,
       [Number(text(q, 'limit')), Number(text(q, 'offset'))],
     ),
@@ -370,7 +385,8 @@ const handlers: Record<number, Handler> = {
       perPage,
       (page - 1) * perPage,
     ]);
-    const n = await total(rows, page, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status]);
+    // posts.user_id is an enforced foreign key onto users.id: the users with a draft post are the distinct user_ids of draft posts.
+    const n = await total(rows, page, perPage, 'SELECT count(DISTINCT user_id) AS n FROM posts WHERE status = $1', [status]);
     return envelope(ctx, rows, page, perPage, n);
   },
   // has[posts]=p&p_filter[status]=published&p_filter[and views]=>4000&fields=id,name&per-page=20
@@ -380,7 +396,10 @@ const handlers: Record<number, Handler> = {
     const perPage = Number(text(q, 'per-page'));
     const where = 'EXISTS (SELECT 1 FROM posts WHERE posts.user_id = users.id AND posts.status = $1 AND posts.views > $2)';
     const rows = await query<Row>(`SELECT id, name FROM users WHERE ${where} ORDER BY id LIMIT $3`, [status, views, perPage]);
-    const n = await total(rows, 1, perPage, `SELECT count(*) AS n FROM users WHERE ${where}`, [status, views]);
+    const n = await total(rows, 1, perPage, 'SELECT count(DISTINCT user_id) AS n FROM posts WHERE status = $1 AND views > $2', [
+      status,
+      views,
+    ]);
     return envelope(ctx, rows, 1, perPage, n);
   },
   // count[posts]&sort[posts_count]=desc&fields=id,name&per-page=20&page=2

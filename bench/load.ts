@@ -1,9 +1,11 @@
 // Loads one server with autocannon (in this, the bench, process) and measures around the run: req/s,
 // latency percentiles, SQL statements per request (the server's /__bench/stats counter), its CPU time
-// per request and its RSS (sampled from /proc every 250 ms).
+// per request and its RSS (sampled from /proc every 250 ms), and given the database, PostgreSQL's CPU
+// per request spent for it (database-cpu.ts).
 
 import http from 'node:http';
 import autocannon from 'autocannon';
+import { meterDatabaseCpu } from './database-cpu';
 import { readCpuMs, readMemory, sampleMemory, type ServerName, type ServerProcess } from './processes';
 import { HOST_HEADER } from './shapes';
 
@@ -14,6 +16,8 @@ export interface RunResult {
   readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly mean: number };
   readonly statementsPerRequest: number;
   readonly cpuMsPerRequest: number;
+  /** PostgreSQL's CPU for this server's requests (its backends and their parallel workers), per request; when measured. */
+  readonly databaseCpuMsPerRequest?: number;
   readonly peakRss: number;
   readonly errors: number;
   readonly timeouts: number;
@@ -45,18 +49,21 @@ export function fetchBody(server: ServerProcess, path: string): Promise<{ status
 
 /**
  * Loads `server` with `path` for `seconds`; with several paths, each request takes the next one in
- * turn (a cursor walk: every page its own query string).
+ * turn (a cursor walk: every page its own query string). Given `databaseUrl`, PostgreSQL's CPU for
+ * the server's connections is measured over the run too.
  */
 export async function load(
   server: ServerProcess,
   path: string | readonly string[],
   seconds: number,
   connections: number,
+  databaseUrl?: string,
 ): Promise<RunResult> {
   const paths = typeof path === 'string' ? [path] : path;
   let next = 0;
   const before = await serverStats(server);
   const cpuBefore = readCpuMs(server.pid);
+  const database = databaseUrl === undefined ? undefined : await meterDatabaseCpu(databaseUrl, server.name);
   const stopSampling = sampleMemory(server.pid, 250);
   const result = await autocannon({
     url: `${server.origin}${paths[0] ?? ''}`,
@@ -81,6 +88,8 @@ export async function load(
   const memory = stopSampling();
   const cpuAfter = readCpuMs(server.pid);
   const after = await serverStats(server);
+  // Requests still running when autocannon stops are counted as served: their statements are measured to their end.
+  const databaseCpu = await database?.stop();
   const served = after.requests - before.requests;
   return {
     server: server.name,
@@ -96,6 +105,7 @@ export async function load(
     },
     statementsPerRequest: served > 0 ? (after.statements - before.statements) / served : 0,
     cpuMsPerRequest: served > 0 ? (cpuAfter - cpuBefore) / served : 0,
+    ...(databaseCpu === undefined ? {} : { databaseCpuMsPerRequest: served > 0 ? databaseCpu.cpuMs / served : 0 }),
     peakRss: memory.peakRss,
     errors: result.errors,
     timeouts: result.timeouts,

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { applicationName } from './database-cpu';
 
 /** The plugin, the hand-written floor, (with --replica) the plugin reading from a replica, or (with --peer) Koa + objection-find. */
 export type ServerName = 'plugin' | 'floor' | 'replicas' | 'peer';
@@ -46,6 +47,8 @@ export function startServer(options: StartOptions): Promise<ServerProcess> {
       PORT: '0',
       NODE_ENV: 'production',
       CURSOR_SECRET: BENCH_CURSOR_SECRET,
+      // node-postgres names every connection after this, so database-cpu.ts finds the server's backends.
+      PGAPPNAME: applicationName(options.name),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,7 +57,7 @@ export function startServer(options: StartOptions): Promise<ServerProcess> {
   child.on('exit', () => running.delete(child));
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`${options.name} server did not start within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`${options.name} server did not start within 60 s:\n${output}`)), 60_000);
     const fail = (error: Error): void => {
       clearTimeout(timer);
       child.kill('SIGKILL');

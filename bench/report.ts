@@ -13,6 +13,8 @@ export interface Aggregate {
   readonly p99: number;
   readonly statementsPerRequest: number;
   readonly cpuMsPerRequest: number;
+  /** PostgreSQL's CPU per request for this server (its backends' user + system time, bench/database-cpu.ts), ms. */
+  readonly databaseCpuMsPerRequest: number;
   /** Highest RSS sampled during this shape's runs, bytes. */
   readonly peakRss: number;
   /** Answers with a status other than 2xx (e.g. 503 when the pool wait timed out), summed over the rounds. */
@@ -27,13 +29,22 @@ export interface ShapeResult {
   readonly bodyBytes: number;
   readonly plugin: Aggregate;
   readonly floor: Aggregate;
-  /** plugin req/s ÷ floor req/s (target ≥ 0.75). */
+  /** plugin req/s ÷ floor req/s (target ≥ 0.95). */
   readonly throughputRatio: number;
+  /** plugin ÷ floor PostgreSQL CPU per request (target ≤ 1.1). */
+  readonly databaseCpuRatio: number;
+  /** The lowest and highest of each round's own ratios (plugin's run against the floor's of the same round). */
+  readonly spread: { readonly throughput: readonly [number, number]; readonly databaseCpu: readonly [number, number] };
   /** plugin p99 ÷ floor p99 (target ≤ 1.5). */
   readonly p99Ratio: number;
   /** The statements the plugin runs for this request, from its explain route. */
   readonly pluginSql: readonly string[];
-  readonly meetsTargets: { readonly throughput: boolean; readonly p99: boolean; readonly statements: boolean };
+  readonly meetsTargets: {
+    readonly throughput: boolean;
+    readonly p99: boolean;
+    readonly statements: boolean;
+    readonly databaseCpu: boolean;
+  };
   readonly runs: readonly RunResult[];
   /** With --peer, on the shapes objection-find can express: the peer's figures, its query, and plugin req/s ÷ peer req/s. */
   readonly peer?: { readonly query: string; readonly result: Aggregate; readonly pluginRatio: number };
@@ -91,9 +102,25 @@ export function aggregate(runs: readonly RunResult[]): Aggregate {
     p99: median(runs.map((r) => r.latencyMs.p99)),
     statementsPerRequest: mean(runs.map((r) => r.statementsPerRequest)),
     cpuMsPerRequest: mean(runs.map((r) => r.cpuMsPerRequest)),
+    databaseCpuMsPerRequest: mean(runs.map((r) => r.databaseCpuMsPerRequest ?? 0)),
     peakRss: Math.max(...runs.map((r) => r.peakRss)),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
   };
+}
+
+/** Plugin ÷ floor throughput and PostgreSQL CPU per request that every shape is held to (docs/benchmarks.md). */
+export const THROUGHPUT_TARGET = 0.95;
+export const DATABASE_CPU_TARGET = 1.1;
+
+/** The lowest and highest plugin ÷ floor ratio of `value` over the rounds (the runs of round n are the n-th of each server). */
+function roundRatios(runs: readonly RunResult[], value: (run: RunResult) => number): readonly [number, number] {
+  const plugin = runs.filter((r) => r.server === 'plugin');
+  const floor = runs.filter((r) => r.server === 'floor');
+  const ratios = plugin.flatMap((run, i) => {
+    const other = floor[i];
+    return other === undefined || value(other) === 0 ? [] : [value(run) / value(other)];
+  });
+  return ratios.length === 0 ? [0, 0] : [Math.min(...ratios), Math.max(...ratios)];
 }
 
 export function summariseShape(
@@ -109,6 +136,7 @@ export function summariseShape(
   const peerRuns = runs.filter((r) => r.server === 'peer');
   const peer = peerQuery === undefined || peerRuns.length === 0 ? undefined : aggregate(peerRuns);
   const throughputRatio = plugin.requestsPerSecond / floor.requestsPerSecond;
+  const databaseCpuRatio = plugin.databaseCpuMsPerRequest / floor.databaseCpuMsPerRequest;
   const p99Ratio = plugin.p99 / Math.max(floor.p99, 1);
   return {
     id: shape.id,
@@ -119,10 +147,16 @@ export function summariseShape(
     plugin,
     floor,
     throughputRatio,
+    databaseCpuRatio,
+    spread: {
+      throughput: roundRatios(runs, (r) => r.requestsPerSecond),
+      databaseCpu: roundRatios(runs, (r) => r.databaseCpuMsPerRequest ?? 0),
+    },
     p99Ratio,
     pluginSql,
     meetsTargets: {
-      throughput: throughputRatio >= 0.75,
+      throughput: throughputRatio >= THROUGHPUT_TARGET,
+      databaseCpu: databaseCpuRatio <= DATABASE_CPU_TARGET,
       p99: p99Ratio <= 1.5,
       // Facets and stats add their one statement (docs/query-language.md, Facets and stats).
       statements: plugin.statementsPerRequest <= 2 + expansions + (/(^|&)(facet|stats)\[/.test(shape.query) ? 1 : 0) + 1e-9,
@@ -137,8 +171,8 @@ export function summariseShape(
 /** With --peer: plugin / floor and plugin / peer from the same run, for the shapes the peer can express. */
 export function peerTable(shapes: readonly ShapeResult[]): string {
   const head =
-    '| # | shape | peer query (objection-find) | plugin req/s | floor req/s | peer req/s | plugin / floor | plugin / peer | SQL/req plugin / peer | CPU ms/req plugin / floor / peer |';
-  const rule = '|---|---|---|---:|---:|---:|---:|---:|---:|---:|';
+    '| # | shape | peer query (objection-find) | plugin req/s | floor req/s | peer req/s | plugin / floor | plugin / peer | SQL/req plugin / peer | CPU ms/req plugin / floor / peer | DB CPU ms/req plugin / floor / peer |';
+  const rule = '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|';
   const rows = shapes.flatMap((s) => {
     if (s.peer === undefined) return [];
     const p = s.peer.result;
@@ -146,24 +180,28 @@ export function peerTable(shapes: readonly ShapeResult[]): string {
     return [
       `| ${s.id} | ${s.label} | \`${s.peer.query}\` | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${rps(p.requestsPerSecond)} | ` +
         `${s.throughputRatio.toFixed(2)} | ${s.peer.pluginRatio.toFixed(2)} | ${s.plugin.statementsPerRequest.toFixed(2)} / ${p.statementsPerRequest.toFixed(2)} | ` +
-        `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} / ${p.cpuMsPerRequest.toFixed(2)} |`,
+        `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} / ${p.cpuMsPerRequest.toFixed(2)} | ` +
+        `${s.plugin.databaseCpuMsPerRequest.toFixed(2)} / ${s.floor.databaseCpuMsPerRequest.toFixed(2)} / ${p.databaseCpuMsPerRequest.toFixed(2)} |`,
     ];
   });
   return [head, rule, ...rows].join('\n');
 }
 
 const mb = (bytes: number): string => (bytes / 1048576).toFixed(0);
+/** `0.91–1.04`: a spread of ratios. */
+const range = ([low, high]: readonly [number, number]): string => `${low.toFixed(2)}–${high.toFixed(2)}`;
 const fixed = (n: number, digits = 0): string => n.toFixed(digits);
 
 /** The results table in markdown (also readable on a terminal). */
 export function markdownTable(shapes: readonly ShapeResult[]): string {
   const head =
-    '| # | shape | plugin req/s | floor req/s | ratio | p50 ms plugin / floor | p99 ms plugin / floor | p99 ratio | SQL/req plugin / floor | CPU ms/req plugin / floor | peak RSS MB plugin / floor | targets |';
-  const rule = '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+    '| # | shape | plugin req/s | floor req/s | ratio (rounds) | DB CPU ms/req plugin / floor | DB CPU ratio (rounds) | p50 ms plugin / floor | p99 ms plugin / floor | p99 ratio | SQL/req plugin / floor | app CPU ms/req plugin / floor | peak RSS MB plugin / floor | targets |';
+  const rule = '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const rows = shapes.map((s) => {
     const t = s.meetsTargets;
     const verdict = [
       t.throughput ? '' : 'throughput',
+      t.databaseCpu ? '' : 'DB CPU',
       t.p99 ? '' : 'p99',
       t.statements ? '' : 'statements',
       s.plugin.non2xx > 0 ? `${s.plugin.non2xx} non-2xx (plugin)` : '',
@@ -171,7 +209,10 @@ export function markdownTable(shapes: readonly ShapeResult[]): string {
     ].filter((x) => x !== '');
     const rps = (n: number): string => fixed(n, n < 10 ? 1 : 0);
     return (
-      `| ${s.id} | ${s.label} | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ${s.throughputRatio.toFixed(2)} | ` +
+      `| ${s.id} | ${s.label} | ${rps(s.plugin.requestsPerSecond)} | ${rps(s.floor.requestsPerSecond)} | ` +
+      `${s.throughputRatio.toFixed(2)} (${range(s.spread.throughput)}) | ` +
+      `${s.plugin.databaseCpuMsPerRequest.toFixed(2)} / ${s.floor.databaseCpuMsPerRequest.toFixed(2)} | ` +
+      `${s.databaseCpuRatio.toFixed(2)} (${range(s.spread.databaseCpu)}) | ` +
       `${fixed(s.plugin.p50)} / ${fixed(s.floor.p50)} | ${fixed(s.plugin.p99)} / ${fixed(s.floor.p99)} | ${s.p99Ratio.toFixed(2)} | ` +
       `${s.plugin.statementsPerRequest.toFixed(2)} / ${s.floor.statementsPerRequest.toFixed(2)} | ` +
       `${s.plugin.cpuMsPerRequest.toFixed(2)} / ${s.floor.cpuMsPerRequest.toFixed(2)} | ${mb(s.plugin.peakRss)} / ${mb(s.floor.peakRss)} | ` +
@@ -255,8 +296,12 @@ function panel(p: Panel, shapes: readonly ShapeResult[], x0: number, y0: number,
     out.push(
       `<rect x="${xf}" y="${y(v.floor)}" width="${bar}" height="${bottom - y(v.floor)}" class="floor"><title>floor ${fixed(v.floor, 1)} ${p.unit}</title></rect>`,
     );
-    out.push(`<text x="${xp + bar / 2}" y="${y(v.plugin) - 4}" class="value" text-anchor="middle">${fixed(v.plugin)}</text>`);
-    out.push(`<text x="${xf + bar / 2}" y="${y(v.floor) - 4}" class="value" text-anchor="middle">${fixed(v.floor)}</text>`);
+    out.push(
+      `<text x="${xp + bar / 2}" y="${y(v.plugin) - 4}" class="value" text-anchor="middle">${fixed(v.plugin, v.plugin < 10 ? 2 : 0)}</text>`,
+    );
+    out.push(
+      `<text x="${xf + bar / 2}" y="${y(v.floor) - 4}" class="value" text-anchor="middle">${fixed(v.floor, v.floor < 10 ? 2 : 0)}</text>`,
+    );
     const ty = y(v.floor * p.target);
     out.push(`<line x1="${xp - 4}" x2="${xp + bar + 4}" y1="${ty}" y2="${ty}" class="target"/>`);
     out.push(`<text x="${cx}" y="${top - 16}" class="${v.ok ? 'ok' : 'miss'}" text-anchor="middle">${escapeXml(v.note)}</text>`);
@@ -282,9 +327,9 @@ export function chartSvg(result: ComparisonResult): string {
   const panelHeight = 300;
   const shapes = result.shapes;
   const throughput: Panel = {
-    title: 'Requests per second (higher is better). Red tick: target 0.75 × floor. Label: plugin ÷ floor',
+    title: `Requests per second (higher is better). Red tick: target ${THROUGHPUT_TARGET} × floor. Label: plugin ÷ floor`,
     unit: 'req/s',
-    target: 0.75,
+    target: THROUGHPUT_TARGET,
     values: shapes.map((s) => ({
       plugin: s.plugin.requestsPerSecond,
       floor: s.floor.requestsPerSecond,
@@ -303,7 +348,18 @@ export function chartSvg(result: ComparisonResult): string {
       ok: s.meetsTargets.p99,
     })),
   };
-  const height = 60 + panelHeight * 2 + 20;
+  const database: Panel = {
+    title: `PostgreSQL CPU ms per request (lower is better). Red tick: target ${DATABASE_CPU_TARGET} × floor. Label: plugin ÷ floor`,
+    unit: 'ms',
+    target: DATABASE_CPU_TARGET,
+    values: shapes.map((s) => ({
+      plugin: s.plugin.databaseCpuMsPerRequest,
+      floor: s.floor.databaseCpuMsPerRequest,
+      note: `${s.databaseCpuRatio.toFixed(2)}× floor`,
+      ok: s.meetsTargets.databaseCpu,
+    })),
+  };
+  const height = 60 + panelHeight * 3 + 20;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif">
 <style>
   .title { font-size: 14px; font-weight: 600; fill: #222; }
@@ -325,7 +381,8 @@ export function chartSvg(result: ComparisonResult): string {
 <rect x="${width - 175}" y="14" width="12" height="12" class="floor"/><text x="${width - 158}" y="25" class="axis">floor (Koa + pg)</text>
 <text x="16" y="46" class="small">${escapeXml(shortMachine(result))}. Each shape has its own scale.</text>
 ${panel(throughput, shapes, 0, 56, width, panelHeight)}
-${panel(latency, shapes, 0, 56 + panelHeight, width, panelHeight)}
+${panel(database, shapes, 0, 56 + panelHeight, width, panelHeight)}
+${panel(latency, shapes, 0, 56 + panelHeight * 2, width, panelHeight)}
 </svg>
 `;
 }

@@ -153,7 +153,8 @@ function describeRun(shape: Shape, round: number, r: RunResult): string {
   return (
     `  shape ${shape.id} round ${round} ${r.server.padEnd(6)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
     `p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${r.statementsPerRequest.toFixed(2)} SQL/req  ` +
-    `${r.cpuMsPerRequest.toFixed(2)} CPU ms/req  RSS ${(r.peakRss / 1048576).toFixed(0)} MB`
+    `${r.cpuMsPerRequest.toFixed(2)} CPU ms/req  ${(r.databaseCpuMsPerRequest ?? 0).toFixed(2)} DB CPU ms/req  ` +
+    `RSS ${(r.peakRss / 1048576).toFixed(0)} MB`
   );
 }
 
@@ -252,7 +253,7 @@ async function comparison(options: BenchOptions, scale: number): Promise<Compari
         // Each server takes each place in turn: A B C, C B A, ...
         const order = round % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
-          const run = await load(server, pathOf(server), options.duration, options.connections);
+          const run = await load(server, pathOf(server), options.duration, options.connections, db.url);
           await waitForIdleDatabase(db.url);
           checkRun(shape, run);
           log(describeRun(shape, round, run));

@@ -25,6 +25,7 @@ import {
   formattedBuilder,
   viaBuilder,
   viaExplain,
+  viaRaw,
   viaText,
   type ModelQuery,
   type Runnable,
@@ -32,6 +33,7 @@ import {
 } from './runnable';
 import type { Fragment, Row, Statement } from './types';
 import { builtSources, splitJoins } from './sources';
+import { deferredStatement, deferredText, defersPage, pageKeysSelect } from './deferred';
 import { formattedStatement } from './formatted';
 import { rootWindow, shownRows } from './paging';
 import { cappedCountStatement, countStatement, estimateStatement, selectStatement } from './statements';
@@ -114,14 +116,18 @@ export function rootStatements(compiled: CompiledQuery, countCap?: number): Root
   const joins = root.filtered.length === 0 && root.others.length === 0 ? undefined : [...root.filtered, ...root.others];
   const { cursor } = compiled;
   let probe: Statement | undefined;
-  const page = selectStatement({
-    select: root.select,
+  const window = rootWindow(compiled.paging);
+  const deferred = defersPage(compiled, window.offset);
+  const read = selectStatement({
+    select: deferred ? pageKeysSelect(root.catalog) : root.select,
     from: root.from,
     ...(joins === undefined ? {} : { joins }),
     where: seekWhere(root.where, cursor),
     order: cursor?.order ?? root.order,
-    ...rootWindow(compiled.paging),
+    ...window,
   });
+  // A deep OFFSET page pages the keys alone, then reads their records (deferred.ts).
+  const page = deferred ? deferredStatement(root.catalog, root.select, root.from, root.order, read) : read;
   const statements: RootStatements = {
     rows: rowsStatement(page, compiled),
     // Only an envelope whose total the page does not tell needs it: written on first use.
@@ -212,8 +218,11 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     const query = base.clone();
     const { cursor } = compiled;
+    // A deep OFFSET page pages the keys alone, then reads their records (deferred.ts); not when the
+    // hooks chose what is selected (a distinct, say), which the keys alone would change.
+    const deferred = defersPage(compiled, offset) && !base.hasSelects();
     applyJoins(query, parts.others);
-    applySelectAndOrder(query, knex, root.select, cursor?.order ?? root.order);
+    applySelectAndOrder(query, knex, deferred ? pageKeysSelect(root.catalog) : root.select, cursor?.order ?? root.order);
     if (cursor?.seek !== undefined) applyConditions(query, [cursor.seek]);
     if (cursor?.probe !== undefined) {
       const probeBase = base.clone();
@@ -222,8 +231,14 @@ export async function planQueries(compiled: CompiledQuery, knex: Knex, hook?: Sc
     }
     query.limit(limit);
     if (offset > 0) query.offset(offset);
-    rows = root.formatted === undefined ? viaBuilder(knex, query) : formattedBuilder(knex, query, root.formatted);
-    explainRows = viaExplain(knex, query);
+    const page = deferred ? knex.raw(deferredText(root.catalog, root.select, root.from, root.order, '?'), [query.toKnexQuery()]) : query;
+    rows =
+      root.formatted !== undefined
+        ? formattedBuilder(knex, page, root.formatted)
+        : 'toKnexQuery' in page
+          ? viaBuilder(knex, page)
+          : viaRaw(knex, page);
+    explainRows = viaExplain(knex, page);
   }
   // On the text path some expansions came in the rows statement; the rest are loaded by their own.
   const aggregated = direct === undefined ? undefined : compiled.aggregated;

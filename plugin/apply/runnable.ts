@@ -49,8 +49,8 @@ export function viaBuilder(knex: Knex, query: ModelQuery | Knex.QueryBuilder): R
  * PostgreSQL's plan (`EXPLAIN (FORMAT JSON)`) of a builder's statement, which is embedded as a binding
  * the way viaBuilder sends one, so knex reads no `?` inside its quoted identifiers as a placeholder.
  */
-export function viaExplain(knex: Knex, query: ModelQuery): Runnable {
-  const compiled = () => query.toKnexQuery();
+export function viaExplain(knex: Knex, query: ModelQuery | Knex.Raw): Runnable {
+  const compiled = () => ('toKnexQuery' in query ? query.toKnexQuery() : query);
   return {
     toSQL: () => {
       const { sql, bindings } = compiled().toSQL();
@@ -73,9 +73,11 @@ export function viaRaw(knex: Knex, raw: Knex.Raw): Runnable {
 }
 
 /** formattedStatement() around a builder: the builder filters, orders and pages; the outer statement formats its rows. */
-export function formattedBuilder(knex: Knex, inner: ModelQuery, formatted: FormattedRows): Runnable {
+export function formattedBuilder(knex: Knex, inner: ModelQuery | Knex.Raw, formatted: FormattedRows): Runnable {
   const order = formatted.order === '' ? '' : ` order by ${formatted.order}`;
-  return viaRaw(knex, knex.raw(`select ${formatted.select} from ? as ${rowsAlias}${order}`, [inner.toKnexQuery()]));
+  // knex writes a builder in its `?` in parentheses, a raw statement as it is.
+  const [source, from] = 'toKnexQuery' in inner ? [inner.toKnexQuery(), '?'] : [inner, '(?)'];
+  return viaRaw(knex, knex.raw(`select ${formatted.select} from ${from} as ${rowsAlias}${order}`, [source]));
 }
 
 /** What a query object is to knex's client: the statement, and after it ran, the driver's response. */

@@ -19,6 +19,8 @@ interface ServerFigures {
   readonly requestsPerSecond: number;
   readonly statementsPerRequest: number;
   readonly non2xx: number;
+  /** PostgreSQL's CPU per request for the server's connections. */
+  readonly databaseCpuMsPerRequest: number;
 }
 
 interface ShapeFigures {
@@ -83,7 +85,13 @@ describe('benchmark smoke (every shape, 1,000 users, one short round)', function
         expect(server.requestsPerSecond, `shape ${shape.id}`).to.be.greaterThan(0);
         expect(server.statementsPerRequest, `shape ${shape.id}`).to.be.greaterThan(0);
         expect(server.non2xx, `shape ${shape.id}`).to.equal(0);
+        expect(server.databaseCpuMsPerRequest, `shape ${shape.id}`).to.be.at.least(0);
       }
+    }
+    // Single runs this short may round to no tick of CPU; over every shape, each server's backends are found and measured.
+    for (const side of ['plugin', 'floor'] as const) {
+      const cpu = result.shapes.reduce((sum, shape) => sum + shape[side].databaseCpuMsPerRequest, 0);
+      expect(cpu, `PostgreSQL CPU measured for the ${side}`).to.be.greaterThan(0);
     }
   });
 

@@ -84,6 +84,18 @@ describe('apply: SQL', () => {
     });
   });
 
+  it('reads a deep OFFSET page by its keys first, then the records of those keys in the same order', () => {
+    expect(sqlOf('fields=id,name&filter[id]=>=5&sort[name]=desc&limit=5&offset=600')).to.deep.equal({
+      sql:
+        'select "people"."id", "people"."name" from "people" inner join (select "people"."id" as "__kqm_page0" from "people" ' +
+        'where (("people"."id" >= ?)) order by "people"."name" desc, "people"."id" asc limit ? offset ?) as "__kqm_page" ' +
+        'on "people"."id" = "__kqm_page"."__kqm_page0" order by "people"."name" desc, "people"."id" asc',
+      bindings: [5, 5, 600],
+    });
+    // A shallow page skips too few records for the keys' lookups to pay.
+    expect(sqlOf('fields=id,name&sort[name]=desc&limit=5&offset=499').sql).to.not.include('__kqm_page');
+  });
+
   it('fetches one row past maxRows to detect truncation, and pages with limit/offset', () => {
     expect(sqlOf('fields=id').bindings).to.deep.equal([1001]);
     expect(sqlOf('fields=id&per-page=10&page=3').bindings).to.deep.equal([10, 20]);
@@ -154,6 +166,10 @@ describe('apply: statement text written directly equals what a builder compiles'
     'expand[nicknames]=k&k_offset=3',
     'filter[id]=>=5&search[name]=*an*&per-page=10&page=2&total=estimated',
     'expand[notes]=n&fields=id&per-page=2&total=none',
+    'fields=id,name&sort[name]=desc&limit=20&offset=600',
+    'filter[id]=>=5&search[name]=*an*&per-page=10&page=80',
+    'fields=created_at,born,score&sort[created_at]=desc&per-page=5&page=300&total=none',
+    'expand[notes]=n&n_sort[created_at]=desc&per-page=10&page=90',
   ];
   for (const qs of queries) {
     it(`rows and count: "${qs}"`, async () => {
