@@ -175,7 +175,16 @@ export function readResponse(lines: readonly NumberedLine[]): ShownResponse | { 
   const shownStatus = status === null ? {} : { status: Number(status[1]), ...(status[2] ? { reason: status[2] } : {}) };
   if (headers.some(([name, value]) => name.toLowerCase() === 'content-type' && value.startsWith('text/csv'))) {
     // A CSV body: every line as shown, the blank line after the headers left out.
-    return { line, headers, bodies: [], text: `${body.map((l) => l.text).join('\n').replace(/^\n/, '')}\n`, ...shownStatus };
+    return {
+      line,
+      headers,
+      bodies: [],
+      text: `${body
+        .map((l) => l.text)
+        .join('\n')
+        .replace(/^\n/, '')}\n`,
+      ...shownStatus,
+    };
   }
   try {
     const bodies = parseDocJson(text);

@@ -112,7 +112,11 @@ function behaviour(host: () => Host): void {
     const own = await host().get('/api/roles', 'acme');
     expect([own.status, own.headers['cache-control'], own.headers.vary]).to.deep.equal([200, 'private, no-cache', 'Accept']);
     const shared = await host().get('/shared/roles', 'acme');
-    expect([shared.status, shared.headers['cache-control'], shared.headers.vary]).to.deep.equal([200, 'public, max-age=60', 'X-Tenant, Accept']);
+    expect([shared.status, shared.headers['cache-control'], shared.headers.vary]).to.deep.equal([
+      200,
+      'public, max-age=60',
+      'X-Tenant, Accept',
+    ]);
     const revalidated = await host().get('/shared/roles', 'acme').set('If-None-Match', String(shared.headers.etag));
     expect([revalidated.status, revalidated.headers['cache-control'], revalidated.headers.vary]).to.deep.equal([
       304,
