@@ -11,7 +11,7 @@ import { findProjectRoot } from '../server/db';
 import { parseArgs, variantSuffix, type BenchOptions } from './args';
 import { cursorComparison } from './cursor-summary';
 import { resolveCursorShapes } from './cursor-shapes';
-import { prepareDatabase, STORED_DOCUMENT, type PreparedDatabase } from './data';
+import { prepareDatabase, STORED_DOCUMENT, type DataVariant, type PreparedDatabase } from './data';
 import { governanceMode, governanceTable } from './governance';
 import { exportMode } from './export';
 import { fetchBody, load, serverStats, soak, type RunResult } from './load';
@@ -197,16 +197,13 @@ function checkRun(shape: Shape, r: RunResult): void {
   if (r.requests === 0) log(`  warning: shape ${shape.id}: no request to ${r.server} finished within the run; use a longer --duration`);
 }
 
+/** The bench data of `options` (its server, regeneration, posts per user and database prefix) at `scale`, in `variant`. */
+function benchDatabase(options: BenchOptions, scale = options.scale, variant?: DataVariant): Promise<PreparedDatabase> {
+  return prepareDatabase(options.databaseUrl, scale, options.regenerate, log, options.postsPerUser, variant, options.databasePrefix);
+}
+
 async function comparison(options: BenchOptions, scale: number): Promise<ComparisonResult> {
-  const db: PreparedDatabase = await prepareDatabase(
-    options.databaseUrl,
-    scale,
-    options.regenerate,
-    log,
-    options.postsPerUser,
-    options.storedDocument ? STORED_DOCUMENT : undefined,
-    options.databasePrefix,
-  );
+  const db: PreparedDatabase = await benchDatabase(options, scale, options.storedDocument ? STORED_DOCUMENT : undefined);
   const machine = await describeMachine(db.url);
   const chosen = SHAPES.filter((s) => options.shapes.includes(s.id));
   const warmup = Math.min(2, options.duration);
@@ -415,15 +412,7 @@ async function compareScalesMode(options: BenchOptions): Promise<void> {
 }
 
 async function profileMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(
-    options.databaseUrl,
-    options.scale,
-    options.regenerate,
-    log,
-    options.postsPerUser,
-    undefined,
-    options.databasePrefix,
-  );
+  const db = await benchDatabase(options);
   const dir = path.join(resultsDir, 'profiles');
   fs.mkdirSync(dir, { recursive: true });
   const summaries: (ProfileSummary & { server: string; shape: number; requestsPerSecond: number; cpuMsPerRequest: number })[] = [];
@@ -480,15 +469,7 @@ async function profileMode(options: BenchOptions): Promise<void> {
 }
 
 async function soakMode(options: BenchOptions): Promise<void> {
-  const db = await prepareDatabase(
-    options.databaseUrl,
-    options.scale,
-    options.regenerate,
-    log,
-    options.postsPerUser,
-    undefined,
-    options.databasePrefix,
-  );
+  const db = await benchDatabase(options);
   const shape = SHAPES.find((s) => s.id === (options.shapes[0] ?? 1)) as Shape;
   // --expose-gc: before and after the run the live heap is read after a full collection (/__bench/heap),
   // which tells memory kept from garbage V8 has not collected yet (RSS alone cannot).
@@ -540,15 +521,7 @@ async function main(): Promise<void> {
   }
   if (options.cpuProf) return profileMode(options);
   if (options.stages) {
-    const db = await prepareDatabase(
-      options.databaseUrl,
-      options.scale,
-      options.regenerate,
-      log,
-      options.postsPerUser,
-      undefined,
-      options.databasePrefix,
-    );
+    const db = await benchDatabase(options);
     const stages = await measureStages(db.url, options.shapes, log);
     writeJson('stages.json', { date: new Date().toISOString(), command: commandLine(), scale: options.scale, stages });
     log('wrote bench/results/stages.json');
